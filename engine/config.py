@@ -1,0 +1,202 @@
+"""Settings: one JSON file in the data dir, read into pydantic models with defaults for every field.
+
+The data dir comes from platformdirs unless `SENSETREE_HOME` points elsewhere (tests, portable use).
+A settings file that cannot be parsed is moved aside (`settings.corrupt-<time>.json`) and reported
+through `Settings.load_warning`; we never silently overwrite what a person wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.errors import ConfigError, InvalidInput
+
+log = logging.getLogger(__name__)
+
+SETTINGS_FILE = "settings.json"
+MASK = "••••••••"
+
+
+def data_dir() -> Path:
+    """Where SenseTree keeps its settings, databases, logs and trash (created on first use)."""
+    override = os.environ.get("SENSETREE_HOME")
+    path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir("SenseTree", False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+
+class ReasoningSettings(_Section):
+    enabled: bool = False
+    base_url: str = "http://127.0.0.1:11434/v1"
+    api_key: str = ""
+    model: str = ""
+    reasoning_effort: str | None = None
+    temperature: float | None = 0.2
+    timeout_s: float = 60.0
+    max_retries: int = 2
+
+
+class EmbeddingSettings(_Section):
+    model: str = "all-MiniLM-L6-v2"  # the packaged default, or a local folder holding a transformers model
+    device: Literal["auto", "cpu", "cuda"] = "auto"
+    quantize: Literal["none", "int8"] = "none"
+    batch_size: int = 32
+
+
+class RerankSettings(_Section):
+    kind: Literal["off", "cross-encoder", "endpoint"] = "off"
+    model_path: str = ""  # a local folder with a cross-encoder (no PyPI package ships one)
+    base_url: str = ""  # an OpenAI-style /v1/rerank endpoint
+    api_key: str = ""
+    model: str = ""
+    top_n: int = 30
+
+
+class PromptSettings(_Section):
+    chat_system: str = ""
+    doc_qualify: str = ""
+    reorganize: str = ""
+
+
+class IndexingSettings(_Section):
+    paused: bool = False
+    qualify_with_model: bool = True
+    qualify_effort: str | None = "low"
+    max_file_mb: float = 64.0
+    max_chars: int = 1_000_000
+    chunk_chars: int = 1200
+    chunk_overlap: int = 150
+    debounce_s: float = 2.0
+    max_attempts: int = 3
+    watch: bool = True
+
+
+class AgentSettings(_Section):
+    token_budget: int = 12_000
+    max_rounds: int = 5
+    mcp_timeout_s: float = 30.0
+    mcp_output_chars: int = 6000
+
+
+class McpServer(BaseModel):
+    """Claude Desktop / Cursor shape: command/args/env for stdio, url/headers for streamable HTTP."""
+
+    model_config = ConfigDict(extra="allow")
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    enabled: bool = True
+
+
+class Settings(_Section):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True, populate_by_name=True)
+
+    roots: list[str] = Field(default_factory=list)
+    reasoning: ReasoningSettings = Field(default_factory=ReasoningSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    rerank: RerankSettings = Field(default_factory=RerankSettings)
+    prompts: PromptSettings = Field(default_factory=PromptSettings)
+    indexing: IndexingSettings = Field(default_factory=IndexingSettings)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
+    mcp_servers: dict[str, McpServer] = Field(default_factory=dict, alias="mcpServers")
+
+    load_warning: str | None = Field(default=None, exclude=True)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude={"load_warning"})
+
+
+def settings_path(home: Path | None = None) -> Path:
+    return (home or data_dir()) / SETTINGS_FILE
+
+
+def load_settings(home: Path | None = None) -> Settings:
+    """Read the settings file; a missing file gives defaults, a corrupt one is moved aside and reported."""
+    path = settings_path(home)
+    if not path.exists():
+        return Settings()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("the top level is not a JSON object")
+        return Settings.model_validate(raw)
+    except (ValueError, ValidationError, UnicodeDecodeError) as exc:
+        aside = path.with_name(f"settings.corrupt-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        os.replace(path, aside)
+        warning = (
+            f"Your settings file could not be read ({_first_line(exc)}). It was kept as {aside} "
+            "and SenseTree started with default settings."
+        )
+        log.warning(warning)
+        settings = Settings()
+        settings.load_warning = warning
+        return settings
+
+
+def save_settings(settings: Settings, home: Path | None = None) -> None:
+    """Write atomically (temp file + rename) so a crash never leaves half a settings file."""
+    path = settings_path(home)
+    tmp = path.with_suffix(".json.tmp")
+    try:
+        tmp.write_text(json.dumps(settings.to_json_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ConfigError(f"Could not save settings to {path}: {exc.strerror or exc}") from exc
+
+
+def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """Merge `patch` into a copy of `base`; nested dicts merge, everything else replaces."""
+    merged = dict(base)
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def apply_patch(settings: Settings, patch: dict[str, Any]) -> Settings:
+    """A new Settings with `patch` deep-merged; a masked secret sent back unchanged keeps the stored one."""
+    merged = deep_merge(settings.to_json_dict(), _drop_masked(patch))
+    try:
+        return Settings.model_validate(merged)
+    except ValidationError as exc:
+        raise InvalidInput(f"Those settings are not valid: {_first_line(exc)}") from exc
+
+
+def masked(settings: Settings) -> dict[str, Any]:
+    """The settings as the UI sees them: every secret replaced by a mask."""
+    data = settings.to_json_dict()
+    for section in ("reasoning", "rerank"):
+        if data[section].get("api_key"):
+            data[section]["api_key"] = MASK
+    for server in data["mcpServers"].values():
+        for bag in ("env", "headers"):
+            server[bag] = {k: MASK for k in server.get(bag, {})}
+    if settings.load_warning:
+        data["load_warning"] = settings.load_warning
+    return data
+
+
+def _drop_masked(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_masked(v) for k, v in value.items() if v != MASK}
+    return value
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,0 +1,50 @@
+"""A small publish/subscribe bus: the engine announces progress, agent steps and answer deltas here,
+and the window, the HTTP server and the CLI listen without the engine knowing which of them is there.
+
+Handlers run synchronously on the publisher's thread; one that raises is logged and never breaks
+the publisher (a broken UI listener must not stop indexing).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+AGENT_STEP = "agent-step"
+ANSWER_DELTA = "answer-delta"
+INDEXING_PROGRESS = "indexing-progress"
+
+Handler = Callable[[str, dict[str, Any]], None]
+
+
+class EventBus:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._handlers: list[tuple[str | None, Handler]] = []
+
+    def subscribe(self, handler: Handler, topic: str | None = None) -> Callable[[], None]:
+        """Call `handler(topic, payload)` for `topic` (or every topic when None); returns an unsubscribe."""
+        entry = (topic, handler)
+        with self._lock:
+            self._handlers.append(entry)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if entry in self._handlers:
+                    self._handlers.remove(entry)
+
+        return unsubscribe
+
+    def publish(self, topic: str, payload: dict[str, Any] | None = None) -> None:
+        data = payload or {}
+        with self._lock:
+            handlers = [h for t, h in self._handlers if t is None or t == topic]
+        for handler in handlers:
+            try:
+                handler(topic, data)
+            except Exception:  # a listener's bug must never stop the engine
+                log.exception("event handler failed for %s", topic)

@@ -1,0 +1,74 @@
+"""Path rules shared by scope filters, the agent's bounds and plan validation.
+
+Containment is decided on *path segments* after resolving `..` and symlinks: a root `/x/Docs`
+contains `/x/Docs/a.txt` but never `/x/DocsEvil/secret`. Case is folded only where the file system
+under the root is case-insensitive (detected, not assumed from the OS).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def normalize(path: str | os.PathLike[str]) -> str:
+    """Absolute, `~` expanded, `..` collapsed and symlinks resolved (for paths that do not exist yet,
+    the longest existing prefix is resolved and the rest appended)."""
+    return os.path.realpath(os.path.abspath(os.path.expanduser(os.fspath(path))))
+
+
+def lexical(path: str | os.PathLike[str]) -> str:
+    """Absolute with `..` collapsed but symlinks kept: the name a person sees for a path."""
+    return os.path.normpath(os.path.abspath(os.path.expanduser(os.fspath(path))))
+
+
+@functools.lru_cache(maxsize=256)
+def case_insensitive_fs(directory: str) -> bool:
+    """True when the file system holding `directory` ignores case (probed on the directory itself)."""
+    probe = Path(directory)
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    swapped = str(probe).swapcase()
+    if swapped == str(probe):
+        return False
+    try:
+        return os.path.samefile(probe, swapped)
+    except OSError:
+        return False
+
+
+def is_within(path: str, root: str, *, fold_case: bool | None = None) -> bool:
+    """True when `path` is `root` or lies beneath it, on segment boundaries (both already normalised)."""
+    if fold_case is None:
+        fold_case = case_insensitive_fs(root)
+    if fold_case:
+        path, root = path.casefold(), root.casefold()
+    root = root.rstrip(os.sep) or os.sep
+    if path == root:
+        return True
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    return path.startswith(prefix)
+
+
+def find_root(path: str, roots: Iterable[str]) -> str | None:
+    """The deepest root that contains `path` (normalised), or None."""
+    target = normalize(path)
+    best: str | None = None
+    for root in roots:
+        r = normalize(root)
+        if is_within(target, r) and (best is None or len(r) > len(best)):
+            best = r
+    return best
+
+
+def rebase(path: str, old_prefix: str, new_prefix: str) -> str:
+    """`path` moved from under `old_prefix` to under `new_prefix` (segment-exact)."""
+    if path == old_prefix:
+        return new_prefix
+    return new_prefix + path[len(old_prefix):]
+
+
+def display_name(path: str) -> str:
+    return os.path.basename(path.rstrip(os.sep)) or path

@@ -1,0 +1,37 @@
+"""Shared test setup: every test gets its own data dir, and no test can reach a real network service."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def sensetree_home(tmp_path, monkeypatch):
+    home = tmp_path / "sensetree-home"
+    home.mkdir()
+    monkeypatch.setenv("SENSETREE_HOME", str(home))
+    return home
+
+
+_real_connect = socket.socket.connect
+
+
+def _guarded_connect(self, address):
+    host = address[0] if isinstance(address, tuple) else None
+    if host is not None:
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = host == "localhost"
+        if not loopback:
+            raise RuntimeError(f"Tests must not reach the network (tried {address!r}); use a local fake.")
+    return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch):
+    """Any unplanned request to a real model endpoint (or anywhere off this machine) fails loudly."""
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
