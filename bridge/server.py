@@ -1,0 +1,282 @@
+"""`sensetree serve`: the same web UI as the window, over HTTP on 127.0.0.1, for browsers and headless use.
+
+It exists so SenseTree works without a display (and so the UI can be tested in a real browser). The
+surface is deliberately small: static files from `web/`, `POST /api/<command>` mapped onto
+`bridge.Api` (a JSON object of keyword arguments in, the bridge's envelope out) and
+`GET /api/events` as server-sent events. Every request must carry the per-launch secret token
+(header `X-SenseTree-Token`, `?token=` for the page and the event stream, or the cookie the page
+gets when it opens); anything else gets 403. No CORS headers, a Host check against DNS rebinding,
+and the listener binds loopback only. The stdlib threading server is enough: a long chat turn holds
+one thread while other requests are answered on theirs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import http.cookies
+import http.server
+import json
+import logging
+import mimetypes
+import queue
+import secrets
+import threading
+import urllib.parse
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bridge.api import COMMANDS, Api, event_bus, failure
+from engine.events import EventBus
+from engine.resources import web_dir
+
+log = logging.getLogger(__name__)
+
+TOKEN_HEADER = "X-SenseTree-Token"
+COOKIE = "sensetree_token"
+MAX_BODY = 16 * 1024 * 1024
+HEARTBEAT_S = 15.0
+_LOOPBACK = {"127.0.0.1", "localhost"}
+_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
+_TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+
+
+class EventHub:
+    """Fans engine events out to every open event stream; a slow stream drops events, never blocks."""
+
+    def __init__(self, bus: EventBus | None) -> None:
+        self._clients: set[queue.Queue[tuple[str, dict[str, Any]] | None]] = set()
+        self._lock = threading.Lock()
+        self._unsubscribe = bus.subscribe(self._publish) if bus is not None else None
+
+    def _publish(self, topic: str, payload: dict[str, Any]) -> None:
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            with contextlib.suppress(queue.Full):
+                client.put_nowait((topic, payload))
+
+    def open(self) -> queue.Queue[tuple[str, dict[str, Any]] | None]:
+        client: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue(maxsize=5000)
+        with self._lock:
+            self._clients.add(client)
+        return client
+
+    def close_client(self, client: queue.Queue[tuple[str, dict[str, Any]] | None]) -> None:
+        with self._lock:
+            self._clients.discard(client)
+
+    def close(self) -> None:
+        """Stop listening to the engine and end every open stream."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        with self._lock:
+            clients, self._clients = list(self._clients), set()
+        for client in clients:
+            with contextlib.suppress(queue.Full):
+                client.put_nowait(None)
+
+
+class UiServer(http.server.ThreadingHTTPServer):
+    """The listening server; `url` carries the token a person needs to open the UI."""
+
+    daemon_threads = True
+
+    def __init__(self, api: Api, host: str, port: int, events: EventBus | None, token: str | None = None):
+        if host not in _LOOPBACK:
+            raise ValueError(f"SenseTree serves on 127.0.0.1 only, not {host!r}")
+        super().__init__(("127.0.0.1", port), _Handler)
+        self.api = api
+        self.token = token or secrets.token_urlsafe(24)
+        self.web_root = web_dir().resolve()
+        self.hub = EventHub(events)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/?token={self.token}"
+
+    def start(self) -> UiServer:
+        """Serve on a background thread (tests, and the window's browser fallback)."""
+        self._thread = threading.Thread(target=self.serve_forever, name="sensetree-http", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.hub.close()
+        self.shutdown()
+        self.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+
+def start_server(api: Api, *, port: int = 0, events: EventBus | None = None, token: str | None = None) -> UiServer:
+    """A running server on 127.0.0.1 (port 0 picks a free one), forwarding the engine's events."""
+    return UiServer(api, "127.0.0.1", port, events if events is not None else event_bus(api), token).start()
+
+
+def serve(
+    api: Api,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    open_browser: bool = False,
+    ready: Callable[[str], None] | None = None,
+    *,
+    stop: threading.Event | None = None,
+) -> None:
+    """Serve until Ctrl+C (or `stop` is set). The first line printed is `SenseTree UI: <url>`."""
+    server = UiServer(api, host, port, event_bus(api))
+    print(f"SenseTree UI: {server.url}", flush=True)
+    server.start()
+    try:
+        if ready is not None:
+            ready(server.url)
+        if open_browser:
+            webbrowser.open(server.url)
+        (stop or threading.Event()).wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server: UiServer
+    protocol_version = "HTTP/1.1"
+    server_version = "SenseTree"
+    sys_version = ""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+    # Routing
+    def do_GET(self) -> None:
+        url = urllib.parse.urlsplit(self.path)
+        if not self._host_is_loopback():
+            return self._send_json(403, failure("forbidden", "Open SenseTree through http://127.0.0.1 only."))
+        query_token = urllib.parse.parse_qs(url.query).get("token", [""])[0]
+        if not self._authorised(query_token):
+            return self._send_json(403, failure("forbidden", "Open the UI with the link `sensetree serve` printed."))
+        if url.path == "/api/events":
+            return self._stream_events()
+        if url.path.startswith("/api/"):
+            return self._send_json(405, failure("invalid_input", "Commands are sent with POST /api/<command>."))
+        self._send_static(url.path, set_cookie=bool(query_token))
+
+    def do_POST(self) -> None:
+        path = urllib.parse.urlsplit(self.path).path
+        if not self._host_is_loopback() or not self._token_matches(self.headers.get(TOKEN_HEADER, "")):
+            return self._send_json(403, failure("forbidden", f"Send the session token in {TOKEN_HEADER}."))
+        command = path.removeprefix("/api/") if path.startswith("/api/") else ""
+        if command not in COMMANDS:
+            return self._send_json(404, failure("not_found", f"There is no command {command!r}."))
+        kwargs = self._read_json_object()
+        if kwargs is None:
+            return self._send_json(400, failure("invalid_input", "The body must be a JSON object of arguments."))
+        self._send_json(200, getattr(self.server.api, command)(**kwargs))
+
+    # Checks
+    def _token_matches(self, candidate: str) -> bool:
+        return bool(candidate) and hmac.compare_digest(candidate.encode(), self.server.token.encode())
+
+    def _authorised(self, query_token: str) -> bool:
+        cookies = http.cookies.SimpleCookie(self.headers.get("Cookie", ""))
+        cookie = cookies[COOKIE].value if COOKIE in cookies else ""
+        header = self.headers.get(TOKEN_HEADER, "")
+        return any(self._token_matches(t) for t in (query_token, header, cookie))
+
+    def _host_is_loopback(self) -> bool:
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
+        return host in _LOOPBACK
+
+    def _read_json_object(self) -> dict[str, Any] | None:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            return None
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return body if isinstance(body, dict) else None
+
+    # Responses
+    def _send_json(self, status: int, envelope: dict[str, Any]) -> None:
+        body = json.dumps(envelope, ensure_ascii=False).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _send_static(self, url_path: str, *, set_cookie: bool) -> None:
+        file = self._static_file(url_path)
+        if file is None:
+            return self._send_json(404, failure("not_found", f"{url_path} is not part of the UI."))
+        body = file.read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Type", _content_type(file))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Content-Security-Policy", _CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        if set_cookie:
+            self.send_header("Set-Cookie", f"{COOKIE}={self.server.token}; Path=/; HttpOnly; SameSite=Strict")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _static_file(self, url_path: str) -> Path | None:
+        relative = urllib.parse.unquote(url_path).lstrip("/") or "index.html"
+        candidate = (self.server.web_root / relative).resolve()
+        if not candidate.is_relative_to(self.server.web_root) or not candidate.is_file():
+            return None
+        return candidate
+
+    def _stream_events(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        client = self.server.hub.open()
+        try:
+            self._write_event("hello", {"ok": True})
+            self._pump(client)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            log.debug("an event stream closed")
+        finally:
+            self.server.hub.close_client(client)
+
+    def _pump(self, client: queue.Queue[tuple[str, dict[str, Any]] | None]) -> None:
+        while True:
+            try:
+                item = client.get(timeout=HEARTBEAT_S)
+            except queue.Empty:
+                self.wfile.write(b": keep-alive\n\n")
+                self.wfile.flush()
+                continue
+            if item is None:
+                return
+            self._write_event(*item)
+
+    def _write_event(self, topic: str, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload, ensure_ascii=False, default=str)
+        self.wfile.write(f"event: {topic}\ndata: {data}\n\n".encode())
+        self.wfile.flush()
+
+
+def _content_type(file: Path) -> str:
+    kind = _TYPES.get(file.suffix.lower()) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else kind
