@@ -93,7 +93,7 @@ class TransformerEmbedder:
         self.batch_size = batch_size
         self.max_length = max_length
         self.embedded = 0
-        self.dim = 384
+        self.dim = _configured_dim(model)
         self._lock = threading.Lock()
         self._model = None
         self._tokenizer = None
@@ -139,6 +139,17 @@ class TransformerEmbedder:
             pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
         return pooled.float().cpu().numpy()
+
+
+def _configured_dim(model: str) -> int:
+    """The model's output size from its config.json, read without loading the weights."""
+    import json
+
+    try:
+        config = json.loads((resolve_model_dir(model) / "config.json").read_text(encoding="utf-8"))
+        return int(config.get("hidden_size", 384))
+    except (OSError, ValueError, ImportError):
+        return 384
 
 
 def make_embedder(model: str = DEFAULT_MODEL, device: str = "auto", quantize: str = "none",

@@ -1,0 +1,228 @@
+"""The Engine: the composition of settings, stores, the index, actions and the agent, with one method
+per IPC command of DESIGN §6 (same names, same keyword arguments, JSON-able results). The bridge, the
+HTTP server and the CLI all talk to this object and nothing else."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import prompts
+from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
+from engine.db import Database
+from engine.errors import EngineError, InvalidInput, NotFound
+from engine.events import EventBus
+from engine.indexing import catalog as catalog_mod
+from engine.indexing import queue as queue_mod
+from engine.indexing.embed import Embedder, make_embedder
+from engine.indexing.indexer import IndexOptions
+from engine.indexing.service import IndexService
+from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.rerank import make_reranker
+from engine.retrieval.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+LIST_LIMIT = 500
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80]
+
+
+class Engine:
+    def __init__(self, home: Path | str | None = None, *, embedder: Embedder | None = None,
+                 chat_model: Any = None, background: bool = False):
+        self.home = Path(home) if home is not None else data_dir()
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.settings: Settings = load_settings(self.home)
+        self.events = EventBus()
+        self.db = Database(self.home / "sensetree.db")
+        self.db.migrate(catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
+        emb = self.settings.embedding
+        self.embedder = embedder or make_embedder(emb.model, emb.device, emb.quantize, emb.batch_size)
+        self._chat_model = chat_model
+        self.keywords = KeywordIndex(self.home / "keywords.duckdb")
+        self.vectors = VectorIndex(self.home / "vectors" / _slug(self.embedder.name), self.embedder.dim)
+        self.search = HybridSearch(self.keywords, self.vectors, self.embedder, make_reranker(self.settings.rerank))
+        self.index = IndexService(self.db, self.events, self.keywords, self.vectors, self.embedder,
+                                  lambda: self.settings, self._save_roots, self._index_options, str(self.home))
+        self.indexer = self.index.indexer
+        self.repair_report = self.index.startup_repair()
+        self._background = background
+        if background:
+            self.index.start_background()
+
+    # ---- composition helpers ------------------------------------------------------------------
+    def _save_roots(self, roots: list[str]) -> None:
+        self._update_settings(self.settings.model_copy(update={"roots": roots}))
+
+    def _update_settings(self, settings: Settings) -> None:
+        save_settings(settings, self.home)
+        self.settings = settings
+
+    def chat_model(self) -> Any:
+        """The reasoning model when one is configured and enabled, else None."""
+        if self._chat_model is not None:
+            return self._chat_model
+        if not self.settings.reasoning.enabled:
+            return None
+        from engine.agent.model import OpenAIChatModel
+
+        return OpenAIChatModel(self.settings.reasoning)
+
+    def _index_options(self) -> IndexOptions:
+        s = self.settings
+        model = self.chat_model() if s.indexing.qualify_with_model else None
+        complete = None
+        if model is not None:
+            def complete(system: str, user: str) -> str:
+                return model.text(system, user, effort=s.indexing.qualify_effort)
+        return IndexOptions(max_file_bytes=int(s.indexing.max_file_mb * 1_000_000), max_chars=s.indexing.max_chars,
+                            chunk_chars=s.indexing.chunk_chars, chunk_overlap=s.indexing.chunk_overlap,
+                            qualify_prompt=prompts.effective(s.prompts.model_dump(), "doc_qualify"),
+                            complete=complete)
+
+    # ---- lifecycle ----------------------------------------------------------------------------
+    def drain(self) -> int:
+        return self.index.drain()
+
+    def index_paths(self, paths: list[str]) -> int:
+        for path in paths:
+            self.add_indexed_folder(path)
+        return self.drain()
+
+    def close(self) -> None:
+        self.index.stop()
+        self.keywords.close()
+        self.db.close()
+
+    # ---- indexing commands --------------------------------------------------------------------
+    def get_roots(self) -> list[str]:
+        return self.index.get_roots()
+
+    def add_indexed_folder(self, path: str) -> list[str]:
+        return self.index.add_indexed_folder(path)
+
+    def remove_indexed_folder(self, path: str) -> list[str]:
+        return self.index.remove_indexed_folder(path)
+
+    def indexing_stats(self) -> dict[str, Any]:
+        return self.index.indexing_stats()
+
+    def indexing_queue(self, limit: int = 100) -> list[dict[str, Any]]:
+        return self.index.indexing_queue(limit)
+
+    def set_indexing_paused(self, paused: bool) -> dict[str, bool]:
+        self._update_settings(apply_patch(self.settings, {"indexing": {"paused": bool(paused)}}))
+        return self.index.set_indexing_paused(paused)
+
+    def reindex_path(self, path: str) -> dict[str, bool]:
+        return self.index.reindex_path(path)
+
+    def retry_indexing(self, path: str | None = None) -> dict[str, bool]:
+        return self.index.retry_indexing(path)
+
+    def qualify_file(self, path: str) -> dict[str, Any]:
+        return self.index.qualify_file(path)
+
+    def qualify_folder(self, path: str) -> dict[str, int]:
+        return self.index.qualify_folder(path)
+
+    def set_file_summary(self, path: str, summary: str) -> dict[str, Any]:
+        return self.index.set_file_summary(path, summary)
+
+    def read_semantics(self, path: str, recursive: bool = False) -> list[dict[str, Any]]:
+        return self.index.read_semantics(path, recursive)
+
+    def path_details(self, path: str) -> dict[str, Any]:
+        return self.index.path_details(path)
+
+    def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+        if not query or not query.strip():
+            raise InvalidInput("Type a few words to search for.")
+        scope_path = self.index.require_in_roots(scope) if scope else None
+        limit = max(1, min(int(limit), 100))
+        return [r.to_dict() for r in self.search.search(query, scope=scope_path, limit=limit)]
+
+    # ---- files --------------------------------------------------------------------------------
+    def list_directory(self, path: str) -> list[dict[str, Any]]:
+        target = self.index.require_in_roots(path)
+        if not os.path.isdir(target):
+            raise NotFound(f'"{path}" is not a folder.')
+        entries = []
+        with os.scandir(target) as it:
+            for entry in sorted(it, key=lambda e: (not e.is_dir(), e.name.lower())):
+                if entry.name.startswith("."):
+                    continue
+                entries.append({"path": entry.path, "name": entry.name, "is_dir": entry.is_dir()})
+                if len(entries) >= LIST_LIMIT:
+                    break
+        return entries
+
+    def open_path(self, path: str, reveal: bool = False) -> dict[str, bool]:
+        target = self.index.require_in_roots(path)
+        if not os.path.exists(target):
+            raise NotFound(f'"{path}" no longer exists.')
+        _open_with_os(target, reveal)
+        return {"ok": True}
+
+    def pick_folder(self) -> str | None:
+        return None  # only a window can show a folder picker; the bridge answers this in the window
+
+    # ---- settings and about -------------------------------------------------------------------
+    def get_config(self) -> dict[str, Any]:
+        return masked(self.settings)
+
+    def set_config(self, patch: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(patch, dict):
+            raise InvalidInput("Settings changes must be an object of keys to new values.")
+        if "roots" in patch:
+            raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
+        self._update_settings(apply_patch(self.settings, patch))
+        if "indexing" in patch and "paused" in patch["indexing"]:
+            self.index.set_indexing_paused(self.settings.indexing.paused)
+        if "rerank" in patch:
+            self.search.reranker = make_reranker(self.settings.rerank)
+        return self.get_config()
+
+    def get_default_prompts(self) -> dict[str, str]:
+        return dict(prompts.DEFAULTS)
+
+    def gpu_available(self) -> dict[str, Any]:
+        import torch
+
+        if torch.cuda.is_available():
+            return {"cuda": True, "device_name": torch.cuda.get_device_name(0)}
+        return {"cuda": False}
+
+    def app_version(self) -> str:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("sensetree")
+        except PackageNotFoundError:
+            return "0.1.0"
+
+
+def _open_with_os(path: str, reveal: bool) -> None:
+    """Open a file with its default application, or show it in the file manager."""
+    if sys.platform == "darwin":
+        cmd = ["open", "-R", path] if reveal else ["open", path]
+    elif sys.platform == "win32":
+        if reveal:
+            subprocess.Popen(["explorer", "/select,", path])
+        else:
+            os.startfile(path)  # type: ignore[attr-defined]
+        return
+    else:
+        cmd = ["xdg-open", os.path.dirname(path) if reveal else path]
+    try:
+        subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    except FileNotFoundError as exc:
+        raise EngineError(f"No program to open files was found ({cmd[0]}); open {path} yourself.") from exc

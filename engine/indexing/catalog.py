@@ -1,0 +1,154 @@
+"""The catalog: one SQLite row per known file — what we indexed (hash), what it means (sense, doc type,
+pinned), and how indexing went (status, error). It is the source of truth the repair pass checks the
+keyword and vector stores against."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+from engine.db import Database, Migration
+
+MIGRATIONS: list[Migration] = [
+    ("0001_catalog", """
+        CREATE TABLE files (
+            path TEXT PRIMARY KEY,
+            root TEXT NOT NULL,
+            name TEXT NOT NULL,
+            size INTEGER,
+            mtime REAL,
+            hash TEXT,
+            sense TEXT,
+            pinned INTEGER NOT NULL DEFAULT 0,
+            doc_type TEXT,
+            status TEXT NOT NULL DEFAULT 'queued',
+            error TEXT,
+            note TEXT,
+            chunks INTEGER NOT NULL DEFAULT 0,
+            indexed_at REAL,
+            embed_model TEXT
+        );
+        CREATE INDEX files_root ON files(root);
+        CREATE INDEX files_status ON files(status);
+    """),
+]
+
+STATUSES = ("queued", "done", "failed", "skipped")
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    path: str
+    root: str
+    name: str
+    size: int | None
+    mtime: float | None
+    hash: str | None
+    sense: str | None
+    pinned: bool
+    doc_type: str | None
+    status: str
+    error: str | None
+    note: str | None
+    chunks: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _record(row) -> FileRecord:
+    return FileRecord(row["path"], row["root"], row["name"], row["size"], row["mtime"], row["hash"],
+                      row["sense"], bool(row["pinned"]), row["doc_type"], row["status"], row["error"],
+                      row["note"], row["chunks"])
+
+
+def under_clause(column: str = "path") -> str:
+    """SQL matching a path and everything beneath it on segment boundaries (two `?` parameters:
+    the path, then the path with a trailing separator)."""
+    return f"({column} = ? OR substr({column}, 1, length(?)) = ?)"
+
+
+def under_params(path: str) -> tuple[str, str, str]:
+    prefix = path.rstrip(os.sep) + os.sep
+    return (path, prefix, prefix)
+
+
+class Catalog:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def get(self, path: str) -> FileRecord | None:
+        row = self.db.one("SELECT * FROM files WHERE path = ?", (path,))
+        return _record(row) if row else None
+
+    def under(self, path: str, limit: int | None = None) -> list[FileRecord]:
+        sql = f"SELECT * FROM files WHERE {under_clause()} ORDER BY path"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [_record(r) for r in self.db.query(sql, under_params(path))]
+
+    def stat_map(self, root: str) -> dict[str, tuple[int | None, float | None, str]]:
+        """path → (size, mtime, status) for every file under `root` (the fast re-scan compares these)."""
+        rows = self.db.query(f"SELECT path, size, mtime, status FROM files WHERE {under_clause()}",
+                             under_params(root))
+        return {r["path"]: (r["size"], r["mtime"], r["status"]) for r in rows}
+
+    def ensure(self, path: str, root: str) -> None:
+        self.db.execute(
+            "INSERT INTO files(path, root, name) VALUES (?, ?, ?) ON CONFLICT(path) DO NOTHING",
+            (path, root, os.path.basename(path)))
+
+    def record_indexed(self, path: str, root: str, *, size: int, mtime: float, hash: str, sense: str | None,
+                       doc_type: str, chunks: int, status: str, note: str | None, model: str) -> None:
+        self.db.execute(
+            """INSERT INTO files(path, root, name, size, mtime, hash, sense, doc_type, status, error, note,
+                                 chunks, indexed_at, embed_model)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+               ON CONFLICT(path) DO UPDATE SET root=excluded.root, name=excluded.name, size=excluded.size,
+                 mtime=excluded.mtime, hash=excluded.hash,
+                 sense=CASE WHEN files.pinned THEN files.sense ELSE excluded.sense END,
+                 doc_type=excluded.doc_type, status=excluded.status, error=NULL, note=excluded.note,
+                 chunks=excluded.chunks, indexed_at=excluded.indexed_at, embed_model=excluded.embed_model""",
+            (path, root, os.path.basename(path), size, mtime, hash, sense, doc_type, status, note, chunks,
+             time.time(), model))
+
+    def touch(self, path: str, size: int, mtime: float) -> None:
+        self.db.execute("UPDATE files SET size = ?, mtime = ? WHERE path = ?", (size, mtime, path))
+
+    def record_failure(self, path: str, root: str, reason: str, *, final: bool) -> None:
+        self.ensure(path, root)
+        self.db.execute("UPDATE files SET status = ?, error = ? WHERE path = ?",
+                        ("failed" if final else "queued", reason, path))
+
+    def set_sense(self, path: str, sense: str | None, *, pinned: bool) -> None:
+        self.db.execute("UPDATE files SET sense = ?, pinned = ? WHERE path = ?", (sense, int(pinned), path))
+
+    def forget_hash(self, path: str) -> None:
+        self.db.execute("UPDATE files SET hash = NULL WHERE path = ?", (path,))
+
+    def rename(self, old: str, new: str, new_root: str) -> int:
+        """Move `old` and everything beneath it to `new` (paths only)."""
+        cur = self.db.execute(
+            f"""UPDATE OR REPLACE files SET path = ? || substr(path, length(?) + 1), root = ?,
+                   name = CASE WHEN path = ? THEN ? ELSE name END
+                WHERE {under_clause()}""",
+            (new, old, new_root, old, os.path.basename(new), *under_params(old)))
+        return cur.rowcount
+
+    def delete(self, path: str) -> int:
+        return self.db.execute(f"DELETE FROM files WHERE {under_clause()}", under_params(path)).rowcount
+
+    def done_chunk_counts(self) -> dict[str, int]:
+        rows = self.db.query("SELECT path, chunks FROM files WHERE status IN ('done', 'skipped')")
+        return {r["path"]: r["chunks"] for r in rows}
+
+    def all_paths(self) -> set[str]:
+        return {r["path"] for r in self.db.query("SELECT path FROM files")}
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(STATUSES, 0)
+        for row in self.db.query("SELECT status, count(*) AS n FROM files GROUP BY status"):
+            out[row["status"]] = row["n"]
+        out["chunks"] = self.db.one("SELECT coalesce(sum(chunks), 0) AS n FROM files")["n"]
+        return out

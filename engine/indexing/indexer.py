@@ -1,0 +1,221 @@
+"""The indexer: turns one queued path into catalog + keyword + vector rows, and keeps those three
+stores in step when files move, vanish or get a corrected sense.
+
+Write order (what makes a crash repairable): vectors, then keywords, then — in one SQLite
+transaction — the catalog row and the queue entry. A crash before the catalog commit leaves store rows
+the catalog does not vouch for; `repair` finds and re-queues them. Unchanged content (same hash) is
+never re-embedded, and a move is a path update in all three stores, never an embedding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.db import Database
+from engine.errors import ExtractionError
+from engine.indexing.catalog import Catalog
+from engine.indexing.chunk import chunk_text
+from engine.indexing.embed import Embedder
+from engine.indexing.extract import Extracted, extract
+from engine.indexing.qualify import Complete, qualify
+from engine.indexing.queue import DELETION, MANUAL, Job, WorkQueue
+from engine.paths import find_root, is_within
+
+log = logging.getLogger(__name__)
+
+HASH_BLOCK = 1 << 20
+
+
+@dataclass
+class IndexOptions:
+    """What the indexer reads from settings on every file (so a changed setting applies at once)."""
+
+    max_file_bytes: int
+    max_chars: int
+    chunk_chars: int
+    chunk_overlap: int
+    qualify_prompt: str
+    complete: Complete | None
+
+
+def file_hash(path: str) -> str:
+    digest = hashlib.blake2b(digest_size=20)
+    with open(path, "rb") as handle:
+        while block := handle.read(HASH_BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def chunk_inputs(name: str, sense: str, doc_type: str, text: str, opts: IndexOptions) -> tuple[list[str], list[str]]:
+    """(stored texts, embedded texts). Chunk #0 stores and embeds `[doc_type] sense` + its text; the
+    others are embedded with a `file name · sense` prefix but stored clean for snippets and BM25."""
+    pieces = chunk_text(text, opts.chunk_chars, opts.chunk_overlap) or [""]
+    head = f"[{doc_type}] {sense}".strip()
+    stored = [f"{head}\n\n{pieces[0]}".strip()] + pieces[1:]
+    prefix = f"{name} · {sense}".strip()
+    embedded = [stored[0]] + [f"{prefix}\n{p}" for p in pieces[1:]]
+    return stored, embedded
+
+
+class Indexer:
+    """Processes queue jobs and implements the IndexSync protocol the action executor calls."""
+
+    def __init__(self, db: Database, catalog: Catalog, queue: WorkQueue, keywords, vectors,
+                 embedder: Embedder, roots: Callable[[], list[str]], options: Callable[[], IndexOptions]):
+        self.db, self.catalog, self.queue = db, catalog, queue
+        self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
+        self.roots, self.options = roots, options
+        # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
+        # a plan can never interleave with the same file being written by the worker.
+        self.lock = threading.RLock()
+
+    # ---- processing one job -------------------------------------------------------------------
+    def process(self, job: Job) -> str:
+        """Index or drop one path; returns the resulting status. Never raises for a bad file."""
+        with self.lock:
+            return self._process(job)
+
+    def _process(self, job: Job) -> str:
+        root = find_root(job.path, self.roots())
+        if root is None or job.action == "delete" or not os.path.lexists(job.path):
+            self.deleted(job.path)
+            return "deleted"
+        try:
+            return self._index_file(job.path, root)
+        except ExtractionError as exc:
+            self._fail(job.path, root, exc.reason, permanent=True)
+            return "failed"
+        except FileNotFoundError:
+            self.deleted(job.path)
+            return "deleted"
+        except Exception as exc:  # an unexpected error on one file must never stop the worker
+            log.exception("indexing failed for %s", job.path)
+            reason = f"{type(exc).__name__}: {exc}"
+            return "failed" if self._fail(job.path, root, reason, permanent=False) else "retry"
+
+    def _fail(self, path: str, root: str, reason: str, *, permanent: bool) -> bool:
+        with self.db.atomic():
+            final = self.queue.failed(path, reason, permanent=permanent)
+            self.catalog.record_failure(path, root, reason, final=final)
+        return final
+
+    def _index_file(self, path: str, root: str) -> str:
+        st = os.stat(path)
+        if not os.path.isfile(path):
+            self.deleted(path)
+            return "deleted"
+        known = self.catalog.get(path)
+        if known and known.hash and known.status in ("done", "skipped") and known.size == st.st_size \
+                and known.mtime == st.st_mtime:
+            self.queue.done(path)
+            return known.status
+        digest = file_hash(path)
+        if known and known.hash == digest and known.status in ("done", "skipped"):
+            with self.db.atomic():
+                self.catalog.touch(path, st.st_size, st.st_mtime)
+                self.queue.done(path)
+            return known.status
+        opts = self.options()
+        extracted = self._extract(path, st.st_size, opts)
+        name = os.path.basename(path)
+        if known and known.pinned and known.sense:
+            sense, doc_type = known.sense, extracted.doc_type
+        else:
+            found = qualify(name=name, text=extracted.text, doc_type=extracted.doc_type, title=extracted.title,
+                            prompt=opts.qualify_prompt, complete=opts.complete)
+            sense, doc_type = found.text, found.doc_type
+        if extracted.text.strip():
+            stored, embedded = chunk_inputs(name, sense, doc_type, extracted.text, opts)
+            status = "done"
+        else:
+            stored = embedded = [f"[{doc_type}] {name}"]
+            status = "skipped"
+        vectors = self.embedder.embed(embedded)
+        self.vectors.upsert(path, stored, vectors)
+        self.keywords.upsert(path, stored)
+        with self.db.atomic():
+            self.catalog.record_indexed(path, root, size=st.st_size, mtime=st.st_mtime, hash=digest, sense=sense,
+                                        doc_type=doc_type, chunks=len(stored), status=status,
+                                        note=extracted.note, model=self.embedder.name)
+            self.queue.done(path)
+        return status
+
+    def _extract(self, path: str, size: int, opts: IndexOptions) -> Extracted:
+        if size > opts.max_file_bytes:
+            mb = size / 1_000_000
+            note = f"Catalogued by name only: {mb:,.0f} MB is over the {opts.max_file_bytes / 1e6:,.0f} MB limit"
+            return Extracted(text="", doc_type="large", title=None, truncated=True, note=note)
+        return extract(path, max_chars=opts.max_chars)
+
+    # ---- IndexSync ----------------------------------------------------------------------------
+    def moved(self, old: str, new: str) -> None:
+        """`old` (a file or a folder) now lives at `new`: rewrite paths everywhere, embed nothing."""
+        if old == new:
+            return
+        with self.lock:
+            self._moved(old, new)
+
+    def _moved(self, old: str, new: str) -> None:
+        if not self.catalog.under(old, limit=1):
+            if os.path.isfile(new) and find_root(new, self.roots()):
+                self.enqueue(new, MANUAL)
+            return
+        if self.catalog.under(new, limit=1):
+            self.deleted(new)  # whatever was recorded at the destination is gone now
+        new_root = find_root(new, self.roots())
+        if new_root is None:  # moved out of every root: it is no longer ours to index
+            self.deleted(old)
+            return
+        self.vectors.rename(old, new)
+        self.keywords.rename(old, new)
+        with self.db.atomic():
+            self.catalog.rename(old, new, new_root)
+            self.queue.rename(old, new)
+
+    def deleted(self, path: str) -> None:
+        with self.lock:
+            self.vectors.delete(path)
+            self.keywords.delete(path)
+            with self.db.atomic():
+                self.catalog.delete(path)
+                self.queue.drop_under(path)
+
+    def sense_of(self, path: str) -> tuple[str | None, bool] | None:
+        record = self.catalog.get(path)
+        return (record.sense, record.pinned) if record else None
+
+    def pin_sense(self, path: str, sense: str) -> None:
+        root = find_root(path, self.roots()) or os.path.dirname(path)
+        with self.db.atomic():
+            self.catalog.ensure(path, root)
+            self.catalog.set_sense(path, sense.strip(), pinned=True)
+            self.catalog.forget_hash(path)
+            self.queue.push(path, MANUAL)
+
+    def restore_sense(self, path: str, sense: str | None, pinned: bool) -> None:
+        with self.db.atomic():
+            self.catalog.set_sense(path, sense, pinned=pinned)
+            self.catalog.forget_hash(path)
+            self.queue.push(path, MANUAL)
+
+    def enqueue(self, path: str, priority: int) -> None:
+        self.queue.push(path, priority)
+
+    # ---- roots --------------------------------------------------------------------------------
+    def purge_root(self, root: str) -> None:
+        """Forget a removed root: rows and vectors of every file beneath it (other roots inside stay)."""
+        keep = [r for r in self.roots() if r != root and is_within(r, root)]
+        if keep:
+            for record in self.catalog.under(root):
+                if not any(is_within(record.path, k) for k in keep):
+                    self.deleted(record.path)
+            return
+        self.deleted(root)
+
+    def queue_deletions(self, paths: list[str]) -> None:
+        self.queue.push_many(paths, DELETION, action="delete")

@@ -1,0 +1,224 @@
+"""The index as the rest of the app sees it: roots, progress, the queue, senses and per-file details.
+
+It owns the pieces of index maintenance (catalog, queue, indexer, worker, watcher) and answers the
+indexing IPC commands; the Engine only forwards to it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+
+from engine.config import Settings
+from engine.db import Database
+from engine.errors import InvalidInput, NotFound, OutOfBounds
+from engine.events import EventBus
+from engine.indexing.catalog import Catalog
+from engine.indexing.indexer import Indexer, IndexOptions
+from engine.indexing.queue import MANUAL, WorkQueue
+from engine.indexing.repair import RepairReport, repair
+from engine.indexing.watch import RootWatcher
+from engine.indexing.worker import IndexWorker
+from engine.paths import find_root, is_within, normalize
+
+log = logging.getLogger(__name__)
+
+SEMANTICS_LIMIT = 60
+
+
+class IndexService:
+    def __init__(self, db: Database, events: EventBus, keywords, vectors, embedder,
+                 settings: Callable[[], Settings], save_roots: Callable[[list[str]], None],
+                 options: Callable[[], IndexOptions], data_dir: str):
+        self.db, self.events, self.settings = db, events, settings
+        self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
+        self._save_roots = save_roots
+        self.data_dir = normalize(data_dir)
+        self.catalog = Catalog(db)
+        self.queue = WorkQueue(db, settings().indexing.max_attempts)
+        self.indexer = Indexer(db, self.catalog, self.queue, keywords, vectors, embedder, self.roots, options)
+        self.worker = IndexWorker(self.indexer, self.queue, events, self.indexing_stats, self.maintenance)
+        self.watcher = RootWatcher(self.queue, self.indexer.moved, self.roots, self.worker.notify,
+                                   settings().indexing.debounce_s)
+        self.worker.set_paused(settings().indexing.paused)
+
+    # ---- lifecycle ----------------------------------------------------------------------------
+    def startup_repair(self) -> RepairReport:
+        return repair(self.catalog, self.queue, self.keywords, self.vectors, self.roots())
+
+    def start_background(self) -> None:
+        """Watch every root, re-scan them for changes made while we were closed, and start working."""
+        if self.settings().indexing.watch:
+            self.watcher.start()
+            for root in self.roots():
+                self.watcher.watch(root)
+        for root in self.roots():
+            self.worker.request_scan(root)
+        self.worker.start()
+
+    def stop(self) -> None:
+        self.watcher.stop()
+        self.worker.stop()
+
+    def drain(self) -> int:
+        """Run every scan and job that is ready now, on this thread (CLI and tests)."""
+        return self.worker.run_pending()
+
+    def maintenance(self) -> None:
+        """Fold recent writes into the search structures once the queue is quiet."""
+        self.keywords.maintain()
+        self.vectors.optimize()
+
+    # ---- roots --------------------------------------------------------------------------------
+    def roots(self) -> list[str]:
+        return list(self.settings().roots)
+
+    def get_roots(self) -> list[str]:
+        return self.roots()
+
+    def add_indexed_folder(self, path: str) -> list[str]:
+        root = normalize(path)
+        if not os.path.isdir(root):
+            raise NotFound(f'"{path}" is not a folder that exists on this computer.')
+        if is_within(root, self.data_dir) or is_within(self.data_dir, root):
+            raise InvalidInput(f'"{path}" holds SenseTree\'s own data folder; choose a folder of your documents.')
+        roots = self.roots()
+        covering = find_root(root, roots)
+        if covering is not None:
+            return roots  # already indexed, as itself or as part of a larger root
+        roots = [r for r in roots if not is_within(r, root)] + [root]  # a parent absorbs its sub-roots
+        self._save_roots(roots)
+        if self.watcher._started:
+            self.watcher.watch(root)
+        self.worker.request_scan(root)
+        return roots
+
+    def remove_indexed_folder(self, path: str) -> list[str]:
+        root = normalize(path)
+        roots = self.roots()
+        if root not in roots:
+            raise NotFound(f'"{path}" is not one of the indexed folders.')
+        roots.remove(root)
+        self._save_roots(roots)
+        self.watcher.unwatch(root)
+        self.indexer.purge_root(root)
+        self.worker.publish(force=True)
+        return roots
+
+    def require_in_roots(self, path: str) -> str:
+        target = normalize(path)
+        roots = self.roots()
+        if roots and find_root(target, roots) is None:
+            raise OutOfBounds(f'"{path}" is outside the indexed folders; add its folder in Folders & indexing.')
+        return target
+
+    # ---- progress and queue -------------------------------------------------------------------
+    def indexing_stats(self) -> dict[str, object]:
+        counts = self.catalog.counts()
+        return {"files": counts["done"] + counts["failed"] + counts["skipped"] + counts["queued"],
+                "chunks": counts["chunks"], "queued": self.queue.pending(), "done": counts["done"],
+                "failed": counts["failed"], "skipped": counts["skipped"], "paused": self.worker.paused}
+
+    def indexing_queue(self, limit: int = 100) -> list[dict[str, object]]:
+        return self.queue.listing(max(1, min(int(limit), 1000)))
+
+    def set_indexing_paused(self, paused: bool) -> dict[str, bool]:
+        self.worker.set_paused(bool(paused))
+        return {"ok": True}
+
+    def reindex_path(self, path: str) -> dict[str, bool]:
+        target = self.require_in_roots(path)
+        if os.path.isdir(target):
+            with self.db.atomic():
+                for record in self.catalog.under(target):
+                    self.catalog.forget_hash(record.path)
+                    self.queue.push(record.path, MANUAL)
+            self.worker.request_scan(target)
+        elif os.path.isfile(target):
+            self.catalog.forget_hash(target)
+            self.queue.push(target, MANUAL)
+        else:
+            raise NotFound(f'"{path}" no longer exists.')
+        self.worker.notify()
+        return {"ok": True}
+
+    def retry_indexing(self, path: str | None = None) -> dict[str, bool]:
+        target = normalize(path) if path else None
+        self.queue.retry(target)
+        self.worker.notify()
+        return {"ok": True}
+
+    # ---- senses -------------------------------------------------------------------------------
+    def qualify_file(self, path: str) -> dict[str, object]:
+        """Ask for a fresh sense now (a pinned sense is a person's word and is kept)."""
+        target = self.require_in_roots(path)
+        record = self.catalog.get(target)
+        if record is None or not os.path.isfile(target):
+            raise NotFound(f'"{path}" is not an indexed file yet; add its folder or wait for indexing.')
+        if not record.pinned:
+            from engine.indexing.extract import extract
+            from engine.indexing.qualify import qualify
+
+            opts = self.indexer.options()
+            extracted = extract(target, max_chars=opts.max_chars)
+            sense = qualify(name=record.name, text=extracted.text, doc_type=extracted.doc_type,
+                            title=extracted.title, prompt=opts.qualify_prompt, complete=opts.complete)
+            with self.db.atomic():
+                self.catalog.set_sense(target, sense.text, pinned=False)
+                self.catalog.forget_hash(target)
+                self.queue.push(target, MANUAL)
+            self.worker.notify()
+            record = self.catalog.get(target)
+        assert record is not None
+        return {"path": target, "sense": record.sense}
+
+    def qualify_folder(self, path: str) -> dict[str, int]:
+        """Re-qualify every unpinned file beneath a folder, through the queue (a big folder takes a while)."""
+        target = self.require_in_roots(path)
+        count = 0
+        with self.db.atomic():
+            for record in self.catalog.under(target):
+                if not record.pinned:
+                    self.catalog.forget_hash(record.path)
+                    self.queue.push(record.path, MANUAL)
+                    count += 1
+        self.worker.notify()
+        return {"count": count}
+
+    def set_file_summary(self, path: str, summary: str) -> dict[str, object]:
+        target = self.require_in_roots(path)
+        if not summary or not summary.strip():
+            raise InvalidInput("A sense cannot be empty; write a sentence or two about the file.")
+        if not os.path.isfile(target):
+            raise NotFound(f'"{path}" is not a file that exists.')
+        self.indexer.pin_sense(target, summary)
+        self.worker.notify()
+        return {"path": target, "sense": summary.strip(), "pinned": True}
+
+    def read_semantics(self, path: str, recursive: bool = False, limit: int = SEMANTICS_LIMIT) -> list[dict]:
+        target = self.require_in_roots(path)
+        records = self.catalog.under(target, limit=None if not recursive else limit)
+        if not recursive:
+            records = [r for r in records if r.path == target or os.path.dirname(r.path) == target]
+        return [{"path": r.path, "sense": r.sense, "doc_type": r.doc_type, "pinned": r.pinned}
+                for r in records[:limit]]
+
+    def path_details(self, path: str) -> dict[str, object]:
+        target = self.require_in_roots(path)
+        if not os.path.lexists(target):
+            raise NotFound(f'"{path}" does not exist.')
+        st = os.stat(target)
+        record = self.catalog.get(target)
+        queued = self.db.one("SELECT state, error FROM queue WHERE path = ?", (target,))
+        details: dict[str, object] = {
+            "path": target, "name": os.path.basename(target), "is_dir": os.path.isdir(target),
+            "size": st.st_size, "mtime": st.st_mtime, "root": find_root(target, self.roots()),
+            "sense": None, "pinned": False, "doc_type": None, "status": "not indexed", "error": None,
+            "note": None, "chunks": 0, "queued": bool(queued)}
+        if record is not None:
+            details.update({k: v for k, v in record.to_dict().items() if k not in ("size", "mtime", "hash")})
+        if os.path.isdir(target):
+            details["files"] = len(self.catalog.under(target))
+            details["status"] = "folder"
+        return details
