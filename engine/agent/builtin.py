@@ -1,0 +1,180 @@
+"""The built-in tools of a chat turn (DESIGN §2 table), as typed, documented methods of `TurnTools`.
+
+One `TurnTools` lives for one turn: it collects the turn's sources (search hits, deduplicated by
+path) and the plan, if one is proposed. Every path argument passes through `Bounds` first; a refusal
+is returned as text, never data. Every bound in the table is enforced here.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from engine.agent.bounds import Bounds, refusal
+from engine.agent.host import AgentHost
+from engine.agent.memory import Memory
+from engine.agent.tools import Tool, tool_from_function
+from engine.errors import ExtractionError, NotFound, OutOfBounds, PlanInvalid
+from engine.paths import display_name
+
+SEARCH_LIMIT = 8
+READ_CHARS = 4000
+LIST_LIMIT = 200
+SENSES_LIMIT = 60
+PATH_FIELDS = ("old_path", "new_path")
+
+
+def source_of(hit: dict[str, Any]) -> dict[str, Any]:
+    return {"path": hit["path"], "name": hit.get("name") or display_name(hit["path"]),
+            "score": float(hit.get("score") or 0.0), "snippet": hit.get("snippet") or ""}
+
+
+class TurnTools:
+    def __init__(self, host: AgentHost, bounds: Bounds, memory: Memory, scope: str | None = None):
+        self._host = host
+        self._bounds = bounds
+        self._memory = memory
+        self._scope = scope
+        self._texts: dict[str, str] = {}
+        self.sources: dict[str, dict[str, Any]] = {}
+        self.plan: dict[str, Any] | None = None
+
+    def add_sources(self, hits: list[dict[str, Any]]) -> None:
+        for hit in hits:
+            if hit["path"] not in self.sources:
+                self.sources[hit["path"]] = source_of(hit)
+
+    def tools(self) -> list[Tool]:
+        return [
+            tool_from_function(self.search_files, label=lambda a: f"🔍 Searching: {a.get('query', '')}"),
+            tool_from_function(self.read_file, label=lambda a: f"📄 Reading: {display_name(str(a.get('path')))}"),
+            tool_from_function(self.list_directory, label=lambda a: f"📂 Listing: {a.get('path', '')}"),
+            tool_from_function(self.read_semantics, label=lambda a: f"🧾 Reading senses: {a.get('path', '')}"),
+            tool_from_function(self.propose_actions, label=lambda a: "🛠️ Preparing an action plan"),
+            tool_from_function(self.remember, label=lambda a: "🧠 Remembering"),
+        ]
+
+    def search_files(self, query: str, scope: str | None = None) -> str:
+        """Search the person's indexed files (keyword + meaning) and return the best matching passages.
+
+        Args:
+            query: what to look for, in natural words
+            scope: an absolute folder path to search within (defaults to the open folder)
+        """
+        try:
+            folder = self._bounds.check(scope) if scope else self._scope
+        except OutOfBounds as exc:
+            return refusal(exc)
+        hits = self._host.search(query, folder, SEARCH_LIMIT)[:SEARCH_LIMIT]
+        self.add_sources(hits)
+        if not hits:
+            return f"No indexed file matches {query!r}."
+        lines = [f"{i}. {h['path']} (score {float(h.get('score') or 0):.3f})\n   {' '.join(str(h.get('snippet') or '').split())[:500]}"
+                 for i, h in enumerate(hits, 1)]
+        return "\n".join(lines)
+
+    def read_file(self, path: str, offset: int = 0) -> str:
+        """Read a file's extracted text (PDF, DOCX and others are read properly), about 4000 characters per call.
+
+        Args:
+            path: the exact absolute path of the file
+            offset: the character position to start from, to continue a long file
+        """
+        try:
+            target = self._bounds.check(path)
+        except OutOfBounds as exc:
+            return refusal(exc)
+        if target not in self._texts:
+            if os.path.isdir(target):
+                return f"{path} is a folder; use list_directory to see inside it."
+            try:
+                self._texts[target] = self._host.extracted_text(target)
+            except (NotFound, ExtractionError) as exc:
+                return f"Could not read {path}: {exc.message}"
+        text = self._texts[target]
+        start = max(0, int(offset))
+        piece = text[start:start + READ_CHARS]
+        end = start + len(piece)
+        if not text:
+            return f"{path} has no extractable text."
+        if end < len(text):
+            piece += f"\n[… {len(text) - end} more characters; call read_file with offset={end} to continue]"
+        return piece
+
+    def list_directory(self, path: str) -> str:
+        """List a folder's direct children with exact absolute paths, marked [D] for folders and [F] for files.
+
+        Args:
+            path: the exact absolute path of the folder
+        """
+        try:
+            target = self._bounds.check(path)
+            with os.scandir(target) as it:
+                entries = sorted(it, key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower()))
+        except OutOfBounds as exc:
+            return refusal(exc)
+        except OSError as exc:
+            return f"Could not list {path}: {exc.strerror or exc}"
+        lines = [f"{'[D]' if e.is_dir(follow_symlinks=False) else '[F]'} {e.path}" for e in entries[:LIST_LIMIT]]
+        if len(entries) > LIST_LIMIT:
+            lines.append(f"[… {len(entries) - LIST_LIMIT} more entries not shown]")
+        return "\n".join(lines) or f"{path} is empty."
+
+    def read_semantics(self, path: str, recursive: bool = False) -> str:
+        """Read the stored sense (a short factual description) of the files in a folder, or of one file.
+
+        Args:
+            path: the exact absolute path of a folder or file
+            recursive: include files in subfolders too
+        """
+        try:
+            target = self._bounds.check(path)
+        except OutOfBounds as exc:
+            return refusal(exc)
+        rows = self._host.senses(target, bool(recursive), SENSES_LIMIT)[:SENSES_LIMIT]
+        if not rows:
+            return f"No stored senses under {path} (it may not be indexed yet)."
+        return "\n".join(f"- {r['path']} [{r.get('doc_type') or '?'}]: {r.get('sense') or '(no sense yet)'}"
+                         for r in rows)
+
+    def propose_actions(self, summary: str, operations: list[dict[str, Any]]) -> str:
+        """Propose a plan of file operations for the person to review; nothing is executed until they approve.
+
+        Args:
+            summary: one sentence saying what the plan does and why
+            operations: list of {kind: mkdir|move|rename|delete|requalify, old_path, new_path, new_summary, reason}
+        """
+        problems = self._out_of_bounds(operations)
+        if problems:
+            return "The plan was not created:\n- " + "\n- ".join(problems)
+        try:
+            plan = self._host.propose_plan(summary, operations)
+        except PlanInvalid as exc:
+            return ("The plan was rejected; fix these problems and call propose_actions again:\n- "
+                    + "\n- ".join(exc.problems))
+        self.plan = plan
+        count = len(plan.get("operations") or operations)
+        return (f"Action plan {plan.get('transaction_id', '')} is ready with {count} operation(s). Nothing has "
+                f"been changed: the person will review it and decide.")
+
+    def remember(self, note: str) -> str:
+        """Save a durable one-line note (a fact about the person or their files) for future conversations.
+
+        Args:
+            note: the fact to remember, in one line
+        """
+        saved = self._memory.remember(note)
+        if saved is None:
+            return "Nothing saved: the note was empty."
+        return "Already remembered." if saved["duplicate"] else f"Remembered: {saved['note']}"
+
+    def _out_of_bounds(self, operations: Any) -> list[str]:
+        if not isinstance(operations, list) or not all(isinstance(op, dict) for op in operations):
+            return ["operations must be a list of objects"]
+        problems = []
+        for i, op in enumerate(operations, 1):
+            for key in PATH_FIELDS:
+                value = op.get(key)
+                if value and not self._bounds.allows(str(value)):
+                    problems.append(f"operation {i}: {key} {value!r} is outside the indexed folders")
+        return problems

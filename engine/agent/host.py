@@ -1,0 +1,29 @@
+"""The agent's only door into the rest of the engine. Declared here, implemented by the engine (and by
+small in-memory hosts in tests), so the agent can be built and tested without the indexer, the stores
+or the action executor being present."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class AgentHost(Protocol):
+    def roots(self) -> list[str]:
+        """The indexed folders (absolute paths)."""
+        ...
+
+    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
+        """Hybrid search + rerank: `[{path, name, score, snippet, chunk_index}]`, best first."""
+        ...
+
+    def extracted_text(self, path: str) -> str:
+        """The file's text as indexing extracts it; raises ExtractionError or NotFound."""
+        ...
+
+    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+        """The stored senses under a folder (or of one file): `[{path, sense, doc_type}]`."""
+        ...
+
+    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
+        """Validate and persist a draft ActionPlan; raises PlanInvalid(problems). Executes nothing."""
+        ...

@@ -1,0 +1,150 @@
+"""The ReAct loop: one short generator with explicit limits.
+
+It yields events — a `Step` *before* each tool runs (so the UI shows what is happening), the tool's
+`Observation`, answer `Delta`s as the model streams, then exactly one `Answer` or `PlanProposed`. The
+consumer (the agent facade, the CLI, tests) publishes them; the loop itself knows no UI.
+
+Limits are explicit: at most `max_rounds` rounds of tool calls, then one last call without tools, so
+the person always gets an answer. Plain content stops the loop early; a proposed plan stops it at once
+(control returns to the person). An endpoint that rejects tools is asked once more without them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.agent.model import ChatModel, Message, ModelReply, ToolCall, ToolsRejected
+from engine.agent.tools import ToolRegistry
+
+log = logging.getLogger(__name__)
+
+FORCE_ANSWER = ("You have used all your tool rounds. Answer the person now from what you found, citing the "
+                "files by name; do not call any more tools.")
+TOOLS_UNAVAILABLE = ("Tools are not available with this model. Answer from the excerpts in the system prompt, "
+                     "citing the files by name, and say if they do not contain the answer.")
+
+
+@dataclass(frozen=True)
+class Step:
+    tool: str
+    label: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Observation:
+    tool: str
+    text: str
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
+class Delta:
+    text: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    forced: bool = False
+    tools_rejected: bool = False
+
+
+@dataclass(frozen=True)
+class PlanProposed:
+    plan: dict[str, Any]
+    text: str
+
+
+Event = Step | Observation | Delta | Answer | PlanProposed
+
+
+@dataclass
+class LoopState:
+    messages: list[Message]
+    rounds: int = 0
+    tools_rejected: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _assistant_message(reply: ModelReply) -> Message:
+    return {
+        "role": "assistant",
+        "content": reply.content or None,
+        "tool_calls": [
+            {"id": c.id, "type": "function",
+             "function": {"name": c.name, "arguments": c.raw_arguments or json.dumps(c.arguments)}}
+            for c in reply.tool_calls
+        ],
+    }
+
+
+def _call_model(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None) -> Iterator[Event | ModelReply]:
+    """One model request, streaming deltas; a tools rejection falls back once to a tool-less request."""
+    try:
+        for item in model.chat(state.messages, None if state.tools_rejected else tools):
+            yield Delta(item) if isinstance(item, str) else item
+    except ToolsRejected as exc:
+        if state.tools_rejected or not tools:
+            raise
+        log.info("tools rejected by the endpoint, answering without them: %s", exc.message)
+        state.tools_rejected = True
+        state.messages.append({"role": "system", "content": TOOLS_UNAVAILABLE})
+        for item in model.chat(state.messages, None):
+            yield Delta(item) if isinstance(item, str) else item
+
+
+def _request(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None) -> Iterator[Event]:
+    """Yield deltas; the final reply is stashed in state.extra['reply']."""
+    reply = ModelReply()
+    for item in _call_model(model, state, tools):
+        if isinstance(item, ModelReply):
+            reply = item
+        else:
+            yield item
+    state.extra["reply"] = reply
+
+
+def _run_calls(registry: ToolRegistry, calls: list[ToolCall],
+               plan_of: Callable[[], dict[str, Any] | None]) -> Iterator[Event]:
+    for call in calls:
+        yield Step(call.name, registry.label(call.name, call.arguments), call.arguments)
+        if call.error:
+            text = f"Error calling {call.name}: {call.error}. Call it again with a JSON object of arguments."
+        else:
+            text = registry.call(call.name, call.arguments)
+        yield Observation(call.name, text, call.id)
+        plan = plan_of()
+        if plan is not None:
+            yield PlanProposed(plan, text)
+            return
+
+
+def run_turn(model: ChatModel, registry: ToolRegistry, messages: list[Message], *, max_rounds: int = 5,
+             plan_of: Callable[[], dict[str, Any] | None] = lambda: None) -> Iterator[Event]:
+    """Drive one agent turn; `messages` (system + history) is extended in place with the exchange."""
+    state = LoopState(messages=messages)
+    specs = registry.specs() or None
+    while state.rounds < max_rounds:
+        yield from _request(model, state, specs)
+        reply: ModelReply = state.extra["reply"]
+        if not reply.tool_calls or state.tools_rejected:
+            yield Answer(reply.content, tools_rejected=state.tools_rejected)
+            return
+        state.rounds += 1
+        state.messages.append(_assistant_message(reply))
+        for event in _run_calls(registry, reply.tool_calls, plan_of):
+            if isinstance(event, Observation):
+                state.messages.append({"role": "tool", "tool_call_id": event.call_id, "content": event.text})
+            yield event
+            if isinstance(event, PlanProposed):
+                return
+    state.messages.append({"role": "user", "content": FORCE_ANSWER})
+    yield from _request(model, state, None)
+    final: ModelReply = state.extra["reply"]
+    yield Answer(final.content, forced=True)
+

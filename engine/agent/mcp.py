@@ -1,0 +1,299 @@
+"""MCP servers as agent tools: every tool of every enabled server appears as `mcp__<server>__<tool>`.
+
+The agent is synchronous (pywebview calls arrive on arbitrary threads) while the `mcp` SDK is async,
+so one background thread runs an asyncio loop that owns every session. Each server's session lives in
+its own task that holds `async with Client(...)` open: sessions start lazily, stay open across calls
+and turns, and are started again when the process died (the holding task ended). Tool lists are cached
+with a TTL. Every wait is bounded by the configured timeout; output is truncated to a budget; a server
+that fails to start is skipped with a logged reason, reported by `list_mcp_tools`, and never breaks a
+turn. `close()` stops every process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TextIO
+
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from engine.agent.tools import Tool
+from engine.config import McpServer
+
+log = logging.getLogger(__name__)
+
+LIST_TTL_S = 300.0
+NAME_LIMIT = 64
+
+
+def tool_name(server: str, tool: str) -> str:
+    """`mcp__<server>__<tool>`, sanitised to [A-Za-z0-9_-] and at most 64 characters."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", f"mcp__{server}__{tool}")[:NAME_LIMIT]
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        return _describe(exc.exceptions[0])
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _result_text(result: Any) -> str:
+    parts = []
+    for block in getattr(result, "content", None) or []:
+        text = getattr(block, "text", None)
+        parts.append(text if text is not None else f"[{getattr(block, 'type', 'content')} omitted]")
+    if not parts and getattr(result, "structured_content", None) is not None:
+        parts.append(str(result.structured_content))
+    return "\n".join(parts)
+
+
+class _Connection:
+    """One server's session, held open by a task on the hub's loop."""
+
+    def __init__(self, name: str, target: Any, errlog: TextIO):
+        self.name = name
+        self.target = target
+        self.errlog = errlog
+        self.client: Client | None = None
+        self.error: str | None = None
+        self.tools: list[Any] = []
+        self.listed_at = 0.0
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        self._stop = asyncio.Event()
+
+    def _transport(self) -> Any:
+        if isinstance(self.target, StdioServerParameters):
+            return stdio_client(self.target, errlog=self.errlog)
+        if isinstance(self.target, tuple):
+            url, headers = self.target
+            return streamable_http_client(url, http_client=create_mcp_http_client(headers=headers or None))
+        return self.target  # an in-process Server / MCPServer
+
+    async def ensure(self, timeout: float) -> Client:
+        if self._task is None or self._task.done():
+            self._ready, self._stop = asyncio.Event(), asyncio.Event()
+            self.client, self.error, self.listed_at = None, None, 0.0
+            self._task = asyncio.create_task(self._hold(), name=f"mcp-{self.name}")
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout)
+        except TimeoutError:
+            self.error = f"did not start within {timeout:g} s"
+            await self.stop()
+        if self.client is None:
+            raise RuntimeError(f"MCP server {self.name!r} is unavailable: {self.error}")
+        return self.client
+
+    async def _hold(self) -> None:
+        try:
+            async with Client(self._transport(), read_timeout_seconds=None) as client:
+                self.client = client
+                self._ready.set()
+                await self._stop.wait()
+        except Exception as exc:  # noqa: BLE001 (any failure of a server ends its session, not the app)
+            self.error = _describe(exc)
+            log.warning("MCP server %s stopped: %s", self.name, self.error)
+        finally:
+            self.client = None
+            self._ready.set()
+
+    async def stop(self) -> None:
+        task = self._task
+        if task is None or task.done():
+            return
+        self._stop.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), 10)
+        except Exception:  # noqa: BLE001 (stopping is best effort; cancel below)
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 5)
+
+
+class McpHub:
+    """Sync facade over the MCP sessions of the configured servers."""
+
+    def __init__(self, servers: Callable[[], dict[str, McpServer]], *, timeout_s: Callable[[], float],
+                 output_chars: Callable[[], int], log_dir: Path | None = None,
+                 in_process: dict[str, Any] | None = None, list_ttl_s: float = LIST_TTL_S):
+        self._servers = servers
+        self._timeout = timeout_s
+        self._output_chars = output_chars
+        self._log_dir = log_dir
+        self._in_process = dict(in_process or {})
+        self._ttl = list_ttl_s
+        self._conns: dict[str, tuple[str, _Connection]] = {}
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._logs: list[TextIO] = []
+
+    # ---- public, synchronous ----------------------------------------------------------------
+    @property
+    def has_in_process(self) -> bool:
+        return bool(self._in_process)
+
+    def tools(self) -> list[Tool]:
+        """Every tool of every enabled server that is up; servers that fail are skipped (and logged)."""
+        tools: list[Tool] = []
+        for server, info in self._listing().items():
+            for spec in info.get("tools", []):
+                tools.append(self._as_tool(server, spec))
+        return tools
+
+    def list_tools(self) -> list[dict[str, Any]]:
+        """`[{server, name, description, error?}]` for the Settings page and `sensetree mcp list`."""
+        rows: list[dict[str, Any]] = []
+        for server, info in self._listing().items():
+            if info.get("error"):
+                rows.append({"server": server, "name": "", "description": "", "error": info["error"]})
+            for spec in info.get("tools", []):
+                rows.append({"server": server, "name": tool_name(server, spec.name),
+                             "description": spec.description or ""})
+        return rows
+
+    def call(self, server: str, tool: str, arguments: dict[str, Any]) -> str:
+        timeout = self._timeout()
+        try:
+            result = self._run(self._call(server, tool, arguments, timeout), timeout + 5)
+        except Exception as exc:  # noqa: BLE001 (an MCP failure is an observation for the model)
+            return f"Error from MCP server {server!r} calling {tool}: {_describe(exc)}"
+        text = _result_text(result)
+        limit = self._output_chars()
+        if len(text) > limit:
+            text = text[:limit] + f"\n[… output truncated: {len(text) - limit} more characters]"
+        if getattr(result, "is_error", False):
+            return f"Error from MCP server {server!r} tool {tool}: {text}"
+        return text or "(the tool returned no content)"
+
+    def close(self) -> None:
+        """Stop every session (and so every server process), then the loop thread."""
+        with self._lock:
+            loop, thread, conns = self._loop, self._thread, [c for _, c in self._conns.values()]
+            self._conns.clear()
+            self._loop, self._thread = None, None
+        if loop is not None:
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._stop_all(conns), loop).result(30)
+            loop.call_soon_threadsafe(loop.stop)
+            if thread is not None:
+                thread.join(10)
+            loop.close()
+        for handle in self._logs:
+            with contextlib.suppress(OSError):
+                handle.close()
+        self._logs.clear()
+
+    # ---- internals --------------------------------------------------------------------------
+    def _listing(self) -> dict[str, dict[str, Any]]:
+        names = self._enabled()
+        if not names:
+            return {}
+        timeout = self._timeout()
+        try:
+            return self._run(self._list_all(names, timeout), timeout * 2 + 5)
+        except Exception as exc:  # noqa: BLE001 (the hub failed; no server is usable this turn)
+            log.warning("listing MCP tools failed: %s", _describe(exc))
+            return {name: {"error": _describe(exc)} for name in names}
+
+    def _enabled(self) -> dict[str, Any]:
+        targets: dict[str, Any] = {}
+        for name, config in self._servers().items():
+            if not config.enabled:
+                continue
+            if config.command:
+                targets[name] = StdioServerParameters(command=config.command, args=list(config.args),
+                                                      env=dict(config.env) or None)
+            elif config.url:
+                targets[name] = (config.url, dict(config.headers))
+            else:
+                log.warning("MCP server %s has neither command nor url; skipped", name)
+        targets.update(self._in_process)
+        return targets
+
+    async def _list_all(self, targets: dict[str, Any], timeout: float) -> dict[str, dict[str, Any]]:
+        for stale in [n for n in self._conns if n not in targets]:  # disabled or removed since last time
+            await self._conns.pop(stale)[1].stop()
+        names = list(targets)
+        results = await asyncio.gather(*(self._list_one(n, targets[n], timeout) for n in names))
+        return dict(zip(names, results, strict=True))
+
+    async def _list_one(self, name: str, target: Any, timeout: float) -> dict[str, Any]:
+        conn = await self._connection(name, target)
+        try:
+            client = await conn.ensure(timeout)
+            if not conn.tools or time.monotonic() - conn.listed_at > self._ttl:
+                listed = await asyncio.wait_for(client.list_tools(), timeout)
+                conn.tools, conn.listed_at = list(listed.tools), time.monotonic()
+            return {"tools": conn.tools}
+        except Exception as exc:  # noqa: BLE001 (a failing server is skipped, never breaks a turn)
+            reason = conn.error if conn.client is None and conn.error else _describe(exc)
+            log.warning("MCP server %s skipped: %s", name, reason)
+            return {"error": reason, "tools": []}
+
+    async def _call(self, server: str, tool: str, arguments: dict[str, Any], timeout: float) -> Any:
+        entry = self._conns.get(server)
+        if entry is None:
+            raise RuntimeError("the server is not running; it may have been disabled")
+        client = await entry[1].ensure(timeout)
+        return await asyncio.wait_for(client.call_tool(tool, arguments), timeout)
+
+    async def _connection(self, name: str, target: Any) -> _Connection:
+        key = repr(target) if not isinstance(target, StdioServerParameters) else target.model_dump_json()
+        entry = self._conns.get(name)
+        if entry is not None and entry[0] == key:
+            return entry[1]
+        if entry is not None:  # the configuration changed: restart with the new one
+            await entry[1].stop()
+        conn = _Connection(name, target, self._errlog(name))
+        self._conns[name] = (key, conn)
+        return conn
+
+    def _errlog(self, name: str) -> TextIO:
+        if self._log_dir is None:
+            return sys.stderr
+        self._log_dir.mkdir(parents=True, exist_ok=True)
+        safe = re.sub(r"[^A-Za-z0-9_-]", "_", name)
+        handle = open(self._log_dir / f"mcp-{safe}.log", "a", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        self._logs.append(handle)
+        return handle
+
+    async def _stop_all(self, conns: list[_Connection]) -> None:
+        await asyncio.gather(*(c.stop() for c in conns), return_exceptions=True)
+
+    def _as_tool(self, server: str, spec: Any) -> Tool:
+        schema = dict(spec.input_schema or {"type": "object", "properties": {}})
+        schema.setdefault("type", "object")
+
+        def call(**arguments: Any) -> str:
+            return self.call(server, spec.name, arguments)
+
+        return Tool(name=tool_name(server, spec.name), description=f"[{server}] {spec.description or spec.name}",
+                    parameters=schema, fn=call, label=lambda _a: f"🔌 {server}: {spec.name}", strict_args=False)
+
+    def _run(self, coro: Coroutine[Any, Any, Any], timeout: float) -> Any:
+        future = asyncio.run_coroutine_threadsafe(coro, self._ensure_loop())
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError as exc:
+            future.cancel()
+            raise TimeoutError(f"no answer within {timeout:g} s") from exc
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                self._thread = threading.Thread(target=self._loop.run_forever, name="sensetree-mcp", daemon=True)
+                self._thread.start()
+            return self._loop

@@ -1,0 +1,173 @@
+"""The agent facade: one method per agent IPC command (DESIGN §6), composing pre-RAG, prompt assembly,
+the ReAct loop, memory and MCP behind the `AgentHost` seam.
+
+A turn never ends in a traceback for the person: endpoint failures come back as a clear answer plus the
+sources found so far (and `error: {code, message}`); with the reasoning slot switched off the turn
+returns the pre-RAG sources and says where to set an endpoint.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.agent.bounds import Bounds
+from engine.agent.builtin import TurnTools
+from engine.agent.host import AgentHost
+from engine.agent.loop import Answer, Delta, PlanProposed, Step, run_turn
+from engine.agent.mcp import McpHub
+from engine.agent.memory import Memory
+from engine.agent.model import ChatModel, OpenAIChatModel
+from engine.agent.probe import probe_endpoint
+from engine.agent.prompt import PromptParts, assemble, scope_tree
+from engine.agent.tools import ToolRegistry
+from engine.config import ReasoningSettings, Settings
+from engine.db import Database
+from engine.errors import InvalidInput, ModelError
+from engine.events import AGENT_STEP, ANSWER_DELTA, EventBus
+from engine.prompts import effective
+
+log = logging.getLogger(__name__)
+
+PRE_RAG_LIMIT = 6
+ModelFactory = Callable[[ReasoningSettings], ChatModel]
+NO_ENDPOINT = ("Chat needs a reasoning endpoint (any OpenAI-compatible server: Ollama, LM Studio, OpenAI …). "
+               "Set its base URL and model in Settings → Reasoning and switch it on.")
+
+
+def _clean_history(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if not isinstance(messages, list):
+        raise InvalidInput("messages must be a list of {role, content} objects.")
+    history = [{"role": m["role"], "content": str(m.get("content") or "")}
+               for m in messages if isinstance(m, dict) and m.get("role") in ("user", "assistant")]
+    if not history or history[-1]["role"] != "user" or not history[-1]["content"].strip():
+        raise InvalidInput("The conversation must end with a non-empty user message.")
+    return history
+
+
+def _with_sources(message: str, sources: list[dict[str, Any]]) -> str:
+    if not sources:
+        return message
+    return message + "\n\nMeanwhile, these files match your question:\n" + "\n".join(
+        f"- {s['name']} ({s['path']})" for s in sources)
+
+
+class Agent:
+    def __init__(self, host: AgentHost, db: Database, settings: Callable[[], Settings], events: EventBus,
+                 model_factory: ModelFactory | None = None, *, mcp_in_process: dict[str, Any] | None = None,
+                 log_dir: Path | None = None):
+        self._host = host
+        self._settings = settings
+        self._events = events
+        self._factory: ModelFactory = model_factory or (lambda rs: OpenAIChatModel(rs))
+        self._model_key: str | None = None
+        self._model: ChatModel | None = None
+        self._model_lock = threading.Lock()
+        self.memory = Memory(db)
+        self.bounds = Bounds(host.roots)
+        self.mcp = McpHub(lambda: self._settings().mcp_servers,
+                          timeout_s=lambda: self._settings().agent.mcp_timeout_s,
+                          output_chars=lambda: self._settings().agent.mcp_output_chars,
+                          log_dir=log_dir, in_process=mcp_in_process)
+
+    # ---- IPC commands -----------------------------------------------------------------------
+    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> dict[str, Any]:
+        history = _clean_history(messages)
+        settings = self._settings()
+        folder = self.bounds.check(scope) if scope else None
+        tools = TurnTools(self._host, self.bounds, self.memory, folder)
+        tools.add_sources(self._pre_rag(history[-1]["content"], folder))
+        result: dict[str, Any] = {"answer": "", "sources": [], "plan": None, "steps": []}
+        if not settings.reasoning.enabled or not settings.reasoning.model:
+            result.update(answer=_with_sources(NO_ENDPOINT, list(tools.sources.values())))
+            result["sources"] = list(tools.sources.values())
+            return result
+        parts = PromptParts(
+            extra_instructions=effective(settings.prompts.model_dump(), "chat_system"),
+            memory=self.memory.prompt_notes(), excerpts=list(tools.sources.values()),
+            tree=scope_tree(folder) if folder else [], scope=folder)
+        prompt = assemble(parts, history, settings.agent.token_budget)
+        try:
+            self._drive(prompt, tools, settings, result)
+        except ModelError as exc:
+            log.warning("chat turn failed: %s", exc.message)
+            result["answer"] = _with_sources(exc.message, list(tools.sources.values()))
+            result["error"] = exc.to_dict()
+        result["sources"] = list(tools.sources.values())
+        return result
+
+    def test_chat_endpoint(self) -> dict[str, Any]:
+        settings = self._settings().reasoning
+        if not settings.model:
+            return {"ok": False, "message": "No model is set. " + NO_ENDPOINT, "tools_supported": False}
+        return probe_endpoint(self._current_model(settings), settings)
+
+    def list_mcp_tools(self) -> list[dict[str, Any]]:
+        return self.mcp.list_tools()
+
+    def agent_memory_list(self) -> list[dict[str, Any]]:
+        return self.memory.list()
+
+    def agent_memory_delete(self, id: int) -> dict[str, Any]:  # the IPC argument is named id
+        self.memory.delete(id)
+        return {"ok": True}
+
+    def agent_memory_clear(self) -> dict[str, Any]:
+        self.memory.clear()
+        return {"ok": True}
+
+    def close(self) -> None:
+        self.mcp.close()
+        closer = getattr(self._model, "close", None)
+        if callable(closer):
+            closer()
+
+    # ---- internals --------------------------------------------------------------------------
+    def _pre_rag(self, question: str, scope: str | None) -> list[dict[str, Any]]:
+        try:
+            return self._host.search(question, scope, PRE_RAG_LIMIT)[:PRE_RAG_LIMIT]
+        except Exception as exc:  # noqa: BLE001 (a search failure must not cost the person their answer)
+            log.warning("pre-RAG search failed: %s", exc)
+            return []
+
+    def _drive(self, prompt: list[dict[str, Any]], tools: TurnTools, settings: Settings,
+               result: dict[str, Any]) -> None:
+        registry = ToolRegistry(tools.tools())
+        for tool in self.mcp.tools() if settings.mcp_servers or self.mcp.has_in_process else []:
+            registry.add(tool)
+        turn_id = uuid.uuid4().hex
+        model = self._current_model(settings.reasoning)
+        for event in run_turn(model, registry, prompt, max_rounds=settings.agent.max_rounds,
+                              plan_of=lambda: tools.plan):
+            if isinstance(event, Step):
+                result["steps"].append(event.label)
+                self._events.publish(AGENT_STEP, {"turn_id": turn_id, "step": event.label, "tool": event.tool,
+                                                  "arguments": event.arguments})
+            elif isinstance(event, Delta):
+                self._events.publish(ANSWER_DELTA, {"turn_id": turn_id, "delta": event.text})
+            elif isinstance(event, PlanProposed):
+                result["plan"] = event.plan
+                result["answer"] = _plan_answer(event.plan)
+            elif isinstance(event, Answer):
+                result["answer"] = event.text or "The model returned an empty answer; try asking again."
+
+    def _current_model(self, settings: ReasoningSettings) -> ChatModel:
+        key = settings.model_dump_json()
+        with self._model_lock:
+            if self._model is None or key != self._model_key:
+                closer = getattr(self._model, "close", None)
+                if callable(closer):
+                    closer()
+                self._model, self._model_key = self._factory(settings), key
+            return self._model
+
+
+def _plan_answer(plan: dict[str, Any]) -> str:
+    count = len(plan.get("operations") or [])
+    summary = plan.get("summary") or "a reorganisation"
+    return (f"I prepared an action plan with {count} operation(s): {summary}. Nothing has changed yet; "
+            f"review it, untick what you don't want, and approve.")

@@ -1,0 +1,147 @@
+"""A tool is a typed function, declared once: its JSON schema comes from the signature, its description
+from the docstring. One registry serves the model (tool specs), the loop (dispatch) and tests (call the
+function directly). MCP tools are adapted into the same `Tool`, so the loop cannot tell them apart.
+
+Dispatch never raises: an unknown tool, arguments that do not fit, or a tool that fails all become an
+observation the model can read and act on.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError
+
+log = logging.getLogger(__name__)
+
+_SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    fn: Callable[..., str]
+    label: Callable[[dict[str, Any]], str]
+    strict_args: bool = True  # built-ins check arguments against the signature; MCP servers check their own
+
+    def spec(self) -> dict[str, Any]:
+        """The OpenAI `tools` entry for this tool."""
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+
+
+def json_schema_for(annotation: Any) -> dict[str, Any]:
+    """The JSON schema of a parameter annotation (str, int, float, bool, list[...], dict, Optional)."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return json_schema_for(members[0]) if len(members) == 1 else {}
+    if annotation in _SCALARS:
+        return {"type": _SCALARS[annotation]}
+    if origin is list or annotation is list:
+        args = typing.get_args(annotation)
+        return {"type": "array", "items": json_schema_for(args[0]) if args else {}}
+    if origin is dict or annotation is dict:
+        return {"type": "object"}
+    return {}
+
+
+def _docstring_parts(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
+    """The summary paragraph, and `name: text` lines of an `Args:` section."""
+    doc = inspect.getdoc(fn) or ""
+    summary, _, rest = doc.partition("\nArgs:\n")
+    params: dict[str, str] = {}
+    for line in rest.splitlines():
+        match = re.match(r"\s*(\w+):\s*(.+)", line)
+        if match:
+            params[match.group(1)] = match.group(2).strip()
+    return " ".join(summary.split()), params
+
+
+def tool_from_function(fn: Callable[..., str], *, label: Callable[[dict[str, Any]], str],
+                       name: str | None = None) -> Tool:
+    """Build a Tool from a typed, documented function (or bound method)."""
+    hints = typing.get_type_hints(fn)
+    description, param_docs = _docstring_parts(fn)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for pname, param in inspect.signature(fn).parameters.items():
+        schema = dict(json_schema_for(hints.get(pname, str)))
+        if pname in param_docs:
+            schema["description"] = param_docs[pname]
+        properties[pname] = schema
+        if param.default is inspect.Parameter.empty:
+            required.append(pname)
+    parameters = {"type": "object", "properties": properties, "required": required}
+    return Tool(name=name or fn.__name__, description=description, parameters=parameters, fn=fn, label=label)
+
+
+def _argument_problem(tool: Tool, arguments: dict[str, Any]) -> str | None:
+    if not tool.strict_args:
+        return None
+    known = tool.parameters.get("properties", {})
+    unexpected = sorted(set(arguments) - set(known))
+    missing = [p for p in tool.parameters.get("required", []) if p not in arguments]
+    if unexpected:
+        return f"unexpected argument(s) {', '.join(unexpected)}; {tool.name} takes {', '.join(known) or 'none'}"
+    if missing:
+        return f"missing required argument(s) {', '.join(missing)}"
+    return None
+
+
+class ToolRegistry:
+    """The tools of one turn, by name."""
+
+    def __init__(self, tools: list[Tool] | None = None):
+        self._tools: dict[str, Tool] = {}
+        for tool in tools or []:
+            self.add(tool)
+
+    def add(self, tool: Tool) -> None:
+        if tool.name in self._tools:
+            log.warning("tool %s declared twice; keeping the first", tool.name)
+            return
+        self._tools[tool.name] = tool
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def specs(self) -> list[dict[str, Any]]:
+        return [tool.spec() for tool in self._tools.values()]
+
+    def label(self, name: str, arguments: dict[str, Any]) -> str:
+        tool = self._tools.get(name)
+        if tool is None:
+            return f"❓ Unknown tool: {name}"
+        try:
+            return tool.label(arguments)
+        except Exception:  # noqa: BLE001 (a label is cosmetic; never let it break the turn)
+            return name
+
+    def call(self, name: str, arguments: dict[str, Any]) -> str:
+        """Run a tool; every failure becomes an observation string for the model."""
+        tool = self._tools.get(name)
+        if tool is None:
+            return f"Error: there is no tool named {name!r}. Available tools: {', '.join(self._tools)}."
+        problem = _argument_problem(tool, arguments)
+        if problem:
+            return f"Error calling {name}: {problem}."
+        try:
+            return str(tool.fn(**arguments))
+        except EngineError as exc:
+            return f"Error from {name}: {exc.message}"
+        except Exception as exc:
+            log.warning("tool %s failed: %s", name, exc, exc_info=True)
+            return f"Error from {name}: {type(exc).__name__}: {exc}"

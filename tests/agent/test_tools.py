@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from typing import Any
+
+from engine.agent.tools import ToolRegistry, tool_from_function
+from engine.errors import NotFound
+
+
+def lookup(name: str, limit: int = 3, exact: bool | None = None, tags: list[str] | None = None) -> str:
+    """Find things by name.
+
+    Args:
+        name: what to look for
+        limit: how many to return
+    """
+    return f"{name}:{limit}:{exact}:{tags}"
+
+
+def test_tool_schema_comes_from_the_signature_and_docstring():
+    tool = tool_from_function(lookup, label=lambda a: "x")
+    assert tool.description == "Find things by name."
+    params = tool.parameters
+    assert params["required"] == ["name"]
+    assert params["properties"]["name"] == {"type": "string", "description": "what to look for"}
+    assert params["properties"]["limit"]["type"] == "integer"
+    assert params["properties"]["exact"] == {"type": "boolean"}
+    assert params["properties"]["tags"] == {"type": "array", "items": {"type": "string"}}
+    assert tool.spec()["function"]["name"] == "lookup"
+
+
+def test_registry_dispatches_by_name_with_keyword_arguments():
+    registry = ToolRegistry([tool_from_function(lookup, label=lambda a: "x")])
+    assert registry.call("lookup", {"name": "a", "limit": 2}) == "a:2:None:None"
+
+
+def test_unknown_tool_becomes_an_observation_naming_the_available_tools():
+    registry = ToolRegistry([tool_from_function(lookup, label=lambda a: "x")])
+    text = registry.call("delete_everything", {})
+    assert "no tool named 'delete_everything'" in text and "lookup" in text
+
+
+def test_missing_and_unexpected_arguments_become_observations():
+    registry = ToolRegistry([tool_from_function(lookup, label=lambda a: "x")])
+    assert "missing required argument(s) name" in registry.call("lookup", {})
+    assert "unexpected argument(s) path" in registry.call("lookup", {"name": "a", "path": "/"})
+
+
+def test_a_tool_that_raises_becomes_an_observation():
+    def broken(path: str) -> str:
+        """Always fails."""
+        raise NotFound(f"{path} is gone")
+
+    def crashing(path: str) -> Any:
+        """Crashes."""
+        raise ZeroDivisionError("boom")
+
+    registry = ToolRegistry([tool_from_function(broken, label=lambda a: "b"),
+                             tool_from_function(crashing, label=lambda a: "c")])
+    assert registry.call("broken", {"path": "/x"}) == "Error from broken: /x is gone"
+    assert registry.call("crashing", {"path": "/x"}) == "Error from crashing: ZeroDivisionError: boom"
