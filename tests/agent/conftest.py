@@ -1,11 +1,8 @@
-"""Agent test helpers: a small in-memory host over real files in tmp_path, and an Agent factory."""
+"""Agent test fixtures: an Agent factory over any host and model, closed after the test."""
 
 from __future__ import annotations
 
-import os
-import re
-import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,75 +10,16 @@ import pytest
 
 from engine.agent import Agent
 from engine.agent.memory import MIGRATIONS
-from engine.config import ReasoningSettings, Settings
+from engine.config import Settings
 from engine.db import Database
-from engine.errors import NotFound, PlanInvalid
 from engine.events import EventBus
+from tests.agent.helpers import chat_settings
 
-
-class FolderHost:
-    """Searches, reads and describes the real files under its roots; records plan drafts (no executor)."""
-
-    def __init__(self, roots: list[Path]):
-        self.root_paths = [str(r) for r in roots]
-        self.drafts: list[dict[str, Any]] = []
-        self.senses_by_path: dict[str, str] = {}
-        self.calls: list[str] = []
-
-    def roots(self) -> list[str]:
-        return list(self.root_paths)
-
-    def _files(self, scope: str | None) -> list[str]:
-        found = []
-        for root in [scope] if scope else self.root_paths:
-            for folder, _dirs, files in os.walk(root):
-                found += [os.path.join(folder, f) for f in sorted(files)]
-        return found
-
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
-        self.calls.append(f"search:{query}")
-        words = set(re.findall(r"\w+", query.lower()))
-        hits = []
-        for path in self._files(scope):
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
-            score = len(words & set(re.findall(r"\w+", text.lower())))
-            if score:
-                hits.append({"path": path, "name": os.path.basename(path), "score": float(score),
-                             "snippet": text[:200], "chunk_index": 0})
-        return sorted(hits, key=lambda h: -h["score"])[:limit]
-
-    def extracted_text(self, path: str) -> str:
-        self.calls.append(f"read:{path}")
-        if not os.path.isfile(path):
-            raise NotFound(f"{path} does not exist.")
-        return Path(path).read_text(encoding="utf-8", errors="replace")
-
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
-        rows = [{"path": p, "sense": s, "doc_type": "text"} for p, s in sorted(self.senses_by_path.items())
-                if os.path.dirname(p) == path or (recursive and p.startswith(path + os.sep))]
-        return rows[:limit]
-
-    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
-        problems = [f"operation {i}: {op.get('old_path')} does not exist"
-                    for i, op in enumerate(operations, 1)
-                    if op.get("kind") in ("move", "rename", "delete") and not os.path.exists(str(op.get("old_path")))]
-        if problems:
-            raise PlanInvalid(problems)
-        draft = {"transaction_id": uuid.uuid4().hex, "summary": summary, "operations": operations,
-                 "status": "draft"}
-        self.drafts.append(draft)
-        return draft
-
-
-def chat_settings(**agent: Any) -> Settings:
-    settings = Settings(reasoning=ReasoningSettings(enabled=True, model="scripted"))
-    for key, value in agent.items():
-        setattr(settings.agent, key, value)
-    return settings
+AgentFactory = Callable[..., tuple[Agent, EventBus, list[tuple[str, dict[str, Any]]]]]
 
 
 @pytest.fixture
-def make_agent(tmp_path: Path) -> Callable[..., tuple[Agent, EventBus, list[tuple[str, dict[str, Any]]]]]:
+def make_agent(tmp_path: Path) -> Iterator[AgentFactory]:
     """make_agent(host, model, settings=None) -> (agent, bus, events seen)."""
     agents: list[Agent] = []
 
