@@ -240,14 +240,20 @@ class McpHub:
         except Exception as exc:  # noqa: BLE001 (a failing server is skipped, never breaks a turn)
             reason = conn.error if conn.client is None and conn.error else _describe(exc)
             log.warning("MCP server %s skipped: %s", name, reason)
+            await conn.stop()
             return {"error": reason, "tools": []}
 
     async def _call(self, server: str, tool: str, arguments: dict[str, Any], timeout: float) -> Any:
         entry = self._conns.get(server)
         if entry is None:
             raise RuntimeError("the server is not running; it may have been disabled")
-        client = await entry[1].ensure(timeout)
-        return await asyncio.wait_for(client.call_tool(tool, arguments), timeout)
+        conn = entry[1]
+        client = await conn.ensure(timeout)
+        try:
+            return await asyncio.wait_for(client.call_tool(tool, arguments), timeout)
+        except Exception:
+            await conn.stop()  # a dead or wedged session is started afresh on the next use
+            raise
 
     async def _connection(self, name: str, target: Any) -> _Connection:
         key = repr(target) if not isinstance(target, StdioServerParameters) else target.model_dump_json()
