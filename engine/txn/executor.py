@@ -1,0 +1,217 @@
+"""Phase 1 of a transaction: the disk, journaled step by step, and its rollback.
+
+Each primitive step is written to the journal and committed *before* the disk is touched, then
+marked done (with its trash-manifest change in the same SQLite transaction). Rollback walks the
+journal backwards and, for every step that may have happened, looks at the disk to see what is
+actually there (the process may have died between the journal write and the disk step, or between
+the disk step and the done mark), then undoes exactly that. Crash recovery is the same walk.
+
+The only test seam is `fault`, called at every point where a crash or an error could strike; it is
+a real hook in the product path (it does nothing unless given), and `SENSETREE_TXN_CRASH_AT=k`
+turns it into an `os._exit(137)` at the k-th point when `SENSETREE_TESTING=1` is also set.
+"""
+
+from __future__ import annotations
+
+import errno
+import itertools
+import logging
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.db import Database
+from engine.errors import Conflict
+from engine.txn import fsops
+from engine.txn.model import Operation, Step
+from engine.txn.store import JournalEntry, TxnStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FaultPoint:
+    """Where a transaction stands: phase disk|index|semantics, stage within a disk step, step number."""
+
+    transaction_id: str
+    phase: str
+    stage: str
+    seq: int
+    step: Step | None = None
+
+
+Fault = Callable[[FaultPoint], None]
+
+
+def env_fault() -> Fault | None:
+    """`SENSETREE_TXN_CRASH_AT=k` kills the process at the k-th fault point (tests only)."""
+    spec = os.environ.get("SENSETREE_TXN_CRASH_AT", "")
+    if os.environ.get("SENSETREE_TESTING") != "1" or not spec.strip():
+        return None
+    target, counter = int(spec), itertools.count(1)
+
+    def crash(point: FaultPoint) -> None:
+        if next(counter) == target:
+            log.warning("crashing on purpose at %s (SENSETREE_TXN_CRASH_AT=%d)", point, target)
+            os._exit(137)
+
+    return crash
+
+
+def rollback_entry(description: str, ok: bool, detail: str = "") -> dict[str, Any]:
+    """One line of a rollback or recovery report."""
+    entry: dict[str, Any] = {"step": description, "ok": ok}
+    if detail:
+        entry["detail" if ok else "error"] = detail
+    return entry
+
+
+class DiskPhase:
+    """Performs and reverses journaled disk steps for one transaction at a time."""
+
+    def __init__(self, db: Database, store: TxnStore, trash_dir: Path, fault: Fault | None):
+        self.db, self.store, self.trash_dir, self.fault = db, store, trash_dir, fault
+
+    def hit(self, txn_id: str, phase: str, stage: str, seq: int, step: Step | None = None) -> None:
+        if self.fault is not None:
+            self.fault(FaultPoint(txn_id, phase, stage, seq, step))
+
+    # planning steps -----------------------------------------------------------------------------
+    def steps_for(self, op: Operation, index: int) -> Iterator[Step]:
+        """The primitive steps of one operation, computed against the disk as it is now."""
+        if op.kind == "requalify":
+            return
+        if op.kind == "delete":
+            assert op.old_path
+            item = uuid.uuid4().hex
+            name = os.path.basename(op.old_path)
+            yield Step("trash", src=op.old_path, dst=str(self.trash_dir / f"{item}__{name}"), item_id=item,
+                       op_index=index)
+            return
+        target = op.new_path
+        assert target
+        yield from self.parents_for(target if op.kind == "mkdir" else os.path.dirname(target), index)
+        if op.kind != "mkdir":
+            assert op.old_path
+            yield Step("move", src=op.old_path, dst=target, op_index=index)
+
+    @staticmethod
+    def parents_for(directory: str, index: int) -> Iterator[Step]:
+        """A mkdir step for every missing folder down to `directory`, outermost first."""
+        missing = []
+        probe = directory
+        while not os.path.lexists(probe):
+            missing.append(probe)
+            probe = os.path.dirname(probe)
+        for folder in reversed(missing):
+            yield Step("mkdir", dst=folder, op_index=index)
+
+    # forward ------------------------------------------------------------------------------------
+    def perform(self, txn_id: str, seq: int, step: Step) -> None:
+        """Journal the intent, touch the disk, mark it done; exceptions leave the intent for rollback."""
+        self.hit(txn_id, "disk", "before_intent", seq, step)
+        with self.db.atomic():
+            self.store.journal_intent(txn_id, seq, step)
+        self.hit(txn_id, "disk", "before_disk", seq, step)
+        self._do(txn_id, seq, step)
+        self.hit(txn_id, "disk", "before_done", seq, step)
+        with self.db.atomic():
+            self.store.journal_mark(txn_id, seq, "done")
+            if step.kind == "trash":
+                self.store.trash_add(step.item_id, step.src, step.dst, txn_id)
+            elif step.kind == "untrash":
+                self.store.trash_mark_restored(step.item_id, step.dst)
+
+    def _do(self, txn_id: str, seq: int, step: Step) -> None:
+        token = f"{txn_id[:8]}-{seq}"
+        if step.kind == "mkdir":
+            os.mkdir(step.dst)
+        elif step.kind == "rmdir":
+            try:
+                os.rmdir(step.dst)
+            except OSError as exc:
+                if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise Conflict(f"The folder {step.dst} is not empty any more; move out what was added "
+                                   "to it, then try again") from exc
+                raise
+        else:
+            if step.kind == "trash":
+                self.trash_dir.mkdir(parents=True, exist_ok=True)
+            if os.path.lexists(step.dst):
+                raise Conflict(f"{step.dst} already exists; SenseTree never overwrites, so nothing was moved")
+            if not os.path.lexists(step.src):
+                raise Conflict(f"{step.src} is not there any more; it was moved or deleted outside SenseTree")
+            def copied() -> None:
+                self._mark(txn_id, seq, "copied")
+                self.hit(txn_id, "disk", "after_copy", seq, step)
+
+            fsops.move_path(step.src, step.dst, token, on_copied=copied,
+                            on_placed=lambda: self.hit(txn_id, "disk", "after_place", seq, step))
+
+    def _mark(self, txn_id: str, seq: int, state: str) -> None:
+        with self.db.atomic():
+            self.store.journal_mark(txn_id, seq, state)
+
+    # backward -----------------------------------------------------------------------------------
+    def rollback(self, txn_id: str) -> list[dict[str, Any]]:
+        """Undo, newest first, every journaled step that may have touched the disk."""
+        report = []
+        for entry in reversed(self.store.journal(txn_id)):
+            if entry.state == "undone":
+                continue
+            description = entry.step.inverse().describe()
+            try:
+                detail = self._undo(txn_id, entry)
+            except (OSError, Conflict) as exc:
+                log.error("rollback of %s failed: %s", entry.step.describe(), exc)
+                report.append(rollback_entry(description, False, str(exc)))
+                continue
+            if detail:
+                report.append(rollback_entry(description, True, detail))
+        return report
+
+    def _undo(self, txn_id: str, entry: JournalEntry) -> str:
+        step, seq = entry.step, entry.seq
+        happened = entry.state != "intent"
+        if happened and entry.state != "undoing":
+            self._mark(txn_id, seq, "undoing")
+        if step.kind in ("mkdir", "rmdir"):
+            detail = _undo_folder(step)
+        elif not happened and not os.path.lexists(step.src) and not os.path.lexists(step.dst):
+            fsops.remove_tree(fsops.sidecar(step.dst, "partial", f"{txn_id[:8]}-{seq}"))
+            detail = ""  # refused before the disk was touched (the source had vanished)
+        else:
+            ours = entry.state in ("copied", "done", "undoing")
+            detail = fsops.undo_move(step.src, step.dst, f"{txn_id[:8]}-{seq}", dst_is_ours=ours)
+            if not happened and detail.endswith("is in place"):
+                detail = ""  # the step never reached the disk: nothing to report
+        with self.db.atomic():
+            self.store.journal_mark(txn_id, seq, "undone")
+            if step.kind == "trash":
+                self.store.trash_forget(step.item_id)
+            elif step.kind == "untrash":
+                self.store.trash_mark_restored(step.item_id, None)
+        return detail
+
+
+def _undo_folder(step: Step) -> str:
+    if step.kind == "rmdir":
+        if os.path.isdir(step.dst):
+            return ""
+        os.mkdir(step.dst)
+        return f"created {step.dst} again"
+    if not os.path.lexists(step.dst):
+        return ""
+    if os.path.isdir(step.dst) and not os.path.islink(step.dst):
+        try:
+            os.rmdir(step.dst)
+        except OSError as exc:
+            if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                raise Conflict(f"{step.dst} was created by this plan but now holds other files; it was left "
+                               "in place") from exc
+            raise
+        return f"removed {step.dst}"
+    return ""

@@ -1,0 +1,349 @@
+"""`TxnService`: the IPC commands of the action system (DESIGN §3 and §6) over drafts, journal, trash.
+
+A plan is validated and stored as a draft (`propose_plan`, `plan_reorganization`); approval checks
+the selection against the draft field by field and the sources against their fingerprints, then
+runs disk → index → semantics. Any failure rolls everything back and reports each undo step;
+a crash is rolled back by `recover()` at the next start. Committed plans can be undone, and what
+`delete` put in the trash can be restored.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine import paths
+from engine.db import Database
+from engine.errors import Conflict, EngineError, InvalidInput, NotFound, OutOfBounds
+from engine.txn import fsops
+from engine.txn.executor import DiskPhase, Fault, env_fault, rollback_entry
+from engine.txn.model import ActionPlan, Operation, Step
+from engine.txn.planner import Planner, plan_request
+from engine.txn.store import TxnRecord, TxnStore
+from engine.txn.sync import (
+    IndexSync,
+    SenseChange,
+    current,
+    enqueue_tree,
+    index_backward,
+    index_forward,
+    senses_backward,
+    senses_forward,
+)
+from engine.txn.validate import Validated, normalize_op_path, validate
+
+log = logging.getLogger(__name__)
+
+
+class TxnService:
+    """Dry-Run plans applied transactionally; one transaction runs at a time."""
+
+    def __init__(self, db: Database, data_dir: Path, roots: Callable[[], list[str]], index: IndexSync,
+                 planner: Planner | None = None, *, reorganize_prompt: Callable[[], str] | None = None,
+                 fault: Fault | None = None):
+        self.db, self.roots, self.index, self.planner = db, roots, index, planner
+        self.reorganize_prompt = reorganize_prompt
+        self.store = TxnStore(db)
+        self.trash_dir = Path(data_dir) / "trash"
+        self.disk = DiskPhase(db, self.store, self.trash_dir, fault or env_fault())
+        self._lock = threading.RLock()
+
+    # proposals ----------------------------------------------------------------------------------
+    def propose_plan(self, summary: str, operations: Sequence[Any]) -> dict[str, Any]:
+        """Validate on a virtual tree and store a draft with source fingerprints; executes nothing."""
+        validated = validate(list(operations or []), self.roots())
+        plan = ActionPlan(transaction_id=uuid.uuid4().hex, summary=(summary or "").strip() or "Reorganise files",
+                          operations=validated.operations)
+        prints = {path: fsops.fingerprint(path) for path in validated.fingerprint_paths}
+        with self.db.atomic():
+            self.store.create(plan, prints)
+        return plan.to_json_dict()
+
+    def plan_reorganization(self, instruction: str, scope: str) -> dict[str, Any]:
+        """Ask the reasoning model for a plan over `scope`'s direct children, validate it, store a draft."""
+        folder = self._bounded_folder(scope)
+        summary, operations = plan_request(self.planner, self._prompt(), instruction, folder, self.index)
+        return self.propose_plan(summary, operations)
+
+    def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
+        record = self._record(transaction_id)
+        if not self.store.claim(record.id, "draft", "discarded"):
+            raise Conflict(f"The plan {record.id} is {record.status}; only a draft can be discarded")
+        return {"ok": True}
+
+    def list_transactions(self) -> list[dict[str, Any]]:
+        return self.store.listing()
+
+    # apply / undo -------------------------------------------------------------------------------
+    def apply_action_plan(self, transaction_id: str, operations: Sequence[Any] | None = None) -> dict[str, Any]:
+        """Approve a draft (or the person's selection from it) and run it; failures roll back."""
+        with self._lock:
+            record = self._record(transaction_id)
+            if record.status != "draft":
+                raise Conflict(f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
+                               "ask for a new plan")
+            chosen = self._selected(record, operations)
+            self._check_fingerprints(record, chosen)
+            validated = validate(chosen, self.roots())
+            if not self.store.claim(record.id, "draft", "applying"):
+                raise Conflict(f"The plan {record.id} was approved or discarded meanwhile; nothing was done twice")
+            with self.db.atomic():
+                self.store.update(record.id, phase="disk", plan=record.plan.model_copy(update={"operations": chosen}))
+            return self._run(record.id, len(chosen), lambda: self._plan_disk(record.id, validated),
+                             lambda steps: self._requalify_changes(validated))
+
+    def undo_transaction(self, transaction_id: str) -> dict[str, Any]:
+        """Apply the inverse of a committed plan under the same rules, including its index sync."""
+        with self._lock:
+            record = self._record(transaction_id)
+            if record.kind != "plan" or record.status != "committed":
+                raise Conflict(f"The transaction {record.id} is {record.status}; only a committed plan can be undone")
+            steps = [e.step for e in self.store.journal(record.id) if e.state == "done"]
+            self._check_undo(record, steps)
+            undo = ActionPlan(transaction_id=uuid.uuid4().hex, summary=f"Undo: {record.summary}")
+            with self.db.atomic():
+                self.store.create(undo, {}, kind="undo", status="undoing", undo_of=record.id)
+                self.store.update(undo.transaction_id, phase="disk")
+            inverse = [s.inverse() for s in reversed(steps)]
+            changes = [SenseChange(**c).reversed_at(_trace_back(c["path"], steps)) for c in reversed(record.senses)]
+            return self._run(undo.transaction_id, len(record.plan.operations),
+                             lambda: self._steps_disk(undo.transaction_id, inverse), lambda s: changes)
+
+    def recover(self) -> list[dict[str, Any]]:
+        """Roll back every transaction a crash interrupted; one report per transaction."""
+        reports = []
+        with self._lock:
+            for record in self.store.active():
+                steps, status = self._rollback(record.id)
+                reports.append({"transaction_id": record.id, "summary": record.summary, "status": status,
+                                "message": f"SenseTree stopped while applying “{record.summary}”; "
+                                           f"{_outcome(steps)}", "rollback": steps})
+                log.warning("recovered interrupted transaction %s: %s", record.id, status)
+        return reports
+
+    # trash --------------------------------------------------------------------------------------
+    def trash_list(self) -> list[dict[str, Any]]:
+        return self.store.trash_items()
+
+    def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:
+        """Put a trashed item back at its original place (or `target_path`), never over anything."""
+        with self._lock:
+            item = self.store.trash_item(item_id)
+            if item is None or item["restored_at"] is not None:
+                raise NotFound(f"Nothing with id {item_id} is in the SenseTree trash; refresh the trash list")
+            target = self._bounded_target(target_path or item["original_path"])
+            if os.path.lexists(target):
+                raise Conflict(f"{target} already exists; SenseTree never overwrites, so choose another place")
+            plan = ActionPlan(transaction_id=uuid.uuid4().hex, summary=f"Restore {target} from the trash")
+            with self.db.atomic():
+                self.store.create(plan, {}, kind="restore", status="applying")
+                self.store.update(plan.transaction_id, phase="disk")
+            steps = [*self.disk.parents_for(os.path.dirname(target), 0),
+                     Step("untrash", src=item["trash_path"], dst=target, item_id=item_id, op_index=0)]
+            result = self._run(plan.transaction_id, 1, lambda: self._steps_disk(plan.transaction_id, steps),
+                               lambda s: [])
+            if "rollback" in result:
+                raise Conflict(result["message"])
+            return {"path": target}
+
+    # the three phases ---------------------------------------------------------------------------
+    def _run(self, txn_id: str, count: int, disk: Callable[[], None],
+             changes_for: Callable[[list[Step]], list[SenseChange]]) -> dict[str, Any]:
+        try:
+            disk()
+            steps = self._done_steps(txn_id)
+            self._phase(txn_id, "index")
+            index_forward(self.index, txn_id, steps, self._hit)
+            changes = changes_for(steps)
+            self._phase(txn_id, "semantics", senses=[c.to_dict() for c in changes])
+            senses_forward(self.db, self.index, txn_id, changes, self._hit)
+            self._commit(txn_id, steps)
+        except Exception as exc:  # noqa: BLE001 - every failure, ours or the OS's, ends in a full rollback
+            log.warning("transaction %s failed, rolling back: %s", txn_id, exc)
+            report, _status = self._rollback(txn_id)
+            reason = exc.message if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
+            return {"applied": 0, "message": f"Nothing was changed: {reason}. {_outcome(report)}",
+                    "rollback": report}
+        return {"applied": count, "message": _done_message(count, txn_id, self.store)}
+
+    def _plan_disk(self, txn_id: str, validated: Validated) -> None:
+        seq = 0
+        for index, op in enumerate(validated.operations):
+            for step in self.disk.steps_for(op, index):
+                seq += 1
+                self.disk.perform(txn_id, seq, step)
+
+    def _steps_disk(self, txn_id: str, steps: list[Step]) -> None:
+        for seq, step in enumerate(steps, start=1):
+            self.disk.perform(txn_id, seq, step)
+
+    def _requalify_changes(self, validated: Validated) -> list[SenseChange]:
+        changes = []
+        for index, path in sorted(validated.requalify_final.items()):
+            sense, pinned = current(self.index, path)
+            new = (validated.operations[index].new_summary or "").strip()
+            changes.append(SenseChange(path, sense, pinned, new, True, pin=True))
+        return changes
+
+    def _commit(self, txn_id: str, steps: list[Step]) -> None:
+        after = {path: fsops.fingerprint(path) for path in _final_positions(steps)}
+        record = self._record(txn_id)
+        with self.db.atomic():
+            self.store.update(txn_id, status="committed", phase="done", after=after, committed_at=time.time())
+            if record.kind == "undo" and record.undo_of:
+                self.store.update(record.undo_of, status="undone")
+
+    def _rollback(self, txn_id: str) -> tuple[list[dict[str, Any]], str]:
+        """Semantics, then index, then disk, each backwards; the transaction ends rolled_back."""
+        record = self._record(txn_id)
+        report: list[dict[str, Any]] = []
+        requeue: list[str] = []
+        try:
+            if record.phase in ("semantics", "done"):
+                for path in senses_backward(self.index, [SenseChange(**c) for c in record.senses]):
+                    report.append(rollback_entry(f"restore the description of {path}", True))
+            if record.phase in ("index", "semantics", "done"):
+                requeue = index_backward(self.index, self._done_steps(txn_id))
+                report.append(rollback_entry("move the index entries back", True))
+        except Exception as exc:  # noqa: BLE001 - report it and still put the disk back
+            log.error("index rollback of %s failed: %s", txn_id, exc)
+            report.append(rollback_entry("restore the index", False, f"{exc}; run a re-index of the folder"))
+        report.extend(self.disk.rollback(txn_id))
+        for path in requeue:
+            enqueue_tree(self.index, path)
+        status = "rolled_back" if all(step["ok"] for step in report) else "rollback_incomplete"
+        with self.db.atomic():
+            self.store.update(txn_id, status=status, phase="", message=_outcome(report))
+        return report, status
+
+    # checks -------------------------------------------------------------------------------------
+    def _selected(self, record: TxnRecord, operations: Sequence[Any] | None) -> list[Operation]:
+        """The draft's operations the person kept; anything not in the draft, exactly, is refused."""
+        stored = record.plan.operations
+        if operations is None:
+            return list(stored)
+        if not operations:
+            raise InvalidInput("No operation was selected; untick fewer operations, or discard the plan instead")
+        keys = {op.key(): i for i, op in enumerate(stored)}
+        chosen: set[int] = set()
+        for number, raw in enumerate(operations, start=1):
+            try:
+                op = raw if isinstance(raw, Operation) else Operation.model_validate(raw)
+            except ValueError as exc:
+                raise InvalidInput(f"Selected operation {number} is malformed ({exc}); approve the plan as shown")
+            if op.key() not in keys:
+                raise InvalidInput(_tampered(number, op, stored))
+            if keys[op.key()] in chosen:
+                raise InvalidInput(f"Selected operation {number} is listed twice; approve each operation once")
+            chosen.add(keys[op.key()])
+        return [stored[i] for i in sorted(chosen)]
+
+    def _check_fingerprints(self, record: TxnRecord, chosen: list[Operation]) -> None:
+        for op in chosen:
+            path = op.old_path
+            if path is None or path not in record.fingerprints:
+                continue
+            now = fsops.fingerprint(path)
+            if now != record.fingerprints[path]:
+                what = "was moved or deleted" if now is None else "was modified"
+                raise Conflict(f"{path} {what} since the plan was proposed, so nothing was changed; "
+                               "ask for a new plan")
+
+    def _check_undo(self, record: TxnRecord, steps: list[Step]) -> None:
+        for path, then in record.after.items():
+            if fsops.fingerprint(path) != then:
+                raise Conflict(f"{path} changed since the plan was applied, so it cannot be undone safely; "
+                               "nothing was changed")
+        for step in steps:
+            item = self.store.trash_item(step.item_id) if step.kind == "trash" else None
+            if step.kind == "trash" and (item is None or item["restored_at"] is not None):
+                raise Conflict(f"{step.src} was already restored from the trash, so the plan cannot be undone; "
+                               "nothing was changed")
+
+    def _bounded_folder(self, scope: str) -> str:
+        folder = self._bounded_target(scope)
+        if not os.path.isdir(folder):
+            raise NotFound(f"{scope} is not a folder; choose a folder to reorganise")
+        return folder
+
+    def _bounded_target(self, path: str) -> str:
+        target = normalize_op_path(path)
+        roots = [paths.normalize(r) for r in self.roots()]
+        if not any(paths.is_within(target, root) for root in roots):
+            raise OutOfBounds(f"{path} is outside the indexed folders; add its folder in Settings")
+        return target
+
+    # small helpers ------------------------------------------------------------------------------
+    def _record(self, txn_id: str) -> TxnRecord:
+        record = self.store.get(txn_id)
+        if record is None:
+            raise NotFound(f"No plan or transaction has the id {txn_id}; ask for a new plan")
+        return record
+
+    def _done_steps(self, txn_id: str) -> list[Step]:
+        return [e.step for e in self.store.journal(txn_id) if e.state in ("done", "undoing")]
+
+    def _phase(self, txn_id: str, phase: str, **fields: Any) -> None:
+        with self.db.atomic():
+            self.store.update(txn_id, phase=phase, **fields)
+
+    def _hit(self, txn_id: str, phase: str, stage: str, seq: int) -> None:
+        self.disk.hit(txn_id, phase, stage, seq)
+
+    def _prompt(self) -> str:
+        from engine.prompts import DEFAULTS
+
+        return self.reorganize_prompt() if self.reorganize_prompt else DEFAULTS["reorganize"]
+
+
+def _tampered(number: int, op: Operation, stored: list[Operation]) -> str:
+    for candidate in stored:
+        anchor = "old_path" if candidate.kind != "mkdir" else "new_path"
+        if candidate.kind == op.kind and getattr(candidate, anchor) == getattr(op, anchor):
+            fields = [n for n, a, b in zip(("kind", "old_path", "new_path", "new_summary", "reason"),
+                                           op.key(), candidate.key(), strict=True) if a != b]
+            return (f"Selected operation {number} differs from the proposed plan in {', '.join(fields)}; "
+                    "only operations exactly as proposed can be approved, so nothing was changed")
+    return (f"Selected operation {number} ({op.kind} {op.old_path or op.new_path}) is not part of the proposed "
+            "plan; nothing was changed. Ask for a new plan to include it")
+
+
+def _final_positions(steps: list[Step]) -> list[str]:
+    """Where the things this transaction moved ended up (what undo must find unchanged)."""
+    positions: list[str] = []
+    for step in steps:
+        if step.kind in ("move", "trash"):
+            moved = [paths.rebase(p, step.src, step.dst) if paths.is_within(p, step.src, fold_case=False) else p
+                     for p in positions]
+            positions = [p for p in moved if step.kind == "move" or not paths.is_within(p, step.dst, fold_case=False)]
+        if step.kind in ("move", "untrash"):
+            positions.append(step.dst)
+    return positions
+
+
+def _trace_back(path: str, steps: list[Step]) -> str:
+    """Where `path` (a final position) was before the steps ran."""
+    for step in reversed(steps):
+        if step.kind == "move" and paths.is_within(path, step.dst, fold_case=False):
+            path = paths.rebase(path, step.dst, step.src)
+    return path
+
+
+def _outcome(report: list[dict[str, Any]]) -> str:
+    failed = [step for step in report if not step["ok"]]
+    if not failed:
+        return "Everything done so far was undone; your files are as they were."
+    return (f"{len(failed)} undo step(s) failed (see the report); check those paths by hand: "
+            + "; ".join(step.get("error", step["step"]) for step in failed))
+
+
+def _done_message(count: int, txn_id: str, store: TxnStore) -> str:
+    record = store.get(txn_id)
+    verb = "Undid" if record is not None and record.kind == "undo" else "Applied"
+    return f"{verb} {count} operation{'s' if count != 1 else ''}; the index is up to date."

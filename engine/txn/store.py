@@ -1,0 +1,201 @@
+"""The durable records of the action system, all in the engine's one SQLite file.
+
+- `txn_transactions`: one row per plan (draft → applying → committed | rolled_back, or discarded;
+  a committed plan becomes `undone` when its undo commits) and one per undo. It keeps the plan, the
+  source fingerprints taken at proposal, the fingerprints of what the apply left (checked by undo),
+  and the senses requalify replaced (restored on rollback or undo).
+- `txn_journal`: the intent of every disk step, written and committed *before* the disk is touched,
+  then marked `copied` / `done` / `undoing` / `undone`. With `synchronous=FULL` (engine/db.py) a row
+  that was committed survives a crash, which is what lets `recover()` find an interrupted apply.
+- `txn_trash`: the manifest of what `delete` moved into `<data dir>/trash`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine.db import Database
+from engine.txn.model import ActionPlan, Step
+
+MIGRATIONS = [
+    (
+        "txn_0001_tables",
+        """
+        CREATE TABLE txn_transactions (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL DEFAULT 'plan',
+            status TEXT NOT NULL,
+            phase TEXT NOT NULL DEFAULT '',
+            summary TEXT NOT NULL DEFAULT '',
+            plan TEXT NOT NULL,
+            fingerprints TEXT NOT NULL DEFAULT '{}',
+            after TEXT NOT NULL DEFAULT '{}',
+            senses TEXT NOT NULL DEFAULT '[]',
+            undo_of TEXT,
+            message TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            committed_at REAL
+        );
+        CREATE INDEX txn_transactions_status ON txn_transactions(status);
+        CREATE TABLE txn_journal (
+            transaction_id TEXT NOT NULL REFERENCES txn_transactions(id),
+            seq INTEGER NOT NULL,
+            step TEXT NOT NULL,
+            state TEXT NOT NULL,
+            PRIMARY KEY (transaction_id, seq)
+        );
+        CREATE TABLE txn_trash (
+            item_id TEXT PRIMARY KEY,
+            original_path TEXT NOT NULL,
+            trash_path TEXT NOT NULL,
+            transaction_id TEXT,
+            trashed_at REAL NOT NULL,
+            restored_at REAL,
+            restored_to TEXT
+        );
+        """,
+    ),
+]
+
+ACTIVE = ("applying", "undoing")
+
+
+@dataclass
+class TxnRecord:
+    id: str
+    kind: str
+    status: str
+    phase: str
+    summary: str
+    plan: ActionPlan
+    fingerprints: dict[str, Any]
+    after: dict[str, Any]
+    senses: list[dict[str, Any]]
+    undo_of: str | None
+    created_at: float
+    committed_at: float | None
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    seq: int
+    step: Step
+    state: str
+
+
+def iso(ts: float | None) -> str | None:
+    """UTC ISO-8601 with a Z, the time format of every IPC result."""
+    if ts is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+class TxnStore:
+    """Rows of the three tables, read and written in the caller's `db.atomic()` where it matters."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    # transactions -------------------------------------------------------------------------------
+    def create(self, plan: ActionPlan, fingerprints: dict[str, Any], *, kind: str = "plan",
+               status: str = "draft", undo_of: str | None = None) -> None:
+        self.db.execute(
+            "INSERT INTO txn_transactions(id, kind, status, summary, plan, fingerprints, undo_of, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (plan.transaction_id, kind, status, plan.summary, plan.model_dump_json(),
+             json.dumps(fingerprints), undo_of, time.time()),
+        )
+
+    def get(self, txn_id: str) -> TxnRecord | None:
+        row = self.db.one("SELECT * FROM txn_transactions WHERE id = ?", (txn_id,))
+        return None if row is None else _record(row)
+
+    def claim(self, txn_id: str, expected: str, new_status: str) -> bool:
+        """Move a transaction from `expected` to `new_status`; False when another caller got there first."""
+        cur = self.db.execute(
+            "UPDATE txn_transactions SET status = ? WHERE id = ? AND status = ?", (new_status, txn_id, expected)
+        )
+        return cur.rowcount == 1
+
+    def update(self, txn_id: str, **fields: Any) -> None:
+        encoded = {k: json.dumps(v) if k in ("after", "senses", "fingerprints") else v for k, v in fields.items()}
+        if "plan" in encoded:
+            encoded["plan"] = fields["plan"].model_dump_json()
+        sets = ", ".join(f"{name} = ?" for name in encoded)
+        self.db.execute(f"UPDATE txn_transactions SET {sets} WHERE id = ?", (*encoded.values(), txn_id))
+
+    def active(self) -> list[TxnRecord]:
+        rows = self.db.query(
+            "SELECT * FROM txn_transactions WHERE status IN (?, ?) ORDER BY created_at", ACTIVE
+        )
+        return [_record(r) for r in rows]
+
+    def listing(self) -> list[dict[str, Any]]:
+        rows = self.db.query("SELECT * FROM txn_transactions ORDER BY created_at DESC, rowid DESC")
+        out = []
+        for row in rows:
+            item: dict[str, Any] = {
+                "transaction_id": row["id"], "status": row["status"], "summary": row["summary"],
+                "created_at": iso(row["created_at"]),
+            }
+            if row["committed_at"] is not None:
+                item["committed_at"] = iso(row["committed_at"])
+            if row["kind"] == "undo":
+                item["undo_of"] = row["undo_of"]
+            out.append(item)
+        return out
+
+    # journal ------------------------------------------------------------------------------------
+    def journal_intent(self, txn_id: str, seq: int, step: Step) -> None:
+        self.db.execute(
+            "INSERT INTO txn_journal(transaction_id, seq, step, state) VALUES (?, ?, ?, 'intent')",
+            (txn_id, seq, step.to_json()),
+        )
+
+    def journal_mark(self, txn_id: str, seq: int, state: str) -> None:
+        self.db.execute("UPDATE txn_journal SET state = ? WHERE transaction_id = ? AND seq = ?", (state, txn_id, seq))
+
+    def journal(self, txn_id: str) -> list[JournalEntry]:
+        rows = self.db.query("SELECT * FROM txn_journal WHERE transaction_id = ? ORDER BY seq", (txn_id,))
+        return [JournalEntry(r["seq"], Step.from_json(r["step"]), r["state"]) for r in rows]
+
+    # trash manifest -----------------------------------------------------------------------------
+    def trash_add(self, item_id: str, original: str, trash_path: str, txn_id: str | None) -> None:
+        self.db.execute(
+            "INSERT INTO txn_trash(item_id, original_path, trash_path, transaction_id, trashed_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (item_id, original, trash_path, txn_id, time.time()),
+        )
+
+    def trash_forget(self, item_id: str) -> None:
+        self.db.execute("DELETE FROM txn_trash WHERE item_id = ?", (item_id,))
+
+    def trash_mark_restored(self, item_id: str, target: str | None) -> None:
+        restored_at = None if target is None else time.time()
+        self.db.execute(
+            "UPDATE txn_trash SET restored_at = ?, restored_to = ? WHERE item_id = ?", (restored_at, target, item_id)
+        )
+
+    def trash_item(self, item_id: str) -> dict[str, Any] | None:
+        row = self.db.one("SELECT * FROM txn_trash WHERE item_id = ?", (item_id,))
+        return None if row is None else dict(row)
+
+    def trash_items(self) -> list[dict[str, Any]]:
+        rows = self.db.query("SELECT * FROM txn_trash WHERE restored_at IS NULL ORDER BY trashed_at DESC")
+        return [
+            {"item_id": r["item_id"], "original_path": r["original_path"], "trashed_at": iso(r["trashed_at"]),
+             "transaction_id": r["transaction_id"]}
+            for r in rows
+        ]
+
+
+def _record(row: Any) -> TxnRecord:
+    return TxnRecord(
+        id=row["id"], kind=row["kind"], status=row["status"], phase=row["phase"], summary=row["summary"],
+        plan=ActionPlan.model_validate_json(row["plan"]), fingerprints=json.loads(row["fingerprints"]),
+        after=json.loads(row["after"]), senses=json.loads(row["senses"]), undo_of=row["undo_of"],
+        created_at=row["created_at"], committed_at=row["committed_at"],
+    )
