@@ -1,0 +1,44 @@
+// Boots the page: wires the views, the sidebar navigation (buttons, and Alt+1…4 from the keyboard) and
+// the live indexing status. Nothing here talks to the engine directly except through api.js.
+
+import { initChat } from "./chat.js";
+import { initFolders, onFoldersShown } from "./folders.js";
+import { initSearch } from "./search.js";
+import { loadSettings, initSettings } from "./settings.js";
+import { onShowFile, refreshStats, state } from "./state.js";
+import { $ } from "./ui.js";
+
+const VIEWS = ["chat", "search", "folders", "settings"];
+
+export function navigate(view) {
+  for (const name of VIEWS) {
+    $(`#view-${name}`).hidden = name !== view;
+    const item = document.querySelector(`.nav-item[data-view="${name}"]`);
+    if (name === view) item.setAttribute("aria-current", "page");
+    else item.removeAttribute("aria-current");
+  }
+  document.body.dataset.view = view;
+  if (view === "folders") onFoldersShown();
+  if (view === "settings") loadSettings();
+  const focusTarget = { chat: "#chat-input", search: "#search-input" }[view];
+  if (focusTarget) $(focusTarget).focus();
+}
+
+function init() {
+  initChat();
+  initSearch();
+  initFolders();
+  initSettings();
+  for (const item of document.querySelectorAll(".nav-item")) item.addEventListener("click", () => navigate(item.dataset.view));
+  document.addEventListener("keydown", (e) => {
+    const index = Number(e.key) - 1;
+    if (e.altKey && index >= 0 && index < VIEWS.length) { e.preventDefault(); navigate(VIEWS[index]); }
+  });
+  onShowFile(() => navigate("folders"));
+  refreshStats();
+  // Events carry progress; this slow poll only catches up if the event stream was interrupted.
+  setInterval(() => { if (!document.hidden && state.stats && state.stats.queued) refreshStats(); }, 4000);
+  navigate("chat");
+}
+
+init();

@@ -1,0 +1,42 @@
+// The search view: hybrid search over the index, scoped to a folder, with the query's words highlighted
+// in each snippet and a score bar (scores mean the same on every path, so the bar compares results).
+
+import { call } from "./api.js";
+import { openPath } from "./chat.js";
+import { bindScopeSelect, showFile } from "./state.js";
+import { $, basename, clear, h, highlight, reportError } from "./ui.js";
+
+function resultItem(result, query) {
+  const score = typeof result.score === "number" ? result.score : 0;
+  const fill = h("span");
+  fill.style.width = `${Math.round(Math.max(0, Math.min(1, score)) * 100)}%`;
+  return h("li.result", { "data-testid": "search-result" },
+    h("button.result-name", { type: "button", title: `Open ${result.path}`, onclick: () => openPath(result.path) }, result.name || basename(result.path)),
+    h("span.score", { title: "Relevance" }, h("span.score-bar", {}, fill), score.toFixed(3)),
+    h("span.result-path", {}, result.path),
+    h("p.result-snippet", {}, highlight(result.snippet || "", query)),
+    h("div.result-actions", {},
+      h("button.btn.link.small", { type: "button", onclick: () => openPath(result.path, true) }, "Show in folder"),
+      h("button.btn.link.small", { type: "button", onclick: () => showFile(result.path) }, "Details")));
+}
+
+async function runSearch(query) {
+  const status = $("#search-status");
+  const list = clear($("#search-results"));
+  if (!query.trim()) { status.textContent = ""; return; }
+  status.textContent = "Searching…";
+  try {
+    const scope = $("#search-scope").value || undefined;
+    const results = await call("semantic_search", { query, scope, limit: 20 });
+    status.textContent = results.length ? `${results.length} result${results.length === 1 ? "" : "s"}` : "No matches. Try other words, or check that the folder is indexed.";
+    for (const result of results) list.append(resultItem(result, query));
+  } catch (error) {
+    status.textContent = "";
+    reportError(error, "Search failed");
+  }
+}
+
+export function initSearch() {
+  bindScopeSelect($("#search-scope"));
+  $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); runSearch($("#search-input").value); });
+}
