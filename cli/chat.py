@@ -1,0 +1,124 @@
+"""`sensetree chat "question" [--scope DIR]` and `sensetree mcp list`: the agent from a terminal.
+
+Steps are printed as they happen (the same `agent-step` events the window shows), the answer streams
+as `answer-delta` events arrive, then the sources are listed. A proposed plan is printed as a
+Before → After list with its transaction id; approving it happens in the app or with `sensetree apply`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from engine.events import AGENT_STEP, ANSWER_DELTA
+
+
+def add_parser(subparsers: Any, build_engine: Callable[[], Any] | None = None) -> None:
+    chat = subparsers.add_parser("chat", help="ask the assistant about your files")
+    chat.add_argument("question", help="what to ask")
+    chat.add_argument("--scope", help="restrict the answer to this folder")
+    chat.set_defaults(func=_with_engine(build_engine, run))
+    mcp = subparsers.add_parser("mcp", help="MCP servers")
+    mcp_sub = mcp.add_subparsers(dest="mcp_command", required=True)
+    listing = mcp_sub.add_parser("list", help="list the tools of the enabled MCP servers")
+    listing.set_defaults(func=_with_engine(build_engine, run))
+
+
+def _with_engine(build_engine: Callable[[], Any] | None, command: Callable[[argparse.Namespace, Any], int]
+                 ) -> Callable[[argparse.Namespace], int]:
+    def func(args: argparse.Namespace) -> int:
+        if build_engine is None:
+            from engine.engine import Engine
+
+            engine = Engine()
+        else:
+            engine = build_engine()
+        try:
+            return command(args, engine)
+        finally:
+            engine.close()
+
+    return func
+
+
+def run(args: argparse.Namespace, engine: Any, out: TextIO | None = None) -> int:
+    stream = out or sys.stdout
+    if getattr(args, "mcp_command", None) == "list":
+        return _mcp_list(engine, stream)
+    return _chat(args, engine, stream)
+
+
+def _chat(args: argparse.Namespace, engine: Any, out: TextIO) -> int:
+    streamed: list[str] = []
+
+    def on_step(_topic: str, payload: dict[str, Any]) -> None:
+        print(f"  {payload['step']}", file=out, flush=True)
+
+    def on_delta(_topic: str, payload: dict[str, Any]) -> None:
+        if not streamed:
+            print(file=out)
+        streamed.append(payload["delta"])
+        out.write(payload["delta"])
+        out.flush()
+
+    unsubscribe = [engine.events.subscribe(on_step, AGENT_STEP), engine.events.subscribe(on_delta, ANSWER_DELTA)]
+    try:
+        result = engine.chat_with_assistant([{"role": "user", "content": args.question}], scope=args.scope)
+    finally:
+        for stop in unsubscribe:
+            stop()
+    if result.get("plan"):
+        print(f"\n{result['answer']}", file=out)
+        print(format_plan(result["plan"]), file=out)
+    elif not streamed or "".join(streamed).strip() != result["answer"].strip():
+        print(f"\n{result['answer']}", file=out)
+    else:
+        print(file=out)
+    _print_sources(result.get("sources") or [], out)
+    return 1 if result.get("error") else 0
+
+
+def _print_sources(sources: list[dict[str, Any]], out: TextIO) -> None:
+    if sources:
+        print("\nSources:", file=out)
+        for i, source in enumerate(sources, 1):
+            print(f"  [{i}] {source['name']}  {source['path']}", file=out)
+
+
+def format_plan(plan: dict[str, Any]) -> str:
+    """The plan as a Before → After list, with how to approve it."""
+    lines = [f"\nAction plan {plan['transaction_id']}: {plan.get('summary', '')}"]
+    for i, op in enumerate(plan.get("operations") or [], 1):
+        lines.append(f"  {i}. {op['kind']:<9} {_before_after(op)}")
+        if op.get("reason"):
+            lines.append(f"     why: {op['reason']}")
+    lines.append(f"\nNothing has changed. Approve it in the app, or run: sensetree apply {plan['transaction_id']}")
+    return "\n".join(lines)
+
+
+def _before_after(op: dict[str, Any]) -> str:
+    kind, old, new = op["kind"], op.get("old_path"), op.get("new_path")
+    if kind == "mkdir":
+        return f"(new folder) → {new}"
+    if kind == "delete":
+        return f"{old} → (SenseTree trash)"
+    if kind == "requalify":
+        return f"{old}: sense → {op.get('new_summary')!r}"
+    return f"{old} → {new}"
+
+
+def _mcp_list(engine: Any, out: TextIO) -> int:
+    rows = engine.list_mcp_tools()
+    if not rows:
+        print("No MCP servers are configured (add them under mcpServers in the settings file).", file=out)
+        return 0
+    failed = 0
+    for row in rows:
+        if row.get("error"):
+            failed += 1
+            print(f"{row['server']}: not available — {row['error']}", file=out)
+        else:
+            print(f"{row['name']}  {row['description']}", file=out)
+    return 1 if failed == len(rows) else 0

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import argparse
+import io
+from types import SimpleNamespace
+
+from mcp.server.mcpserver import MCPServer
+
+from cli.chat import add_parser, run
+from engine.agent import Call, ScriptedModel
+from tests.agent.helpers import FolderHost
+
+
+def cli_engine(agent, bus) -> SimpleNamespace:
+    return SimpleNamespace(events=bus, chat_with_assistant=agent.chat_with_assistant,
+                           list_mcp_tools=agent.list_mcp_tools, close=agent.close)
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def test_chat_prints_steps_as_they_happen_streams_the_answer_and_lists_sources(tmp_path, make_agent):
+    (tmp_path / "invoice.txt").write_text("Invoice total 1200 EUR")
+    model = ScriptedModel([[Call("search_files", {"query": "invoice"})], "The total is 1200 EUR."])
+    agent, bus, _seen = make_agent(FolderHost([tmp_path]), model)
+    out = io.StringIO()
+    code = run(parse(["chat", "invoice total?"]), cli_engine(agent, bus), out)
+    text = out.getvalue()
+    assert code == 0
+    assert text.index("🔍 Searching: invoice") < text.index("The total is 1200 EUR.") < text.index("Sources:")
+    assert text.count("The total is 1200 EUR.") == 1
+    assert f"[1] invoice.txt  {tmp_path / 'invoice.txt'}" in text
+
+
+def test_chat_prints_a_proposed_plan_as_before_and_after_with_its_transaction_id(tmp_path, make_agent):
+    (tmp_path / "a.txt").write_text("a")
+    ops = [{"kind": "mkdir", "new_path": str(tmp_path / "Old"), "reason": "archive"},
+           {"kind": "move", "old_path": str(tmp_path / "a.txt"), "new_path": str(tmp_path / "Old" / "a.txt"),
+            "reason": "old file"}]
+    host = FolderHost([tmp_path])
+    model = ScriptedModel([[Call("propose_actions", {"summary": "Archive a", "operations": ops})]])
+    agent, bus, _seen = make_agent(host, model)
+    out = io.StringIO()
+    run(parse(["chat", "archive a.txt", "--scope", str(tmp_path)]), cli_engine(agent, bus), out)
+    text = out.getvalue()
+    tid = host.drafts[0]["transaction_id"]
+    assert f"Action plan {tid}: Archive a" in text
+    assert f"move      {tmp_path / 'a.txt'} → {tmp_path / 'Old' / 'a.txt'}" in text
+    assert f"sensetree apply {tid}" in text and (tmp_path / "a.txt").exists()
+
+
+def test_mcp_list_prints_each_tool_with_its_prefixed_name(tmp_path, make_agent):
+    server = MCPServer("notes")
+
+    @server.tool()
+    def shout(text: str) -> str:
+        """Repeat the text in capitals."""
+        return text.upper()
+
+    agent, bus, _seen = make_agent(FolderHost([tmp_path]), ScriptedModel([]), mcp_in_process={"notes": server})
+    out = io.StringIO()
+    assert run(parse(["mcp", "list"]), cli_engine(agent, bus), out) == 0
+    assert out.getvalue() == "mcp__notes__shout  Repeat the text in capitals.\n"
