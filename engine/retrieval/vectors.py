@@ -72,7 +72,10 @@ class VectorIndex:
         ])
 
     def _open_table(self):  # -> lancedb.table.Table
-        table = self._db.create_table(TABLE, schema=self._schema(), exist_ok=True)
+        try:
+            table = self._db.open_table(TABLE)
+        except ValueError:  # "Table 'chunks' was not found": a new index
+            return self._db.create_table(TABLE, schema=self._schema(), exist_ok=True)
         stored = table.schema.field("vector").type
         if getattr(stored, "list_size", self.dim) != self.dim:
             raise StoreError(

@@ -1,0 +1,117 @@
+"""Hybrid search: composes the keyword and vector stores, fusion, the optional reranker and snippets.
+
+BM25 top-N and vector top-N inside the scope → reciprocal-rank fusion (k=60) → rerank of the head
+when a reranker is configured → best chunk per file → results whose file still exists. The score
+means the same on every path: without a reranker it is the fused RRF score divided by the highest
+one possible (first in both arms = 1.0); with one, the reranker's probability.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from engine.indexing.embed import Embedder
+from engine.paths import display_name
+from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, rrf, rrf_ceiling
+from engine.retrieval.rerank import Reranker
+from engine.retrieval.snippet import make_snippet
+from engine.retrieval.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    path: str
+    name: str
+    score: float
+    snippet: str
+    chunk_index: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class HybridSearch:
+    """`search(query, scope, limit)` over a KeywordIndex and a VectorIndex; see the module docstring."""
+
+    def __init__(self, keywords: KeywordIndex, vectors: VectorIndex, embedder: Embedder,
+                 reranker: Reranker | None = None, *, weights: Sequence[float] = (1.0, 1.0),
+                 rerank_top_n: int = 30, exists: Callable[[str], bool] = os.path.exists):
+        self.keywords = keywords
+        self.vectors = vectors
+        self.embedder = embedder
+        self.reranker = reranker
+        self.weights = tuple(weights)
+        self.rerank_top_n = rerank_top_n
+        self.exists = exists
+
+    def embed_query(self, query: str) -> np.ndarray:
+        return self.embedder.embed([query])[0]
+
+    def search(self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50,
+               vector: np.ndarray | None = None) -> list[SearchResult]:
+        """The `limit` best files for `query` (one result per file, its best chunk). `vector` skips
+        embedding the query (benchmarks pass a fixed one to time the stores alone)."""
+        if not query.strip() or limit <= 0:
+            return []
+        fused = self.fused(query, scope, candidates, vector)
+        return self._results(query, self._rerank(query, fused), limit)
+
+    def fused(self, query: str, scope: str | None, candidates: int,
+              vector: np.ndarray | None = None) -> list[tuple[ChunkKey, float]]:
+        """Both arms fused by RRF, scores normalised to [0, 1]."""
+        keyword_hits = self.keywords.search(query, candidates, scope)
+        dense_hits = self.vectors.search(self.embed_query(query) if vector is None else vector, candidates, scope)
+        ceiling = rrf_ceiling(RRF_K, self.weights)
+        fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, self.weights)
+        return [(key, score / ceiling) for key, score in fused]
+
+    def search_keyword(self, query: str, scope: str | None = None, limit: int = 10,
+                       candidates: int = 50) -> list[SearchResult]:
+        """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
+        return self._results(query, _single_arm(self.keywords.search(query, candidates, scope)), limit)
+
+    def search_dense(self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50,
+                     vector: np.ndarray | None = None) -> list[SearchResult]:
+        """The vector arm alone."""
+        query_vector = self.embed_query(query) if vector is None else vector
+        return self._results(query, _single_arm(self.vectors.search(query_vector, candidates, scope)), limit)
+
+    def _rerank(self, query: str, fused: list[tuple[ChunkKey, float]]) -> list[tuple[ChunkKey, float]]:
+        if self.reranker is None or not fused:
+            return fused
+        head, tail = fused[:self.rerank_top_n], fused[self.rerank_top_n:]
+        texts = self.vectors.texts(key for key, _ in head)
+        probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
+        reranked = sorted(zip((key for key, _ in head), probabilities), key=lambda kv: kv[1], reverse=True)
+        floor = min(probabilities) if probabilities else 0.0
+        return reranked + [(key, min(score, floor)) for key, score in tail]
+
+    def _results(self, query: str, ranked: list[tuple[ChunkKey, float]], limit: int) -> list[SearchResult]:
+        best: dict[str, tuple[int, float]] = {}
+        for (path, chunk_index), score in ranked:
+            if path in best:
+                continue
+            if not self.exists(path):
+                continue
+            best[path] = (chunk_index, score)
+            if len(best) >= limit:
+                break
+        texts = self.vectors.texts((path, index) for path, (index, _) in best.items())
+        return [SearchResult(path, display_name(path), round(min(max(score, 0.0), 1.0), 6),
+                             make_snippet(texts.get((path, index), ""), query), index)
+                for path, (index, score) in best.items()]
+
+
+def _single_arm(hits: list[Hit]) -> list[tuple[ChunkKey, float]]:
+    """One arm's ranking scored like a fused one (rank 1 = 1.0), so scores mean the same everywhere."""
+    ceiling = rrf_ceiling(RRF_K, (1.0,))
+    return [(key, score / ceiling) for key, score in rrf([[h.key for h in hits]], RRF_K)]

@@ -1,0 +1,121 @@
+"""The LanceDB vector table: replace per file, segment-exact folder operations, renames that keep vectors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.errors import InvalidInput, StoreError
+from engine.indexing.embed import HashingEmbedder
+from engine.retrieval import vectors as vectors_module
+from engine.retrieval.vectors import VectorIndex
+
+EMBEDDER = HashingEmbedder(64)
+FILES = {
+    "/r/Docs/budget.txt": ["quarterly budget review", "travel costs rose"],
+    "/r/Docs/notes.md": ["meeting notes hiring plan"],
+    "/r/DocsEvil/secret.txt": ["budget spreadsheet secret"],
+    "/r/it's/quoted.txt": ["a path with a quote"],
+}
+
+
+def make_index(tmp_path, files=FILES):
+    index = VectorIndex(tmp_path / "vectors", EMBEDDER.dim)
+    index.upsert_many([(path, texts, EMBEDDER.embed(texts)) for path, texts in files.items()])
+    return index
+
+
+def query(text):
+    return EMBEDDER.embed([text])[0]
+
+
+def test_nearest_chunk_comes_first_with_cosine_similarity_as_score(tmp_path):
+    index = make_index(tmp_path)
+    hits = index.search(query("quarterly budget review"), k=3)
+    assert (hits[0].path, hits[0].chunk_index) == ("/r/Docs/budget.txt", 0)
+    assert hits[0].score == pytest.approx(1.0, abs=1e-5)
+    assert hits[0].score >= hits[1].score >= hits[2].score
+
+
+def test_upsert_replaces_every_chunk_of_the_file(tmp_path):
+    index = make_index(tmp_path)
+    index.upsert("/r/Docs/budget.txt", ["only one chunk now"], EMBEDDER.embed(["only one chunk now"]))
+    assert index.chunk_counts()["/r/Docs/budget.txt"] == 1
+    assert index.text("/r/Docs/budget.txt", 0) == "only one chunk now"
+    assert index.text("/r/Docs/budget.txt", 1) is None
+
+
+def test_scope_is_segment_exact_so_docs_never_matches_docsevil(tmp_path):
+    index = make_index(tmp_path)
+    paths = {h.path for h in index.search(query("budget secret spreadsheet"), k=10, scope="/r/Docs")}
+    assert paths == {"/r/Docs/budget.txt", "/r/Docs/notes.md"}
+
+
+def test_rename_of_a_folder_moves_paths_and_keeps_vectors_and_text_byte_identical(tmp_path):
+    index = make_index(tmp_path)
+    before = index._table.search().where("path = '/r/Docs/budget.txt'").to_arrow().sort_by("chunk_index")
+    index.rename("/r/Docs", "/r/Papers")
+    after = index._table.search().where("path = '/r/Papers/budget.txt'").to_arrow().sort_by("chunk_index")
+    assert after["vector"].to_pylist() == before["vector"].to_pylist()
+    assert after["text"].to_pylist() == before["text"].to_pylist()
+    counts = index.chunk_counts()
+    assert "/r/DocsEvil/secret.txt" in counts and not any(p.startswith("/r/Docs/") for p in counts)
+
+
+def test_delete_of_a_folder_removes_everything_beneath_it_and_nothing_beside_it(tmp_path):
+    index = make_index(tmp_path)
+    index.delete("/r/Docs")
+    assert set(index.chunk_counts()) == {"/r/DocsEvil/secret.txt", "/r/it's/quoted.txt"}
+
+
+def test_paths_with_quotes_are_escaped_in_every_operation(tmp_path):
+    index = make_index(tmp_path)
+    assert [h.path for h in index.search(query("quote"), k=5, scope="/r/it's")] == ["/r/it's/quoted.txt"]
+    index.rename("/r/it's", "/r/it''s")
+    assert index.texts([("/r/it''s/quoted.txt", 0)]) == {("/r/it''s/quoted.txt", 0): "a path with a quote"}
+    index.delete("/r/it''s")
+    assert "/r/it''s/quoted.txt" not in index.chunk_counts()
+
+
+def test_texts_returns_the_stored_text_of_many_chunks_at_once(tmp_path):
+    index = make_index(tmp_path)
+    texts = index.texts([("/r/Docs/budget.txt", 1), ("/r/Docs/notes.md", 0), ("/r/none.txt", 0)])
+    assert texts == {("/r/Docs/budget.txt", 1): "travel costs rose", ("/r/Docs/notes.md", 0): "meeting notes hiring plan"}
+
+
+def test_an_empty_index_answers_with_no_hits(tmp_path):
+    index = VectorIndex(tmp_path / "vectors", EMBEDDER.dim)
+    assert index.search(query("anything"), k=5) == []
+    assert index.search(query("anything"), k=5, scope="/r") == []
+    index.optimize()  # nothing to do, no error
+
+
+def test_a_vector_of_the_wrong_size_is_refused_with_a_clear_message(tmp_path):
+    index = make_index(tmp_path)
+    with pytest.raises(InvalidInput, match="3-d query vector"):
+        index.search(np.ones(3, np.float32))
+    with pytest.raises(InvalidInput, match="2 chunks but 1 vectors"):
+        index.upsert("/r/x.txt", ["a", "b"], EMBEDDER.embed(["a"]))
+
+
+def test_reopening_with_another_dimension_asks_for_a_reindex(tmp_path):
+    make_index(tmp_path)
+    with pytest.raises(StoreError, match="re-index"):
+        VectorIndex(tmp_path / "vectors", 32)
+
+
+def test_optimize_builds_an_ann_index_on_a_big_table_and_search_still_finds_exact_matches(tmp_path, monkeypatch):
+    monkeypatch.setattr(vectors_module, "ANN_MIN_ROWS", 500)
+    rng = np.random.default_rng(7)
+    matrix = rng.normal(size=(600, 64)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    index = VectorIndex(tmp_path / "vectors", 64)
+    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i:i + 1]) for i in range(600)])
+    index.optimize()
+    assert index.has_ann()
+    for i in (3, 250, 599):
+        assert index.search(matrix[i], k=1)[0].path == f"/r/F{i // 100}/doc{i}.txt"
+    scoped = index.search(matrix[250], k=5, scope="/r/F2")
+    assert scoped[0].path == "/r/F2/doc250.txt" and all(h.path.startswith("/r/F2/") for h in scoped)
+    index.upsert("/r/F9/late.txt", ["late"], matrix[:1] * -1)  # written after the index: scanned flat
+    assert index.search(matrix[0] * -1, k=1)[0].path == "/r/F9/late.txt"
