@@ -1,0 +1,197 @@
+"""The desktop window: pywebview (Qt backend) showing `web/`, a tray icon, and one instance per person.
+
+Why it is its own module: it is the only place that imports a GUI toolkit, so `sensetree serve`, the
+CLI and the tests of everything else never load Qt. The window talks to the engine only through
+`bridge.Api` (pywebview's js_api) and receives engine events as DOM `sensetree-event`s dispatched with
+`run_js`. The tray (pystray: Open, Pause/Resume indexing, Quit) keeps indexing alive when the window
+is closed; where no tray can be shown, closing the window quits. A second launch finds the first
+through a loopback socket recorded in the data dir and asks it to show its window, then exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bridge.api import Api, attach_window, event_bus
+from engine.config import data_dir
+from engine.resources import web_dir
+
+log = logging.getLogger(__name__)
+
+INSTANCE_FILE = "instance.json"
+WINDOW_TITLE = "SenseTree"
+
+
+def display_available() -> bool:
+    """False on Linux/BSD without an X or Wayland display: `sensetree` then serves over HTTP instead."""
+    if sys.platform.startswith(("linux", "freebsd", "openbsd")):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def event_script(topic: str, payload: dict[str, Any]) -> str:
+    """The JavaScript that hands one engine event to the page (JSON is valid JavaScript)."""
+    detail = json.dumps({"topic": topic, "payload": payload}, ensure_ascii=True, default=str)
+    return f"window.dispatchEvent(new CustomEvent('sensetree-event', {{detail: {detail}}}));"
+
+
+class SingleInstance:
+    """The first launch listens on a loopback port (with a secret) and records both in the data dir;
+    later launches connect, send the secret and "show", and leave."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self._file = (home or data_dir()) / INSTANCE_FILE
+        self._secret = secrets.token_hex(16)
+        self._listener: socket.socket | None = None
+
+    def notify_running(self) -> bool:
+        """True when another instance answered (it has been asked to show its window)."""
+        try:
+            info = json.loads(self._file.read_text(encoding="utf-8"))
+            with socket.create_connection(("127.0.0.1", int(info["port"])), timeout=2) as conn:
+                conn.sendall(f"{info['secret']} show\n".encode())
+                return conn.recv(16).startswith(b"ok")
+        except (OSError, ValueError, KeyError):
+            return False
+
+    def listen(self, on_show: Callable[[], None]) -> None:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        self._listener = listener
+        tmp = self._file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"port": listener.getsockname()[1], "secret": self._secret, "pid": os.getpid()}))
+        os.replace(tmp, self._file)
+        threading.Thread(target=self._serve, args=(listener, on_show), name="sensetree-instance", daemon=True).start()
+
+    def _serve(self, listener: socket.socket, on_show: Callable[[], None]) -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                with contextlib.suppress(OSError):
+                    if conn.recv(128).decode(errors="replace").strip() == f"{self._secret} show":
+                        conn.sendall(b"ok\n")
+                        on_show()
+
+    def release(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+            with contextlib.suppress(OSError, ValueError):
+                if json.loads(self._file.read_text(encoding="utf-8")).get("secret") == self._secret:
+                    self._file.unlink()
+
+
+def _tray_image() -> Any:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, 63, 63), radius=14, fill=(15, 159, 122, 255))
+    draw.line((32, 50, 32, 26), fill="white", width=5)
+    draw.line((32, 36, 20, 26), fill="white", width=4)
+    draw.line((32, 32, 44, 22), fill="white", width=4)
+    for cx, cy, r in ((32, 20, 6), (18, 24, 5), (46, 20, 5)):
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill="white")
+    return image
+
+
+def start_tray(window: Any, api: Api, quit_app: Callable[[], None]) -> Any | None:
+    """A tray icon with Open, Pause/Resume indexing and Quit; None where the desktop offers no tray."""
+    try:
+        import pystray
+    except Exception:  # pystray probes the desktop at import time and can fail in many ways
+        log.warning("No tray icon; closing the window will quit SenseTree.", exc_info=True)
+        return None
+
+    def paused(_item: Any) -> bool:
+        envelope = api.indexing_stats()
+        return bool(envelope.get("ok") and envelope["data"].get("paused"))
+
+    menu = pystray.Menu(
+        pystray.MenuItem("Open SenseTree", lambda: _show(window), default=True),
+        pystray.MenuItem("Pause indexing", lambda item: api.set_indexing_paused(not paused(item)), checked=paused),
+        pystray.MenuItem("Quit", quit_app),
+    )
+    try:
+        icon = pystray.Icon("sensetree", _tray_image(), WINDOW_TITLE, menu)
+        icon.run_detached()
+        return icon
+    except Exception:
+        log.warning("No tray icon; closing the window will quit SenseTree.", exc_info=True)
+        return None
+
+
+def _show(window: Any) -> None:
+    window.show()
+    window.restore()
+
+
+def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None = None,
+               on_started: Callable[[Any], None] | None = None) -> int:
+    """Open the window and run the GUI loop on this (the main) thread until the person quits.
+
+    Returns 0 when it ran, or when another instance was asked to show its window instead. `engine` is
+    only used for its event bus; the caller closes it after this returns.
+    """
+    instance = SingleInstance(home)
+    if instance.notify_running():
+        log.info("SenseTree is already running; its window was brought to the front.")
+        return 0
+    import webview
+
+    window = webview.create_window(WINDOW_TITLE, url=str(web_dir() / "index.html"), js_api=api,
+                                   width=1280, height=820, min_size=(1024, 700), text_select=True)
+    attach_window(api, window)
+    bus = getattr(engine, "events", None) or event_bus(api)
+    unsubscribe = bus.subscribe(lambda topic, payload: _forward(window, topic, payload))
+    state = {"quitting": False, "tray": None}
+
+    def quit_app() -> None:
+        state["quitting"] = True
+        window.destroy()
+
+    def on_closing() -> bool:
+        if state["tray"] is None or state["quitting"]:
+            return True
+        window.hide()  # indexing carries on; the tray brings the window back
+        return False
+
+    window.events.closing += on_closing
+    instance.listen(lambda: _show(window))
+
+    def started() -> None:
+        state["tray"] = start_tray(window, api, quit_app)
+        if on_started is not None:
+            on_started(window)
+
+    try:
+        webview.start(started, gui="qt", debug=debug, private_mode=False,
+                      storage_path=str((home or data_dir()) / "webview"))
+    finally:
+        unsubscribe()
+        if state["tray"] is not None:
+            with contextlib.suppress(Exception):
+                state["tray"].stop()
+        instance.release()
+    return 0
+
+
+def _forward(window: Any, topic: str, payload: dict[str, Any]) -> None:
+    try:
+        window.run_js(event_script(topic, payload))
+    except Exception:  # the page may be loading or gone; an event is not worth crashing the engine
+        log.debug("could not deliver %s to the window", topic, exc_info=True)
