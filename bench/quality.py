@@ -1,0 +1,171 @@
+"""Search quality on a BEIR collection (SciFact train by default): nDCG@10 and recall@100 per arm.
+
+Indexes the corpus through the product's own stores (KeywordIndex, VectorIndex, HybridSearch) with
+the real embedding model, and prints: BM25 alone, dense alone, hybrid, hybrid + rerank (when
+settings configure a reranker), and DuckDB's static create_fts_index/match_bm25 over the same chunks
+as the reference for the BM25 arm. Documents are chunked like the product does (chunk #0 starts with
+the title; later chunks are embedded with a title prefix but stored clean); a document's rank is
+that of its best chunk. Embeddings are cached in bench/.cache/.
+
+    python bench/quality.py [--data DIR] [--split train] [--int8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import DEFAULT_SCIFACT, Beir, chunker, embed_cached, evaluate, load_beir
+
+from engine.config import load_settings
+from engine.indexing.embed import TransformerEmbedder
+from engine.resources import fts_extension_path
+from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.rerank import make_reranker
+from engine.retrieval.vectors import VectorIndex
+
+PREFIX = "/scifact/"
+
+
+def build_chunks(beir: Beir, chunk_chars: int, overlap: int) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """(path, stored chunks) per document, and the texts to embed (title-prefixed after chunk #0)."""
+    _, chunk = chunker()
+    files, to_embed = [], []
+    for doc_id, (title, text) in beir.corpus.items():
+        parts = chunk(f"{title}\n\n{text}".strip(), chunk_chars, overlap)
+        files.append((PREFIX + doc_id, parts))
+        to_embed += [p if i == 0 else f"{title} · {p}" for i, p in enumerate(parts)]
+    return files, to_embed
+
+
+def build_search(files, vectors: np.ndarray, work: Path, weights: tuple[float, float]) -> HybridSearch:
+    keywords = KeywordIndex(work / "k.duckdb")
+    keywords.upsert_many(files)
+    store = VectorIndex(work / "vectors", vectors.shape[1])
+    rows, start = [], 0
+    for path, parts in files:
+        rows.append((path, parts, vectors[start:start + len(parts)]))
+        start += len(parts)
+    store.upsert_many(rows)
+    return HybridSearch(keywords, store, embedder=None, weights=weights,  # type: ignore[arg-type]
+                        exists=lambda _path: True)
+
+
+def doc_ids(results) -> list[str]:
+    return [r.path[len(PREFIX):] for r in results]
+
+
+def static_reference(files, beir: Beir, whole_documents: bool) -> dict[str, list[str]]:
+    """DuckDB's own FTS index (all defaults) over the same chunks, or over whole documents."""
+    con = duckdb.connect()
+    con.execute(f"LOAD '{fts_extension_path()}'")
+    con.execute("CREATE TABLE docs (key VARCHAR, doc VARCHAR, body VARCHAR)")
+    if whole_documents:
+        rows = [(d, d, f"{t}\n\n{x}") for d, (t, x) in beir.corpus.items()]
+    else:
+        rows = [(f"{p}#{i}", p[len(PREFIX):], c) for p, parts in files for i, c in enumerate(parts)]
+    con.executemany("INSERT INTO docs VALUES (?, ?, ?)", rows)
+    con.execute("PRAGMA create_fts_index('docs', 'key', 'body')")
+    runs = {}
+    for qid, query in beir.queries.items():
+        found = con.execute("""
+            SELECT doc, max(s) AS best FROM (
+                SELECT doc, fts_main_docs.match_bm25(key, ?) AS s FROM docs) WHERE s IS NOT NULL
+            GROUP BY doc ORDER BY best DESC, doc LIMIT 100""", [query]).fetchall()
+        runs[qid] = [row[0] for row in found]
+    con.close()
+    return runs
+
+
+def run_arm(beir: Beir, fn) -> dict[str, list[str]]:
+    return {qid: doc_ids(fn(qid, query)) for qid, query in beir.queries.items()}
+
+
+def report(label: str, runs: dict[str, list[str]], beir: Beir, figures: dict[str, float]) -> None:
+    ndcg, recall = evaluate(runs, beir.qrels)
+    figures[label] = ndcg
+    print(f"{label:<34} nDCG@10 {ndcg:.4f}   recall@100 {recall:.4f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_SCIFACT)
+    parser.add_argument("--split", default="train")
+    parser.add_argument("--chunk-chars", type=int, default=1200)
+    parser.add_argument("--overlap", type=int, default=150)
+    parser.add_argument("--candidates", type=int, default=200, help="chunks per arm (recall@100 needs > 100)")
+    parser.add_argument("--weights", default="1,1", help="RRF weights of the BM25 and dense arms")
+    parser.add_argument("--int8", action="store_true", help="also measure dynamic int8 (dense nDCG delta)")
+    args = parser.parse_args()
+    weights = tuple(float(w) for w in args.weights.split(","))
+
+    beir = load_beir(args.data, args.split)
+    files, to_embed = build_chunks(beir, args.chunk_chars, args.overlap)
+    print(f"{args.data.name}/{args.split}: {len(beir.corpus)} documents, {len(to_embed)} chunks "
+          f"({chunker()[0]}), {len(beir.queries)} queries", flush=True)
+    embedder = TransformerEmbedder()
+    started = time.perf_counter()
+    vectors = embed_cached(embedder, to_embed, f"{args.data.name}-chunks")
+    qids = list(beir.queries)
+    qvecs = dict(zip(qids, embed_cached(embedder, [beir.queries[q] for q in qids], f"{args.data.name}-queries")))
+    print(f"embeddings ready in {time.perf_counter() - started:.0f} s (cached in bench/.cache/)", flush=True)
+
+    figures: dict[str, float] = {}
+    n = args.candidates
+    with tempfile.TemporaryDirectory() as tmp:
+        search = build_search(files, vectors, Path(tmp), weights)  # type: ignore[arg-type]
+        report("BM25 (ours, incremental)", run_arm(beir, lambda q, t: search.search_keyword(
+            t, limit=100, candidates=n)), beir, figures)
+        report("BM25 (DuckDB static, same chunks)", static_reference(files, beir, False), beir, figures)
+        report("BM25 (DuckDB static, whole docs)", static_reference(files, beir, True), beir, figures)
+        report("dense (all-MiniLM-L6-v2)", run_arm(beir, lambda q, t: search.search_dense(
+            t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
+        report(f"hybrid (RRF k=60, weights {args.weights})", run_arm(beir, lambda q, t: search.search(
+            t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
+        report("hybrid, product default candidates=50", run_arm(beir, lambda q, t: search.search(
+            t, limit=100, candidates=50, vector=qvecs[q])), beir, figures)
+        reranker = make_reranker(load_settings().rerank)
+        if reranker is not None:
+            search.reranker = reranker
+            report(f"hybrid + rerank ({reranker.name})", run_arm(beir, lambda q, t: search.search(
+                t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
+        else:
+            print("hybrid + rerank                    skipped: no reranker configured (rerank.kind is off)")
+        if args.int8:
+            measure_int8(beir, files, to_embed, qids, Path(tmp), figures, args.data.name)
+        search.keywords.close()
+    summarise(figures)
+
+
+def measure_int8(beir, files, to_embed, qids, work: Path, figures: dict[str, float], label: str) -> None:
+    quantized = TransformerEmbedder(quantize="int8")
+    vectors = embed_cached(quantized, to_embed, f"{label}-chunks")
+    qvecs = dict(zip(qids, embed_cached(quantized, [beir.queries[q] for q in qids], f"{label}-queries")))
+    search = build_search(files, vectors, work / "int8", (1.0, 1.0))
+    report("dense, dynamic int8", run_arm(beir, lambda q, t: search.search_dense(
+        t, limit=100, candidates=200, vector=qvecs[q])), beir, figures)
+    print(f"int8 dense nDCG@10 delta: {figures['dense, dynamic int8'] - figures['dense (all-MiniLM-L6-v2)']:+.4f}")
+    search.keywords.close()
+
+
+def summarise(figures: dict[str, float]) -> None:
+    ours = figures["BM25 (ours, incremental)"]
+    static = figures["BM25 (DuckDB static, same chunks)"]
+    hybrid = max(v for k, v in figures.items() if k.startswith("hybrid ("))
+    print(f"SUMMARY bm25 {ours:.4f} vs static {static:.4f} (Δ {ours - static:+.4f}, target |Δ| ≤ 0.01: "
+          f"{'met' if abs(ours - static) <= 0.01 else 'MISSED'}); dense {figures['dense (all-MiniLM-L6-v2)']:.4f}; "
+          f"hybrid {hybrid:.4f} (target ≥ 0.70: {'met' if hybrid >= 0.70 else 'MISSED'}) nDCG@10")
+
+
+if __name__ == "__main__":
+    main()
