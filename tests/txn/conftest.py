@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.txn.txn_support import MIXED_FILES, World, make_world
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from tests.txn.txn_support import mixed_plan, snapshot
 
 from engine.errors import Conflict, InvalidInput, NotFound, PlanInvalid
+from tests.txn.txn_support import mixed_plan, snapshot
 
 
 def test_mixed_plan_commits_disk_index_and_senses_together(world):
