@@ -54,6 +54,7 @@ class Engine:
                                   lambda: self.settings, self._save_roots, self._index_options, str(self.home))
         self.indexer = self.index.indexer
         self.repair_report = self.index.startup_repair()
+        self._build_actions_and_agent()
         self._background = background
         if background:
             self.index.start_background()
@@ -88,6 +89,21 @@ class Engine:
                             qualify_prompt=prompts.effective(s.prompts.model_dump(), "doc_qualify"),
                             complete=complete)
 
+    def _build_actions_and_agent(self) -> None:
+        from engine.agent import MIGRATIONS as AGENT_MIGRATIONS
+        from engine.agent.service import Agent
+        from engine.agent_host import EngineAgentHost
+
+        self.db.migrate(AGENT_MIGRATIONS)
+        host = EngineAgentHost(self.index, self.semantic_search, self._propose_plan,
+                               lambda: self.settings.indexing.max_chars)
+        factory = (lambda _settings: self._chat_model) if self._chat_model is not None else None
+        self.agent = Agent(host, self.db, lambda: self.settings, self.events, factory,
+                           log_dir=self.home / "logs")
+
+    def _propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
+        return self.txn.propose_plan(summary, operations)
+
     # ---- lifecycle ----------------------------------------------------------------------------
     def drain(self) -> int:
         return self.index.drain()
@@ -98,6 +114,7 @@ class Engine:
         return self.drain()
 
     def close(self) -> None:
+        self.agent.close()
         self.index.stop()
         self.keywords.close()
         self.db.close()
@@ -149,6 +166,25 @@ class Engine:
         scope_path = self.index.require_in_roots(scope) if scope else None
         limit = max(1, min(int(limit), 100))
         return [r.to_dict() for r in self.search.search(query, scope=scope_path, limit=limit)]
+
+    # ---- agent commands -----------------------------------------------------------------------
+    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> dict[str, Any]:
+        return self.agent.chat_with_assistant(messages, scope)
+
+    def test_chat_endpoint(self) -> dict[str, Any]:
+        return self.agent.test_chat_endpoint()
+
+    def list_mcp_tools(self) -> list[dict[str, Any]]:
+        return self.agent.list_mcp_tools()
+
+    def agent_memory_list(self) -> list[dict[str, Any]]:
+        return self.agent.agent_memory_list()
+
+    def agent_memory_delete(self, id: int) -> dict[str, Any]:  # noqa: A002 - the IPC argument is named id
+        return self.agent.agent_memory_delete(id)
+
+    def agent_memory_clear(self) -> dict[str, Any]:
+        return self.agent.agent_memory_clear()
 
     # ---- files --------------------------------------------------------------------------------
     def list_directory(self, path: str) -> list[dict[str, Any]]:

@@ -124,6 +124,10 @@ class Catalog:
     def set_sense(self, path: str, sense: str | None, *, pinned: bool) -> None:
         self.db.execute("UPDATE files SET sense = ?, pinned = ? WHERE path = ?", (sense, int(pinned), path))
 
+    def forget_stat(self, path: str) -> None:
+        """Make the next visit re-read the file (the hash still spares an embedding if nothing changed)."""
+        self.db.execute("UPDATE files SET mtime = NULL WHERE path = ?", (path,))
+
     def forget_hash(self, path: str) -> None:
         self.db.execute("UPDATE files SET hash = NULL WHERE path = ?", (path,))
 

@@ -105,6 +105,9 @@ class TransformerEmbedder:
                 return
             import torch
             from transformers import AutoModel, AutoTokenizer
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()  # a console progress bar is noise in a desktop app's output
 
             path = resolve_model_dir(self.model_ref)
             self.device = pick_device(self.device_pref)

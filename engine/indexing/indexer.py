@@ -62,6 +62,23 @@ def chunk_inputs(name: str, sense: str, doc_type: str, text: str, opts: IndexOpt
     return stored, embedded
 
 
+@dataclass
+class _Prepared:
+    """A file read, qualified and chunked, waiting for its embedding."""
+
+    path: str
+    root: str
+    size: int
+    mtime: float
+    hash: str
+    sense: str
+    doc_type: str
+    stored: list[str]
+    embedded: list[str]
+    status: str
+    note: str | None
+
+
 class Indexer:
     """Processes queue jobs and implements the IndexSync protocol the action executor calls."""
 
@@ -74,19 +91,41 @@ class Indexer:
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
 
-    # ---- processing one job -------------------------------------------------------------------
+    # ---- processing jobs ------------------------------------------------------------------------
     def process(self, job: Job) -> str:
         """Index or drop one path; returns the resulting status. Never raises for a bad file."""
-        with self.lock:
-            return self._process(job)
+        return self.process_batch([job])[0]
 
-    def _process(self, job: Job) -> str:
+    def process_batch(self, jobs: list[Job]) -> list[str]:
+        """Index several paths with one embedding call and one write per store (the model runs on
+        full, length-sorted batches, which is what keeps end-to-end speed near raw model speed)."""
+        with self.lock:
+            statuses: list[str] = []
+            ready: list[_Prepared] = []
+            for job in jobs:
+                outcome = self._prepare(job)
+                if isinstance(outcome, _Prepared):
+                    ready.append(outcome)
+                    statuses.append(outcome.status)
+                else:
+                    statuses.append(outcome)
+            if ready:
+                try:
+                    self._store(ready)
+                except Exception as exc:  # a store or the model refused: retry these files later
+                    log.exception("could not store %d file(s)", len(ready))
+                    for item in ready:
+                        self._fail(item.path, item.root, f"{type(exc).__name__}: {exc}", permanent=False)
+                    return [s if s not in ("done", "skipped") else "retry" for s in statuses]
+            return statuses
+
+    def _prepare(self, job: Job) -> _Prepared | str:
         root = find_root(job.path, self.roots())
         if root is None or job.action == "delete" or not os.path.lexists(job.path):
             self.deleted(job.path)
             return "deleted"
         try:
-            return self._index_file(job.path, root)
+            return self._read_file(job.path, root)
         except ExtractionError as exc:
             self._fail(job.path, root, exc.reason, permanent=True)
             return "failed"
@@ -104,18 +143,19 @@ class Indexer:
             self.catalog.record_failure(path, root, reason, final=final)
         return final
 
-    def _index_file(self, path: str, root: str) -> str:
+    def _read_file(self, path: str, root: str) -> _Prepared | str:
+        """Everything up to the embedding: unchanged files stop here, at the cost of a stat or a hash."""
         st = os.stat(path)
         if not os.path.isfile(path):
             self.deleted(path)
             return "deleted"
         known = self.catalog.get(path)
-        if known and known.hash and known.status in ("done", "skipped") and known.size == st.st_size \
-                and known.mtime == st.st_mtime:
+        indexed = bool(known and known.hash and known.status in ("done", "skipped"))
+        if indexed and known and known.size == st.st_size and known.mtime == st.st_mtime:
             self.queue.done(path)
             return known.status
         digest = file_hash(path)
-        if known and known.hash == digest and known.status in ("done", "skipped"):
+        if indexed and known and known.hash == digest:
             with self.db.atomic():
                 self.catalog.touch(path, st.st_size, st.st_mtime)
                 self.queue.done(path)
@@ -135,15 +175,25 @@ class Indexer:
         else:
             stored = embedded = [f"[{doc_type}] {name}"]
             status = "skipped"
-        vectors = self.embedder.embed(embedded)
-        self.vectors.upsert(path, stored, vectors)
-        self.keywords.upsert(path, stored)
+        return _Prepared(path, root, st.st_size, st.st_mtime, digest, sense, doc_type, stored, embedded, status,
+                         extracted.note)
+
+    def _store(self, ready: list[_Prepared]) -> None:
+        """Embed every prepared chunk at once, then write vectors, keywords, and last the catalog."""
+        inputs = [text for item in ready for text in item.embedded]
+        vectors = self.embedder.embed(inputs)
+        rows, start = [], 0
+        for item in ready:
+            rows.append((item.path, item.stored, vectors[start:start + len(item.stored)]))
+            start += len(item.stored)
+        self.vectors.upsert_many(rows)
+        self.keywords.upsert_many([(item.path, item.stored) for item in ready])
         with self.db.atomic():
-            self.catalog.record_indexed(path, root, size=st.st_size, mtime=st.st_mtime, hash=digest, sense=sense,
-                                        doc_type=doc_type, chunks=len(stored), status=status,
-                                        note=extracted.note, model=self.embedder.name)
-            self.queue.done(path)
-        return status
+            for item in ready:
+                self.catalog.record_indexed(item.path, item.root, size=item.size, mtime=item.mtime, hash=item.hash,
+                                            sense=item.sense, doc_type=item.doc_type, chunks=len(item.stored),
+                                            status=item.status, note=item.note, model=self.embedder.name)
+                self.queue.done(item.path)
 
     def _extract(self, path: str, size: int, opts: IndexOptions) -> Extracted:
         if size > opts.max_file_bytes:

@@ -62,7 +62,7 @@ def extractive_sense(name: str, text: str, title: str | None) -> str:
         if len(sentences) == 3:
             break
     lead_text = " ".join(sentences)[:FALLBACK_CHARS].strip()
-    return f"{lead}. {lead_text}" if lead_text else f"{lead}."
+    return f"{lead}: {lead_text}" if lead_text else f"{lead}."
 
 
 def split_type(sense: str) -> tuple[str | None, str]:

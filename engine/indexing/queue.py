@@ -58,11 +58,16 @@ class WorkQueue:
                 self.push(path, priority, action)
 
     def next(self, now: float | None = None) -> Job | None:
-        row = self.db.one(
+        jobs = self.next_batch(1, now)
+        return jobs[0] if jobs else None
+
+    def next_batch(self, limit: int, now: float | None = None) -> list[Job]:
+        """The highest-priority jobs that are due, at most `limit` of them."""
+        rows = self.db.query(
             """SELECT path, priority, action, attempts FROM queue
-               WHERE state = 'queued' AND not_before <= ? ORDER BY priority DESC, enqueued_at LIMIT 1""",
-            (time.time() if now is None else now,))
-        return Job(row["path"], row["priority"], row["action"], row["attempts"]) if row else None
+               WHERE state = 'queued' AND not_before <= ? ORDER BY priority DESC, enqueued_at LIMIT ?""",
+            (time.time() if now is None else now, limit))
+        return [Job(r["path"], r["priority"], r["action"], r["attempts"]) for r in rows]
 
     def earliest_retry(self) -> float | None:
         row = self.db.one("SELECT min(not_before) AS t FROM queue WHERE state = 'queued'")

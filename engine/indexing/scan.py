@@ -7,8 +7,9 @@ what keeps a re-scan of 10k files within seconds. Files that disappeared are que
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from engine.errors import NotFound
 from engine.indexing.catalog import Catalog
 from engine.indexing.crawl import crawl
 from engine.indexing.queue import CRAWL, DELETION, WorkQueue
@@ -23,7 +24,7 @@ class ScanReport:
     queued: int = 0
     removed: int = 0
     stopped: bool = False
-    new_paths: list[str] = field(default_factory=list, repr=False)
+    unavailable: str | None = None  # the root could not be read (an unplugged drive): nothing was removed
 
 
 def scan_root(root: str, catalog: Catalog, queue: WorkQueue,
@@ -31,19 +32,13 @@ def scan_root(root: str, catalog: Catalog, queue: WorkQueue,
     known = catalog.stat_map(root)
     report = ScanReport(root)
     batch: list[str] = []
-    for entry in crawl(root):
-        if should_stop():
-            report.stopped = True
-            break
-        report.seen += 1
-        previous = known.pop(entry.path, None)
-        if previous is not None and previous[0] == entry.size and previous[1] == entry.mtime:
-            continue  # unchanged (including permanent failures: they wait for a person's Retry)
-        batch.append(entry.path)
-        if len(batch) >= BATCH:
-            queue.push_many(batch, CRAWL)
-            report.queued += len(batch)
-            batch = []
+    try:
+        for entry in crawl(root):
+            if _visit(entry, known, report, batch, should_stop, queue):
+                break
+    except NotFound as exc:
+        report.unavailable = exc.message
+        return report  # never mistake a missing drive for every file being deleted
     if batch:
         queue.push_many(batch, CRAWL)
         report.queued += len(batch)
@@ -51,3 +46,21 @@ def scan_root(root: str, catalog: Catalog, queue: WorkQueue,
         queue.push_many(sorted(known), DELETION, action="delete")
         report.removed = len(known)
     return report
+
+
+def _visit(entry, known: dict, report: ScanReport, batch: list[str], should_stop: Callable[[], bool],
+           queue: WorkQueue) -> bool:
+    """Account for one file on disk; returns True when the scan must stop."""
+    if should_stop():
+        report.stopped = True
+        return True
+    report.seen += 1
+    previous = known.pop(entry.path, None)
+    if previous is not None and previous[0] == entry.size and previous[1] == entry.mtime:
+        return False  # unchanged (including permanent failures: they wait for a person's Retry)
+    batch.append(entry.path)
+    if len(batch) >= BATCH:
+        queue.push_many(batch, CRAWL)
+        report.queued += len(batch)
+        batch.clear()
+    return False

@@ -67,7 +67,8 @@ class IndexService:
 
     def maintenance(self) -> None:
         """Fold recent writes into the search structures once the queue is quiet."""
-        self.keywords.maintain()
+        if self.keywords.stale_ratio() > 0.05:
+            self.keywords.refresh_weights()
         self.vectors.optimize()
 
     # ---- roots --------------------------------------------------------------------------------
@@ -132,11 +133,11 @@ class IndexService:
         if os.path.isdir(target):
             with self.db.atomic():
                 for record in self.catalog.under(target):
-                    self.catalog.forget_hash(record.path)
+                    self.catalog.forget_stat(record.path)
                     self.queue.push(record.path, MANUAL)
             self.worker.request_scan(target)
         elif os.path.isfile(target):
-            self.catalog.forget_hash(target)
+            self.catalog.forget_stat(target)
             self.queue.push(target, MANUAL)
         else:
             raise NotFound(f'"{path}" no longer exists.')

@@ -18,6 +18,7 @@ from engine.indexing.scan import scan_root
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY_S = 0.25
+BATCH_FILES = 16  # files per embedding call: big enough for full model batches, small enough for progress
 
 
 class IndexWorker:
@@ -81,13 +82,13 @@ class IndexWorker:
                          report.removed)
                 self.publish(force=True)
                 continue
-            job = self.queue.next()
-            if job is None:
+            jobs = self.queue.next_batch(BATCH_FILES)
+            if not jobs:
                 break
-            self.current = job.path
-            self.indexer.process(job)
+            self.current = jobs[0].path
+            self.indexer.process_batch(jobs)
             self._dirty = True
-            ran += 1
+            ran += len(jobs)
             self.publish()
         self.current = None
         if self._dirty and not should_stop():

@@ -1,0 +1,1 @@
+"""Command-line sub-commands that live beside their feature."""

@@ -1,0 +1,43 @@
+"""The engine as the agent sees it: the `AgentHost` the agent's tools call (search, extracted text,
+senses, roots, and proposing a plan). Keeping this seam narrow is what lets the agent be tested with
+an in-memory host, and what guarantees the agent can never reach the executor: it can only propose."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.errors import NotFound
+from engine.indexing.extract import extract
+from engine.indexing.service import IndexService
+
+LOSSY_READ_BYTES = 256_000
+
+
+class EngineAgentHost:
+    def __init__(self, index: IndexService, search: Callable[..., list[dict[str, Any]]],
+                 propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]], max_chars: Callable[[], int]):
+        self._index, self._search, self._propose, self._max_chars = index, search, propose, max_chars
+
+    def roots(self) -> list[str]:
+        return self._index.roots()
+
+    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
+        return self._search(query, scope=scope, limit=limit)
+
+    def extracted_text(self, path: str) -> str:
+        """The text indexing extracts (PDF, DOCX… read properly); unknown files as lossy UTF-8."""
+        try:
+            extracted = extract(path, max_chars=self._max_chars())
+        except FileNotFoundError as exc:
+            raise NotFound(f'"{path}" does not exist.') from exc
+        if extracted.text or extracted.doc_type != "binary":
+            return extracted.text
+        with open(path, "rb") as handle:
+            return handle.read(LOSSY_READ_BYTES).decode("utf-8", errors="replace")
+
+    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+        return self._index.read_semantics(path, recursive, limit)
+
+    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
+        return self._propose(summary, operations)

@@ -1,0 +1,86 @@
+"""Crash consistency between the three stores, and the watcher feeding changes in without a re-crawl."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from engine.events import INDEXING_PROGRESS
+from engine.indexing.embed import HashingEmbedder
+from tests.indexing.helpers import SAMPLE, make_engine, write_docs
+
+
+def test_rows_written_before_a_crash_without_a_catalog_commit_are_dropped_at_start(tmp_path, sensetree_home):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    engine.add_indexed_folder(str(root))
+    engine.drain()
+    ghost = str(root / "ghost.txt")
+    # the crash: vectors and keywords were written, the catalog transaction never committed
+    engine.vectors.upsert(ghost, ["ghost text"], HashingEmbedder().embed(["ghost text"]))
+    engine.keywords.upsert(ghost, ["ghost text"])
+    engine.close()
+    restarted = make_engine(sensetree_home)
+    try:
+        assert ghost in restarted.repair_report.orphans_dropped
+        assert ghost not in restarted.keywords.chunk_counts() and ghost not in restarted.vectors.chunk_counts()
+    finally:
+        restarted.close()
+
+
+def test_a_file_whose_store_rows_disagree_is_requeued_and_rebuilt(tmp_path, sensetree_home):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    engine.add_indexed_folder(str(root))
+    engine.drain()
+    path = str(root / "notes" / "travel.txt")
+    engine.keywords.delete(path)  # a crash that lost one store's rows
+    engine.close()
+    restarted = make_engine(sensetree_home)
+    try:
+        assert restarted.repair_report.requeued == [path]
+        restarted.drain()
+        assert restarted.keywords.chunk_counts()[path] == restarted.index.catalog.get(path).chunks
+        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == path
+    finally:
+        restarted.close()
+
+
+def wait_for(engine, predicate, timeout=20.0):
+    """Block until `predicate()` holds after some indexing progress event, or the bound runs out."""
+    hit = threading.Event()
+
+    def check(_topic, _payload):
+        if predicate():
+            hit.set()
+
+    unsubscribe = engine.events.subscribe(check, INDEXING_PROGRESS)
+    try:
+        if predicate():
+            return True
+        return hit.wait(timeout)
+    finally:
+        unsubscribe()
+
+
+def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding(tmp_path, sensetree_home):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    (sensetree_home / "settings.json").write_text('{"indexing": {"debounce_s": 0.2}}', encoding="utf-8")
+    engine = make_engine(sensetree_home, background=True)
+    try:
+        engine.add_indexed_folder(str(root))
+        assert wait_for(engine, lambda: engine.indexing_stats()["done"] == 4)
+        new = root / "notes" / "new.txt"
+        new.write_text("Pottery class every Thursday at the community centre.", encoding="utf-8")
+        assert wait_for(engine, lambda: engine.index.catalog.get(str(new)) is not None
+                        and engine.index.catalog.get(str(new)).status == "done")
+        embedded = engine.embedder.embedded
+        moved = root / "pottery.txt"
+        os.rename(new, moved)
+        assert wait_for(engine, lambda: engine.index.catalog.get(str(moved)) is not None)
+        assert engine.embedder.embedded == embedded
+        assert engine.semantic_search("pottery Thursday")[0]["path"] == str(moved)
+        os.unlink(moved)
+        assert wait_for(engine, lambda: engine.index.catalog.get(str(moved)) is None)
+    finally:
+        engine.close()
