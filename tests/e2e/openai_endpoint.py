@@ -13,7 +13,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass
@@ -38,7 +38,7 @@ class ScriptedEndpoint:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-    def __enter__(self) -> ScriptedEndpoint:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
