@@ -83,10 +83,10 @@ def _outermost_plan(text: str) -> dict[str, Any]:
             return value
         first_value = value if first_value is None else first_value
     if first_error is not None:
-        exc, candidate = first_error
-        near = candidate[max(0, exc.pos - 30): exc.pos + 30]
-        raise ModelError(f"The model's reply is not valid JSON ({exc.msg} at character {exc.pos}, near {near!r}), "
-                         "so no plan was stored; try again") from exc
+        error, candidate = first_error
+        near = candidate[max(0, error.pos - 30): error.pos + 30]
+        raise ModelError(f"The model's reply is not valid JSON ({error.msg} at character {error.pos}, near "
+                         f"{near!r}), so no plan was stored; try again") from error
     raise ModelError("The model's reply is JSON but not a plan (it needs an \"operations\" list), so no plan "
                      f"was stored: {_quote(json.dumps(first_value)[:300])}")
 

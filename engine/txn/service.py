@@ -9,12 +9,14 @@ a crash is rolled back by `recover()` at the next start. Committed plans can be 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +48,9 @@ class TxnService:
 
     def __init__(self, db: Database, data_dir: Path, roots: Callable[[], list[str]], index: IndexSync,
                  planner: Planner | None = None, *, reorganize_prompt: Callable[[], str] | None = None,
-                 fault: Fault | None = None):
+                 fault: Fault | None = None, quiesce: Callable[[], AbstractContextManager[Any]] | None = None):
         self.db, self.roots, self.index, self.planner = db, roots, index, planner
+        self.quiesce = quiesce or contextlib.nullcontext  # e.g. hold the index worker while files move
         self.reorganize_prompt = reorganize_prompt
         self.store = TxnStore(db)
         self.trash_dir = Path(data_dir) / "trash"
@@ -120,7 +123,8 @@ class TxnService:
         reports = []
         with self._lock:
             for record in self.store.active():
-                steps, status = self._rollback(record.id)
+                with self.quiesce():
+                    steps, status = self._rollback(record.id)
                 reports.append({"transaction_id": record.id, "summary": record.summary, "status": status,
                                 "message": f"SenseTree stopped while applying “{record.summary}”; "
                                            f"{_outcome(steps)}", "rollback": steps})
@@ -155,6 +159,11 @@ class TxnService:
     # the three phases ---------------------------------------------------------------------------
     def _run(self, txn_id: str, count: int, disk: Callable[[], None],
              changes_for: Callable[[list[Step]], list[SenseChange]]) -> dict[str, Any]:
+        with self.quiesce():
+            return self._phases(txn_id, count, disk, changes_for)
+
+    def _phases(self, txn_id: str, count: int, disk: Callable[[], None],
+                changes_for: Callable[[list[Step]], list[SenseChange]]) -> dict[str, Any]:
         try:
             disk()
             steps = self._done_steps(txn_id)

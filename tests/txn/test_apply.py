@@ -237,3 +237,23 @@ def test_undo_is_refused_after_its_trashed_item_was_restored(world):
     service.trash_restore(service.trash_list()[0]["item_id"], str(world.root / "kept.md"))
     with pytest.raises(Conflict, match="already restored from the trash"):
         service.undo_transaction(plan["transaction_id"])
+
+
+def test_quiesce_hook_holds_for_the_whole_apply(world):
+    import contextlib
+
+    from engine.txn import TxnService
+
+    events: list[str] = []
+
+    @contextlib.contextmanager
+    def hold():
+        events.append("hold")
+        yield
+        events.append("release")
+
+    service = TxnService(world.db, world.home, lambda: world.roots, world.index, None,
+                         fault=lambda point: events.append(point.phase), quiesce=hold)
+    plan = service.propose_plan("Tidy up", mixed_plan(world.root))
+    service.apply_action_plan(plan["transaction_id"])
+    assert events[0] == "hold" and events[-1] == "release" and "disk" in events and "index" in events
