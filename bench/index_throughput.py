@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.engine import Engine  # noqa: E402
-from engine.indexing.embed import HashingEmbedder, TransformerEmbedder  # noqa: E402
+from engine.engine import Engine
+from engine.indexing.embed import HashingEmbedder, TransformerEmbedder
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "scifact"
 

@@ -20,6 +20,7 @@ from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
 from engine.indexing.embed import Embedder, make_embedder
 from engine.indexing.indexer import IndexOptions
+from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
@@ -31,10 +32,6 @@ log = logging.getLogger(__name__)
 LIST_LIMIT = 500
 
 
-def _slug(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80]
-
-
 class Engine:
     def __init__(self, home: Path | str | None = None, *, embedder: Embedder | None = None,
                  chat_model: Any = None, background: bool = False):
@@ -44,22 +41,55 @@ class Engine:
         self.events = EventBus()
         self.db = Database(self.home / "sensetree.db")
         self.db.migrate(catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
-        emb = self.settings.embedding
-        self.embedder = embedder or make_embedder(emb.model, emb.device, emb.quantize, emb.batch_size)
+        active = embedder or self._active_embedder()
         self._chat_model = chat_model
         self.keywords = KeywordIndex(self.home / "keywords.duckdb")
-        self.vectors = VectorIndex(self.home / "vectors" / _slug(self.embedder.name), self.embedder.dim)
-        self.search = HybridSearch(self.keywords, self.vectors, self.embedder, make_reranker(self.settings.rerank))
-        self.index = IndexService(self.db, self.events, self.keywords, self.vectors, self.embedder,
+        vectors = self._open_vectors(active)
+        write_active(self.vectors_dir, active.name)
+        self.search = HybridSearch(self.keywords, vectors, active, make_reranker(self.settings.rerank))
+        self.index = IndexService(self.db, self.events, self.keywords, vectors, active,
                                   lambda: self.settings, self._save_roots, self._index_options, str(self.home))
         self.indexer = self.index.indexer
         self.repair_report = self.index.startup_repair()
+        self.reembedder = Reembedder(self.indexer, self.search, self.index.catalog, self.vectors_dir, self.events,
+                                     self._open_vectors)
         self._build_actions_and_agent()
         self._background = background
         if background:
             self.index.start_background()
+            if embedder is None and self.embedder.name != self._wanted_embedder().name:
+                self.reembedder.start(self._wanted_embedder())  # finish a model switch a crash interrupted
 
     # ---- composition helpers ------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        """The model of the index in force (it changes when a model switch completes)."""
+        return self.indexer.embedder
+
+    @property
+    def vectors(self) -> VectorIndex:
+        return self.indexer.vectors
+
+    @property
+    def vectors_dir(self) -> Path:
+        return self.home / "vectors"
+
+    def _wanted_embedder(self) -> Embedder:
+        emb = self.settings.embedding
+        return make_embedder(emb.model, emb.device, emb.quantize, emb.batch_size)
+
+    def _active_embedder(self) -> Embedder:
+        """The model whose index is complete: the one in settings, unless a switch is still under way."""
+        wanted = self._wanted_embedder()
+        active = read_active(self.vectors_dir)
+        if active is None or active == wanted.name:
+            return wanted
+        model, _, quantize = active.partition("+")
+        emb = self.settings.embedding
+        return make_embedder(model, emb.device, quantize or "none", emb.batch_size)
+
+    def _open_vectors(self, embedder: Embedder) -> VectorIndex:
+        return VectorIndex(self.vectors_dir / slug(embedder.name), embedder.dim)
     def _save_roots(self, roots: list[str]) -> None:
         self._update_settings(self.settings.model_copy(update={"roots": roots}))
 
@@ -114,9 +144,11 @@ class Engine:
         return self.drain()
 
     def close(self) -> None:
+        self.reembedder.stop()
         self.agent.close()
         self.index.stop()
         self.keywords.close()
+        self.vectors.close()
         self.db.close()
 
     # ---- indexing commands --------------------------------------------------------------------
@@ -180,7 +212,7 @@ class Engine:
     def agent_memory_list(self) -> list[dict[str, Any]]:
         return self.agent.agent_memory_list()
 
-    def agent_memory_delete(self, id: int) -> dict[str, Any]:  # noqa: A002 - the IPC argument is named id
+    def agent_memory_delete(self, id: int) -> dict[str, Any]:
         return self.agent.agent_memory_delete(id)
 
     def agent_memory_clear(self) -> dict[str, Any]:
@@ -225,6 +257,9 @@ class Engine:
             self.index.set_indexing_paused(self.settings.indexing.paused)
         if "rerank" in patch:
             self.search.reranker = make_reranker(self.settings.rerank)
+        wanted = self._wanted_embedder()
+        if "embedding" in patch and wanted.name != self.embedder.name:
+            self.reembedder.start(wanted, background=self._background)
         return self.get_config()
 
     def get_default_prompts(self) -> dict[str, str]:

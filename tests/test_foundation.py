@@ -49,10 +49,9 @@ def test_nested_atomic_rolls_back_only_the_inner_savepoint(tmp_path):
     db.migrate([("t1", "CREATE TABLE t (x INTEGER)")])
     with db.atomic():
         db.execute("INSERT INTO t VALUES (1)")
-        with pytest.raises(RuntimeError):
-            with db.atomic():
-                db.execute("INSERT INTO t VALUES (2)")
-                raise RuntimeError("inner failure")
+        with pytest.raises(RuntimeError), db.atomic():
+            db.execute("INSERT INTO t VALUES (2)")
+            raise RuntimeError("inner failure")
     assert [r["x"] for r in db.query("SELECT x FROM t")] == [1]
 
 

@@ -12,6 +12,7 @@ rename or an unchanged file costs zero embeddings.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import re
 import threading
@@ -45,7 +46,7 @@ class HashingEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             words = re.findall(r"\w+", text.lower())
-            for feature in words + [a + " " + b for a, b in zip(words, words[1:])]:
+            for feature in words + [a + " " + b for a, b in itertools.pairwise(words)]:
                 digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
                 idx = int.from_bytes(digest[:4], "little") % self.dim
                 out[row, idx] += 1.0 if digest[4] & 1 else -1.0

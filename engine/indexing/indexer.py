@@ -24,7 +24,7 @@ from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.qualify import Complete, qualify
 from engine.indexing.queue import DELETION, MANUAL, Job, WorkQueue
-from engine.paths import find_root, is_within
+from engine.paths import find_root, is_within, rebase
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,15 @@ class _Prepared:
     note: str | None
 
 
+def _with_vectors(ready: list[_Prepared], vectors) -> list[tuple[str, list[str], object]]:
+    """Split one embedding matrix back into (path, stored texts, vectors) rows, file by file."""
+    rows, start = [], 0
+    for item in ready:
+        rows.append((item.path, item.stored, vectors[start:start + len(item.stored)]))
+        start += len(item.stored)
+    return rows
+
+
 class Indexer:
     """Processes queue jobs and implements the IndexSync protocol the action executor calls."""
 
@@ -90,6 +99,7 @@ class Indexer:
         # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
+        self.shadow = None  # a reembed.Shadow while the embedding model is being switched
 
     # ---- processing jobs ------------------------------------------------------------------------
     def process(self, job: Job) -> str:
@@ -181,13 +191,11 @@ class Indexer:
     def _store(self, ready: list[_Prepared]) -> None:
         """Embed every prepared chunk at once, then write vectors, keywords, and last the catalog."""
         inputs = [text for item in ready for text in item.embedded]
-        vectors = self.embedder.embed(inputs)
-        rows, start = [], 0
-        for item in ready:
-            rows.append((item.path, item.stored, vectors[start:start + len(item.stored)]))
-            start += len(item.stored)
-        self.vectors.upsert_many(rows)
+        self.vectors.upsert_many(_with_vectors(ready, self.embedder.embed(inputs)))
         self.keywords.upsert_many([(item.path, item.stored) for item in ready])
+        if self.shadow is not None:  # mirror into the index being built for the next model
+            self.shadow.vectors.upsert_many(_with_vectors(ready, self.shadow.embedder.embed(inputs)))
+            self.shadow.written.update(item.path for item in ready)
         with self.db.atomic():
             for item in ready:
                 self.catalog.record_indexed(item.path, item.root, size=item.size, mtime=item.mtime, hash=item.hash,
@@ -223,6 +231,11 @@ class Indexer:
             return
         self.vectors.rename(old, new)
         self.keywords.rename(old, new)
+        if self.shadow is not None:
+            self.shadow.vectors.rename(old, new)
+            moved = {p for p in self.shadow.written if is_within(p, old)}
+            self.shadow.written -= moved
+            self.shadow.written |= {rebase(p, old, new) for p in moved}
         with self.db.atomic():
             self.catalog.rename(old, new, new_root)
             self.queue.rename(old, new)
@@ -231,6 +244,8 @@ class Indexer:
         with self.lock:
             self.vectors.delete(path)
             self.keywords.delete(path)
+            if self.shadow is not None:
+                self.shadow.vectors.delete(path)
             with self.db.atomic():
                 self.catalog.delete(path)
                 self.queue.drop_under(path)

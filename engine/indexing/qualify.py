@@ -40,7 +40,7 @@ def qualify(*, name: str, text: str, doc_type: str, title: str | None, prompt: s
             if sense:
                 kind, body = split_type(sense)
                 return Sense(body, kind or doc_type, "model")
-        except Exception as exc:  # the endpoint failing must not fail indexing: fall back
+        except Exception as exc:  # noqa: BLE001 - the endpoint failing must not fail indexing: fall back
             log.warning("qualification by the model failed for %s, using the extractive sense: %s", name, exc)
     return Sense(extractive_sense(name, text, title), doc_type, "extractive")
 
@@ -74,5 +74,5 @@ def split_type(sense: str) -> tuple[str | None, str]:
 
 
 def _clean(reply: str) -> str:
-    text = re.sub(r"<think>.*?</think>", "", reply or "", flags=re.S).strip()
+    text = re.sub(r"<think>.*?</think>", "", reply or "", flags=re.DOTALL).strip()
     return " ".join(text.split())[:1200]

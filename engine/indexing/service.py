@@ -32,7 +32,7 @@ class IndexService:
                  settings: Callable[[], Settings], save_roots: Callable[[list[str]], None],
                  options: Callable[[], IndexOptions], data_dir: str):
         self.db, self.events, self.settings = db, events, settings
-        self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
+        self.keywords = keywords
         self._save_roots = save_roots
         self.data_dir = normalize(data_dir)
         self.catalog = Catalog(db)
@@ -42,6 +42,10 @@ class IndexService:
         self.watcher = RootWatcher(self.queue, self.indexer.moved, self.roots, self.worker.notify,
                                    settings().indexing.debounce_s)
         self.worker.set_paused(settings().indexing.paused)
+
+    @property
+    def vectors(self):
+        return self.indexer.vectors
 
     # ---- lifecycle ----------------------------------------------------------------------------
     def startup_repair(self) -> RepairReport:
