@@ -14,7 +14,7 @@ from typing import Any
 from engine import prompts
 from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
 from engine.db import Database
-from engine.errors import EngineError, InvalidInput, NotFound
+from engine.errors import EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
@@ -123,8 +123,15 @@ class Engine:
         from engine.agent import MIGRATIONS as AGENT_MIGRATIONS
         from engine.agent.service import Agent
         from engine.agent_host import EngineAgentHost
+        from engine.txn.service import TxnService
+        from engine.txn.store import MIGRATIONS as TXN_MIGRATIONS
 
-        self.db.migrate(AGENT_MIGRATIONS)
+        self.db.migrate(TXN_MIGRATIONS + AGENT_MIGRATIONS)
+        self.txn = TxnService(self.db, self.home, self.index.roots, self.indexer, self._planner,
+                              reorganize_prompt=lambda: prompts.effective(self.settings.prompts.model_dump(),
+                                                                          "reorganize"),
+                              quiesce=lambda: self.indexer.lock)  # the worker waits while files move
+        self.recovery_report = self.txn.recover()
         host = EngineAgentHost(self.index, self.semantic_search, self._propose_plan,
                                lambda: self.settings.indexing.max_chars)
         factory = (lambda _settings: self._chat_model) if self._chat_model is not None else None
@@ -133,6 +140,12 @@ class Engine:
 
     def _propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
         return self.txn.propose_plan(summary, operations)
+
+    def _planner(self, system: str, user: str) -> str:
+        model = self.chat_model()
+        if model is None:
+            raise ModelError("Planning a reorganisation needs a reasoning endpoint: set one in Settings → Reasoning.")
+        return model.text(system, user, json_mode=True, effort=self.settings.reasoning.reasoning_effort)
 
     # ---- lifecycle ----------------------------------------------------------------------------
     def drain(self) -> int:
@@ -198,6 +211,28 @@ class Engine:
         scope_path = self.index.require_in_roots(scope) if scope else None
         limit = max(1, min(int(limit), 100))
         return [r.to_dict() for r in self.search.search(query, scope=scope_path, limit=limit)]
+
+    # ---- action commands ----------------------------------------------------------------------
+    def plan_reorganization(self, instruction: str, scope: str) -> dict[str, Any]:
+        return self.txn.plan_reorganization(instruction, scope)
+
+    def apply_action_plan(self, transaction_id: str, operations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        return self.txn.apply_action_plan(transaction_id, operations)
+
+    def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
+        return self.txn.discard_action_plan(transaction_id)
+
+    def list_transactions(self) -> list[dict[str, Any]]:
+        return self.txn.list_transactions()
+
+    def undo_transaction(self, transaction_id: str) -> dict[str, Any]:
+        return self.txn.undo_transaction(transaction_id)
+
+    def trash_list(self) -> list[dict[str, Any]]:
+        return self.txn.trash_list()
+
+    def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:
+        return self.txn.trash_restore(item_id, target_path)
 
     # ---- agent commands -----------------------------------------------------------------------
     def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> dict[str, Any]:
