@@ -53,7 +53,7 @@ class Memory:
                                (text, key, time.time()))
         return {"id": cur.lastrowid, "note": text, "created_at": time.time(), "duplicate": False}
 
-    def list(self, limit: int | None = None) -> list[dict[str, Any]]:
+    def entries(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Newest first: `[{id, note, created_at}]`."""
         sql = "SELECT id, note, created_at FROM agent_memory ORDER BY created_at DESC, id DESC"
         rows = self._db.query(sql + " LIMIT ?", (limit,)) if limit else self._db.query(sql)
@@ -61,7 +61,7 @@ class Memory:
 
     def prompt_notes(self) -> list[str]:
         """The notes that go into the prompt: the newest PROMPT_NOTES, oldest of them first."""
-        return [r["note"] for r in reversed(self.list(PROMPT_NOTES))]
+        return [r["note"] for r in reversed(self.entries(PROMPT_NOTES))]
 
     def delete(self, note_id: int) -> None:
         if self._db.execute("DELETE FROM agent_memory WHERE id = ?", (int(note_id),)).rowcount == 0:

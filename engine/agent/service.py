@@ -110,7 +110,7 @@ class Agent:
         return self.mcp.list_tools()
 
     def agent_memory_list(self) -> list[dict[str, Any]]:
-        return self.memory.list()
+        return self.memory.entries()
 
     def agent_memory_delete(self, id: int) -> dict[str, Any]:  # the IPC argument is named id
         self.memory.delete(id)

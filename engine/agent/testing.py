@@ -47,6 +47,8 @@ def _reply(step: Step) -> ModelReply:
         return step
     if isinstance(step, str):
         return ModelReply(content=step)
+    if isinstance(step, BaseException):
+        raise step
     calls: list[ToolCall] = [
         make_tool_call(i, c.id or f"call_{i}", c.name, c.arguments) for i, c in enumerate(step)
     ]

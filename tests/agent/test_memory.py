@@ -18,7 +18,7 @@ def test_remember_trims_and_ignores_empty_notes(tmp_path):
     assert memory.remember("   \n ") is None
     saved = memory.remember("  Invoices go to   Finance  ")
     assert saved is not None and saved["note"] == "Invoices go to Finance"
-    assert [n["note"] for n in memory.list()] == ["Invoices go to Finance"]
+    assert [n["note"] for n in memory.entries()] == ["Invoices go to Finance"]
 
 
 def test_duplicates_ignoring_case_and_whitespace_are_saved_once(tmp_path):
@@ -26,7 +26,7 @@ def test_duplicates_ignoring_case_and_whitespace_are_saved_once(tmp_path):
     memory.remember("My accountant is Jane")
     again = memory.remember("my  ACCOUNTANT is jane")
     assert again is not None and again["duplicate"] is True
-    assert len(memory.list()) == 1
+    assert len(memory.entries()) == 1
 
 
 def test_prompt_notes_are_the_fifty_newest_oldest_first(tmp_path):
@@ -44,8 +44,8 @@ def test_delete_and_clear(tmp_path):
     memory.remember("b")
     assert first is not None
     memory.delete(first["id"])
-    assert [n["note"] for n in memory.list()] == ["b"]
+    assert [n["note"] for n in memory.entries()] == ["b"]
     with pytest.raises(NotFound, match="no memory note with id"):
         memory.delete(first["id"])
     memory.clear()
-    assert memory.list() == []
+    assert memory.entries() == []
