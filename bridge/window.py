@@ -141,11 +141,12 @@ def _show(window: Any) -> None:
 
 
 def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None = None,
-               on_started: Callable[[Any], None] | None = None) -> int:
+               on_started: Callable[[Any, Callable[[], None]], None] | None = None) -> int:
     """Open the window and run the GUI loop on this (the main) thread until the person quits.
 
     Returns 0 when it ran, or when another instance was asked to show its window instead. `engine` is
-    only used for its event bus; the caller closes it after this returns.
+    only used for its event bus; the caller closes it after this returns. `on_started(window, quit)`
+    runs on a worker thread once the GUI loop is up (tests use it to drive the page and quit).
     """
     instance = SingleInstance(home)
     if instance.notify_running():
@@ -176,7 +177,7 @@ def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None 
     def started() -> None:
         state["tray"] = start_tray(window, api, quit_app)
         if on_started is not None:
-            on_started(window)
+            on_started(window, quit_app)
 
     try:
         webview.start(started, gui="qt", debug=debug, private_mode=False,

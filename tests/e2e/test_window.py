@@ -1,0 +1,44 @@
+"""The real desktop window: pywebview on Qt WebEngine under Xvfb (or Qt's offscreen platform), a bridge
+call made from the page and its result read back with evaluate_js, and an engine event delivered."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("webview", reason="pip install pywebview PySide6-Essentials PySide6-Addons")
+pytest.importorskip("PySide6.QtWebEngineWidgets", reason="Qt WebEngine (PySide6-Addons) is not installed")
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _command(home: Path) -> tuple[list[str], dict[str, str]]:
+    env = dict(os.environ, QTWEBENGINE_CHROMIUM_FLAGS="--disable-gpu", PYTHONPATH=str(REPO))
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        env["QTWEBENGINE_DISABLE_SANDBOX"] = "1"  # Chromium refuses its sandbox as root
+    probe = [sys.executable, str(REPO / "tests" / "e2e" / "window_probe.py"), str(home)]
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return probe, env
+    if shutil.which("xvfb-run"):
+        return ["xvfb-run", "-a", "-s", "-screen 0 1280x900x24", *probe], env
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    return probe, env
+
+
+def test_a_bridge_call_from_the_page_in_the_real_window_reads_back_through_evaluate_js(tmp_path):
+    command, env = _command(tmp_path / "home")
+    done = subprocess.run(command, check=False, env=env, cwd=REPO, capture_output=True, text=True, timeout=180)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("PROBE ")]
+    assert lines, f"the window process printed no result (exit {done.returncode}):\n{done.stderr[-3000:]}"
+    report = json.loads(lines[-1].removeprefix("PROBE "))
+    assert "error" not in report, report
+    assert report["version"]["ok"] is True and isinstance(report["version"]["data"], str)
+    assert report["roots"] == {"ok": True, "data": []}
+    assert report["page_title"] == "SenseTree"
+    assert report["event"] == {"topic": "agent-step", "payload": {"step": "🔍 Searching: probe"}}
