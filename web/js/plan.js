@@ -141,6 +141,7 @@ function renderOutcome(target, result, { undone = false } = {}) {
   const rollback = result.rollback || [];
   const failed = rollback.length > 0 || result.ok === false || (result.applied === 0 && /fail|error|rolled/i.test(result.message || ""));
   const text = undone ? `Undone. ${result.message || ""}` : failed ? result.message || "The plan failed and was rolled back."
+    : /^applied/i.test(result.message || "") ? result.message
     : `Applied ${result.applied} operation${result.applied === 1 ? "" : "s"}. ${result.message || ""}`;
   clear(target).append(h(`p.banner.${failed ? "error" : "ok"}`, { role: "status", "data-testid": "plan-result" }, text.trim()));
   if (rollback.length) {
