@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS ?= test
+EXTRAS ?= app,test
 
 .PHONY: run test bench install clean lint
 

@@ -146,17 +146,25 @@ def _parse_value(text: str) -> Any:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Open the window; with no display (Linux without DISPLAY/WAYLAND_DISPLAY) serve the UI instead."""
-    headless = sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     try:
-        from bridge import window  # noqa: F401
-    except ImportError:
-        headless = True
-    if headless:
-        print("No display found: serving the UI in your browser instead.", file=sys.stderr)
+        from bridge.window import display_available, run_window
+    except ImportError as exc:  # the window extras are not installed: the browser UI still works
+        log.warning("the window is unavailable (%s); serving the UI instead", exc)
+        display_available, run_window = (lambda: False), None
+    if run_window is None or not display_available():
+        print("No display found: serving the UI for your browser instead.", file=sys.stderr)
         return cmd_serve(argparse.Namespace(port=0, open=False))
-    from bridge.window import run_window
+    from bridge.api import Api
 
-    return run_window(build_engine) or 0
+    engine = build_engine(background=True)
+    try:
+        code = run_window(Api(engine), engine)
+    finally:
+        engine.close()
+    # pystray's thread is not a daemon where no tray can dock; the window is gone, so leave now.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code or 0)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

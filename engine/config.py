@@ -171,7 +171,13 @@ def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
 
 def apply_patch(settings: Settings, patch: dict[str, Any]) -> Settings:
     """A new Settings with `patch` deep-merged; a masked secret sent back unchanged keeps the stored one."""
-    merged = deep_merge(settings.to_json_dict(), _drop_masked(patch))
+    base = settings.to_json_dict()
+    patch = _drop_masked(patch)
+    servers = patch.get("mcpServers")
+    if isinstance(servers, dict):  # `{"mcpServers": {"name": null}}` removes that server
+        base["mcpServers"] = {k: v for k, v in base["mcpServers"].items() if servers.get(k, v) is not None}
+        patch = {**patch, "mcpServers": {k: v for k, v in servers.items() if v is not None}}
+    merged = deep_merge(base, patch)
     try:
         return Settings.model_validate(merged)
     except ValidationError as exc:

@@ -99,3 +99,9 @@ def test_a_failing_event_handler_does_not_stop_the_others():
     bus.publish("indexing-progress", {"done": 1})
     bus.publish("agent-step", {"text": "x"})
     assert got == [("indexing-progress", {"done": 1})]
+
+
+def test_a_null_mcp_server_in_a_patch_removes_that_server():
+    settings = apply_patch(Settings(), {"mcpServers": {"time": {"command": "t"}, "files": {"url": "http://127.0.0.1:1/mcp"}}})
+    settings = apply_patch(settings, {"mcpServers": {"time": None}})
+    assert list(settings.mcp_servers) == ["files"]

@@ -33,9 +33,15 @@ def _command(home: Path) -> tuple[list[str], dict[str, str]]:
 
 def test_a_bridge_call_from_the_page_in_the_real_window_reads_back_through_evaluate_js(tmp_path):
     command, env = _command(tmp_path / "home")
-    done = subprocess.run(command, check=False, env=env, cwd=REPO, capture_output=True, text=True, timeout=180)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("PROBE ")]
-    assert lines, f"the window process printed no result (exit {done.returncode}):\n{done.stderr[-3000:]}"
+    out_path, err_path = tmp_path / "probe.out", tmp_path / "probe.err"
+    # Output goes to files, not pipes: Qt WebEngine's helper processes inherit the descriptors and may
+    # outlive the probe for a while, and a pipe would make us wait for them too.
+    with open(out_path, "w") as out, open(err_path, "w") as err:
+        returncode = subprocess.run(command, check=False, env=env, cwd=REPO, stdout=out, stderr=err,
+                                    stdin=subprocess.DEVNULL, timeout=180).returncode
+    stdout, stderr = out_path.read_text(), err_path.read_text()
+    lines = [line for line in stdout.splitlines() if line.startswith("PROBE ")]
+    assert lines, f"the window process printed no result (exit {returncode}):\n{stderr[-3000:]}"
     report = json.loads(lines[-1].removeprefix("PROBE "))
     assert "error" not in report, report
     assert report["version"]["ok"] is True and isinstance(report["version"]["data"], str)
