@@ -158,6 +158,15 @@ def main() -> None:
           f"{args.turns} turns per row; query vector by HashingEmbedder, zero-latency model")
     report("whole index, no scope", *measure(agent, model, stamps, questions[5:], None))
     report("scoped to one folder", *measure(agent, model, stamps, questions[5:], str(folder)))
+    for label, scope in (("  of which search, no scope", None), ("  of which search, scoped", str(folder))):
+        samples = []
+        for question in questions[5:]:
+            started = time.perf_counter()
+            search.search(question, scope=scope, limit=6)
+            samples.append((time.perf_counter() - started) * 1000)
+        ordered = sorted(samples)
+        print(f"{label:<28} p50 {statistics.median(ordered):7.1f} ms   "
+              f"p95 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]:7.1f} ms")
     agent.close()
     keywords.close()
     vectors.close()
