@@ -34,7 +34,12 @@ class EngineAgentHost:
         if extracted.text or extracted.doc_type != "binary":
             return extracted.text
         with open(path, "rb") as handle:
-            return handle.read(LOSSY_READ_BYTES).decode("utf-8", errors="replace")
+            raw = handle.read(LOSSY_READ_BYTES)
+        text = raw.decode("utf-8", errors="replace")
+        garbage = sum(1 for c in text if c == "\ufffd" or (ord(c) < 32 and c not in "\t\n\r"))
+        if b"\x00" in raw or garbage > 0.05 * max(len(text), 1):
+            return ""  # a real binary: bytes decoded as text would only mislead the model
+        return text
 
     def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
         return self._index.read_semantics(path, recursive, limit)

@@ -192,3 +192,13 @@ def test_binary_files_are_catalogued_by_name_only(engine, tmp_path):
     engine.drain()
     record = engine.index.catalog.get(str(root / "photo.raw"))
     assert record.status == "skipped" and record.note
+
+
+def test_the_agent_reads_unknown_text_as_lossy_utf8_but_never_binary_garbage(engine, tmp_path):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    (root / "notes.weird").write_bytes("Caf\u00e9 list: beans, filters".encode() + b"\xff")
+    (root / "blob.bin").write_bytes(bytes(range(256)) * 4)
+    engine.add_indexed_folder(str(root))
+    host = engine.agent._host
+    assert host.extracted_text(str(root / "notes.weird")).startswith("Café list: beans, filters")
+    assert host.extracted_text(str(root / "blob.bin")) == ""

@@ -51,7 +51,7 @@ def decode_text(data: bytes, complete: bool = True) -> str:
     if encoding is None:
         if b"\x00" in data[:SNIFF_BYTES]:
             raise NotText()
-        encoding = "utf-8" if _is_utf8(data, complete) else _guess_encoding(data)
+        encoding = "utf-8" if _is_utf8(data, complete) or _mostly_utf8(data) else _guess_encoding(data)
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     text = decoder.decode(data, final=complete)
     if _looks_binary(text):
@@ -105,6 +105,15 @@ def _is_utf8(data: bytes, complete: bool) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _mostly_utf8(data: bytes) -> bool:
+    """UTF-8 with a stray bad byte or two (a truncated download, a bad paste) stays UTF-8, read lossily,
+    rather than being re-guessed as a single-byte code page that garbles every accented letter."""
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    multibyte = any(ord(c) > 127 and c != "\ufffd" for c in text)
+    return multibyte and bad <= max(1, len(data) // 1000)
 
 
 def _guess_encoding(data: bytes) -> str:
