@@ -25,13 +25,18 @@ from engine.txn import MIGRATIONS, FaultPoint, TxnService
 WORDS = ["invoice", "contract", "report", "receipt", "letter", "budget", "holiday", "recipe", "travel", "meeting", "notes", "project"]
 
 
+def _word(i: int) -> str:
+    """A letters-only token unique to file i (digits are not searchable words)."""
+    return "ref" + "".join(chr(ord("a") + int(d)) for d in f"{i:05d}")
+
+
 def build_tree(root: Path, files: int) -> list[Path]:
     made = []
     for i in range(files):
         folder = root / f"inbox{i // 100:03d}"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"file{i:05d}.txt"
-        path.write_text(f"{WORDS[i % len(WORDS)]} number {i} for client {i % 97}, reference ref{i:05d}q.\n" * 3)
+        path.write_text(f"{WORDS[i % len(WORDS)]} number {i} for client {i % 97}, reference {_word(i)}.\n" * 3)
         made.append(path)
     return made
 
