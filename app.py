@@ -158,7 +158,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     engine = build_engine(background=True)
     try:
-        code = run_window(Api(engine), engine)
+        code = run_window(Api(engine), engine, start_hidden=getattr(args, "tray", False))
     finally:
         engine.close()
     # pystray's thread is not a daemon where no tray can dock; the window is gone, so leave now.
@@ -182,6 +182,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sensetree", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to the console")
+    parser.add_argument("--tray", action="store_true", help="start in the tray, window hidden (autostart at login)")
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("index", help="add folders and index them; returns when the queue is drained")
     p.add_argument("paths", nargs="+")

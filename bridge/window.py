@@ -47,24 +47,25 @@ def event_script(topic: str, payload: dict[str, Any]) -> str:
 
 class SingleInstance:
     """The first launch listens on a loopback port (with a secret) and records both in the data dir;
-    later launches connect, send the secret and "show", and leave."""
+    later launches connect, send the secret and "show", and leave. "quit" runs the same quit as the
+    tray's Quit item, for desktops without a tray (and the packaging smoke test under Xvfb)."""
 
     def __init__(self, home: Path | None = None) -> None:
         self._file = (home or data_dir()) / INSTANCE_FILE
         self._secret = secrets.token_hex(16)
         self._listener: socket.socket | None = None
 
-    def notify_running(self) -> bool:
-        """True when another instance answered (it has been asked to show its window)."""
+    def notify_running(self, command: str = "show") -> bool:
+        """True when another instance answered (it has been asked to show its window, or to quit)."""
         try:
             info = json.loads(self._file.read_text(encoding="utf-8"))
             with socket.create_connection(("127.0.0.1", int(info["port"])), timeout=2) as conn:
-                conn.sendall(f"{info['secret']} show\n".encode())
+                conn.sendall(f"{info['secret']} {command}\n".encode())
                 return conn.recv(16).startswith(b"ok")
         except (OSError, ValueError, KeyError):
             return False
 
-    def listen(self, on_show: Callable[[], None]) -> None:
+    def listen(self, on_show: Callable[[], None], on_quit: Callable[[], None] | None = None) -> None:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind(("127.0.0.1", 0))
         listener.listen(4)
@@ -72,9 +73,10 @@ class SingleInstance:
         tmp = self._file.with_suffix(".tmp")
         tmp.write_text(json.dumps({"port": listener.getsockname()[1], "secret": self._secret, "pid": os.getpid()}))
         os.replace(tmp, self._file)
-        threading.Thread(target=self._serve, args=(listener, on_show), name="sensetree-instance", daemon=True).start()
+        actions = {"show": on_show, **({"quit": on_quit} if on_quit is not None else {})}
+        threading.Thread(target=self._serve, args=(listener, actions), name="sensetree-instance", daemon=True).start()
 
-    def _serve(self, listener: socket.socket, on_show: Callable[[], None]) -> None:
+    def _serve(self, listener: socket.socket, actions: dict[str, Callable[[], None]]) -> None:
         while True:
             try:
                 conn, _ = listener.accept()
@@ -83,9 +85,10 @@ class SingleInstance:
             with conn:
                 conn.settimeout(2)
                 with contextlib.suppress(OSError):
-                    if conn.recv(128).decode(errors="replace").strip() == f"{self._secret} show":
+                    secret, _, command = conn.recv(128).decode(errors="replace").strip().partition(" ")
+                    if secrets.compare_digest(secret, self._secret) and command in actions:
                         conn.sendall(b"ok\n")
-                        on_show()
+                        actions[command]()
 
     def release(self) -> None:
         if self._listener is not None:
@@ -141,12 +144,14 @@ def _show(window: Any) -> None:
 
 
 def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None = None,
-               on_started: Callable[[Any, Callable[[], None]], None] | None = None) -> int:
+               on_started: Callable[[Any, Callable[[], None]], None] | None = None,
+               start_hidden: bool = False) -> int:
     """Open the window and run the GUI loop on this (the main) thread until the person quits.
 
     Returns 0 when it ran, or when another instance was asked to show its window instead. `engine` is
     only used for its event bus; the caller closes it after this returns. `on_started(window, quit)`
     runs on a worker thread once the GUI loop is up (tests use it to drive the page and quit).
+    `start_hidden` (the `--tray` start at login) keeps the window hidden when a tray icon can show it.
     """
     instance = SingleInstance(home)
     if instance.notify_running():
@@ -155,7 +160,8 @@ def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None 
     import webview
 
     window = webview.create_window(WINDOW_TITLE, url=str(web_dir() / "index.html"), js_api=api,
-                                   width=1280, height=820, min_size=(1024, 700), text_select=True)
+                                   width=1280, height=820, min_size=(1024, 700), text_select=True,
+                                   hidden=start_hidden)
     attach_window(api, window)
     bus = getattr(engine, "events", None) or event_bus(api)
     unsubscribe = bus.subscribe(lambda topic, payload: _forward(window, topic, payload))
@@ -172,10 +178,12 @@ def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None 
         return False
 
     window.events.closing += on_closing
-    instance.listen(lambda: _show(window))
+    instance.listen(lambda: _show(window), on_quit=quit_app)
 
     def started() -> None:
         state["tray"] = start_tray(window, api, quit_app)
+        if start_hidden and state["tray"] is None:
+            _show(window)  # no tray to bring it back: a hidden window would be unreachable
         if on_started is not None:
             on_started(window, quit_app)
 
