@@ -155,7 +155,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("No display found: serving the UI for your browser instead.", file=sys.stderr)
         return cmd_serve(argparse.Namespace(port=0, open=False))
     from bridge.api import Api
+    from bridge.window import SingleInstance
 
+    if SingleInstance().notify_running():  # before the engine: its databases admit one process at a time
+        print("SenseTree is already running; its window was brought to the front.", file=sys.stderr)
+        log.info("SenseTree is already running; its window was brought to the front.")
+        return 0
     engine = build_engine(background=True)
     try:
         code = run_window(Api(engine), engine, start_hidden=getattr(args, "tray", False))
