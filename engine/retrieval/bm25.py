@@ -67,6 +67,11 @@ class KeywordIndex:
             for statement in _SCHEMA:
                 self._root.execute(statement)
         except duckdb.Error as exc:
+            if "lock" in str(exc).lower():
+                raise StoreError(
+                    "SenseTree is already running and has the index open; a second process cannot use it at the "
+                    "same time. Use the open SenseTree window (or its `sensetree serve` page), or quit it first."
+                ) from exc
             raise StoreError(f"The keyword index at {self.db_path} could not be opened: {exc}. "
                              "Close other SenseTree windows, or delete the file to rebuild it.") from exc
         self._cursor_lock = threading.Lock()
