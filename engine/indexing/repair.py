@@ -21,11 +21,12 @@ log = logging.getLogger(__name__)
 class RepairReport:
     orphans_dropped: list[str] = field(default_factory=list)
     requeued: list[str] = field(default_factory=list)
+    keywords_refilled: list[str] = field(default_factory=list)
     outside_roots: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return bool(self.orphans_dropped or self.requeued or self.outside_roots)
+        return bool(self.orphans_dropped or self.requeued or self.outside_roots or self.keywords_refilled)
 
 
 def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[str]) -> RepairReport:
@@ -46,7 +47,11 @@ def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[st
         keywords.delete(path)
         vectors.delete(path)
         report.orphans_dropped.append(path)
+    refill = [p for p, n in vouched.items() if vector_counts.get(p) == n and keyword_counts.get(p) != n]
+    report.keywords_refilled = _refill_keywords(refill, vouched, keywords, vectors)
     for path, n in vouched.items():
+        if path in report.keywords_refilled:
+            continue
         if keyword_counts.get(path) != n or vector_counts.get(path) != n:
             keywords.delete(path)
             vectors.delete(path)
@@ -56,6 +61,24 @@ def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[st
                 queue.push(path, MANUAL)
             report.requeued.append(path)
     if report.changed:
-        log.warning("index repair: %d orphan(s) dropped, %d file(s) re-queued, %d outside roots",
-                    len(report.orphans_dropped), len(report.requeued), len(report.outside_roots))
+        log.warning("index repair: %d orphan(s) dropped, %d file(s) re-queued, %d keyword rows rebuilt, "
+                    "%d outside roots", len(report.orphans_dropped), len(report.requeued),
+                    len(report.keywords_refilled), len(report.outside_roots))
     return report
+
+
+def _refill_keywords(paths: list[str], counts: dict[str, int], keywords, vectors, batch: int = 200) -> list[str]:
+    """Rebuild keyword rows from the chunk texts the vector store keeps: a keyword index lost in a crash
+    (or replaced by a new format) costs no re-extraction and no embedding."""
+    done: list[str] = []
+    for start in range(0, len(paths), batch):
+        chunk_paths = paths[start:start + batch]
+        texts = vectors.texts([(p, i) for p in chunk_paths for i in range(counts[p])])
+        rows = []
+        for path in chunk_paths:
+            chunks = [texts.get((path, i)) for i in range(counts[path])]
+            if all(t is not None for t in chunks):
+                rows.append((path, chunks))
+        keywords.upsert_many(rows)
+        done.extend(path for path, _ in rows)
+    return done

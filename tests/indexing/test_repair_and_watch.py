@@ -28,13 +28,30 @@ def test_rows_written_before_a_crash_without_a_catalog_commit_are_dropped_at_sta
         restarted.close()
 
 
-def test_a_file_whose_store_rows_disagree_is_requeued_and_rebuilt(tmp_path, sensetree_home):
+def test_keyword_rows_lost_in_a_crash_are_rebuilt_from_stored_chunks_without_embedding(tmp_path, sensetree_home):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine = make_engine(sensetree_home)
     engine.add_indexed_folder(str(root))
     engine.drain()
     path = str(root / "notes" / "travel.txt")
-    engine.keywords.delete(path)  # a crash that lost one store's rows
+    engine.keywords.delete(path)  # a crash between the vector write and the keyword write
+    engine.close()
+    restarted = make_engine(sensetree_home)
+    try:
+        assert restarted.repair_report.keywords_refilled == [path] and restarted.repair_report.requeued == []
+        assert restarted.embedder.embedded == 0
+        assert restarted.keywords.search("Alfama", 5, None)[0].path == path
+    finally:
+        restarted.close()
+
+
+def test_a_file_whose_vector_rows_are_missing_is_requeued_and_rebuilt(tmp_path, sensetree_home):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    engine.add_indexed_folder(str(root))
+    engine.drain()
+    path = str(root / "notes" / "travel.txt")
+    engine.vectors.delete(path)  # a crash that lost one store's rows
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
