@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from engine import paths
 from engine.db import Database
 from engine.txn.model import Step
 
@@ -52,15 +53,25 @@ def enqueue_tree(index: IndexSync, path: str) -> None:
 
 
 def index_forward(index: IndexSync, txn_id: str, steps: list[Step], hit: Hit) -> None:
-    """Phase 2; raises on the first failure (the caller then reverses everything)."""
+    """Phase 2; raises on the first failure (the caller then reverses everything). Files restored from
+    the trash are queued once every move ran, at the place where the plan finally left them."""
+    restored: list[str] = []
     for seq, step in enumerate(steps, start=1):
         hit(txn_id, "index", "before_call", seq)
         if step.kind == "move":
             index.moved(step.src, step.dst)
+            restored = [paths.rebase(p, step.src, step.dst) if _within(p, step.src) else p for p in restored]
         elif step.kind == "trash":
             index.deleted(step.src)
+            restored = [p for p in restored if not _within(p, step.src)]
         elif step.kind == "untrash":
-            enqueue_tree(index, step.dst)
+            restored.append(step.dst)
+    for path in restored:
+        enqueue_tree(index, path)
+
+
+def _within(path: str, top: str) -> bool:
+    return paths.is_within(path, top, fold_case=False)
 
 
 def index_backward(index: IndexSync, steps: list[Step]) -> list[str]:

@@ -257,3 +257,18 @@ def test_quiesce_hook_holds_for_the_whole_apply(world):
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     service.apply_action_plan(plan["transaction_id"])
     assert events[0] == "hold" and events[-1] == "release" and "disk" in events and "index" in events
+
+
+def test_undo_of_a_folder_renamed_then_deleted_reindexes_its_files_at_their_original_place(world):
+    r = world.root
+    index_before = world.index.state()
+    service = world.service()
+    plan = service.propose_plan("Rename then drop", [
+        {"kind": "rename", "old_path": f"{r}/photos", "new_path": f"{r}/pictures"},
+        {"kind": "delete", "old_path": f"{r}/pictures"},
+    ])
+    service.apply_action_plan(plan["transaction_id"])
+    service.undo_transaction(plan["transaction_id"])
+    assert (f"{r}/photos/cat.txt", 9) in world.index.queued  # not the vanished pictures/cat.txt
+    world.index.drain()
+    assert world.index.state() == index_before
