@@ -28,6 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 DIST = REPO / "build" / "dist"
 INSTALL_DIR = "opt/sensetree"
 POLL_S = 0.1
+RELOAD_RETRIES = 5
 
 T = TypeVar("T")
 
@@ -119,6 +120,10 @@ def page_socket_url(debug_port: int) -> str | None:
     return None
 
 
+class PageReloaded(RuntimeError):
+    """The page navigated while a script ran (pywebview loads the page again as it injects its API)."""
+
+
 class DevToolsPage:
     """A minimal Chrome DevTools client (RFC 6455 WebSocket over a plain socket) for Runtime.evaluate."""
 
@@ -152,6 +157,8 @@ class DevToolsPage:
             if message.get("id") != self._next_id:
                 continue  # an event we did not subscribe to, or a late answer
             result = message.get("result", {})
+            if "context" in message.get("error", {}).get("message", "").lower():
+                raise PageReloaded(message["error"]["message"])
             if "exceptionDetails" in result or "error" in message:
                 raise RuntimeError(f"the page failed to evaluate {expression!r}: {message}")
             return result["result"].get("value")
@@ -198,11 +205,15 @@ class DevToolsPage:
 def bridge_call(page: DevToolsPage, command: str, *args: Any) -> Any:
     """Call a bridge command from the page, as the UI does, once pywebview has injected its API."""
     call = f"pywebview.api.{command}(...{json.dumps(list(args))})"
-    return page.evaluate(
-        "new Promise(resolve => { const go = () => resolve(" + call + "); "
-        f"if (window.pywebview && window.pywebview.api && window.pywebview.api.{command}) go(); "
-        "else window.addEventListener('pywebviewready', go, {once: true}); })"
-    )
+    script = ("new Promise(resolve => { const go = () => resolve(" + call + "); "
+              f"if (window.pywebview && window.pywebview.api && window.pywebview.api.{command}) go(); "
+              "else window.addEventListener('pywebviewready', go, {once: true}); })")
+    for _ in range(RELOAD_RETRIES):
+        try:
+            return page.evaluate(script)
+        except PageReloaded:
+            continue
+    raise RuntimeError(f"the page kept reloading while calling {command}")
 
 
 def request_quit(data_home: Path) -> bool:
