@@ -37,3 +37,23 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV)
+
+# ---- packaging (docs/packaging.md) -----------------------------------------------------------------
+# `make package`: the PyInstaller bundle, the portable one-file executable and the .deb, in build/dist.
+# `make package-test`: the smoke test of the .deb (unpacked into a temp prefix, run under Xvfb).
+PKG_VERSION := 0.1.0
+DEB := build/dist/sensetree_$(PKG_VERSION)_amd64.deb
+PKG_SOURCES := $(shell find app.py engine bridge cli web -type f -not -name '*.pyc' 2>/dev/null) \
+	build/sensetree.spec build/rthook_sensetree.py pyproject.toml
+
+.PHONY: package package-test
+
+$(DEB): $(STAMP) $(PKG_SOURCES) build/linux/make_deb.sh
+	$(BIN)/pip install -q -e ".[package]"
+	build/build.sh $(BIN)/python
+	build/linux/make_deb.sh $(PKG_VERSION)
+
+package: $(DEB)
+
+package-test: $(DEB)
+	SENSETREE_PACKAGE_TEST=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/packaging

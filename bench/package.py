@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.packaging.frozen_app import (
     DIST,
     DevToolsPage,
+    PageReloaded,
     bridge_call,
     clean_env,
     find_deb,
@@ -87,8 +88,7 @@ def window_start(executable: Path, work: Path, data_home: Path, display: str) ->
                                stderr=err, start_new_session=True)
     try:
         page = DevToolsPage(wait_for(lambda: page_socket_url(port), BOUND_S, "the window"))
-        wait_for(lambda: True if page.evaluate("document.visibilityState") == "visible" else None, BOUND_S,
-                 "a visible page")
+        wait_for(lambda: _visible(page), BOUND_S, "a visible page")
         visible = time.perf_counter() - started
         answer = bridge_call(page, "app_version")
         answering = time.perf_counter() - started
@@ -99,6 +99,13 @@ def window_start(executable: Path, work: Path, data_home: Path, display: str) ->
     finally:
         stop(app)
     return {"window visible": visible, "bridge answering": answering}
+
+
+def _visible(page: DevToolsPage) -> bool | None:
+    try:
+        return True if page.evaluate("document.visibilityState") == "visible" else None
+    except PageReloaded:
+        return None
 
 
 def serve_start(executable: Path, work: Path, data_home: Path) -> float:
