@@ -38,6 +38,7 @@ class Engine:
         self.home = Path(home) if home is not None else data_dir()
         self.home.mkdir(parents=True, exist_ok=True)
         self.settings: Settings = load_settings(self.home)
+        self._load_warning = self.settings.load_warning
         self.events = EventBus()
         self.db = Database(self.home / "sensetree.db")
         self.db.migrate(catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
@@ -280,7 +281,22 @@ class Engine:
 
     # ---- settings and about -------------------------------------------------------------------
     def get_config(self) -> dict[str, Any]:
-        return masked(self.settings)
+        config = masked(self.settings)
+        config["notices"] = self.startup_notices()
+        return config
+
+    def startup_notices(self) -> list[str]:
+        """What start-up did on the person's behalf: recoveries, repairs, a settings file kept aside."""
+        notices = [self._load_warning] if self._load_warning else []
+        for item in self.recovery_report:
+            notices.append(f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
+                           f"{item.get('message') or 'it was rolled back.'}")
+        report = self.repair_report
+        if report.requeued or report.orphans_dropped or report.keywords_refilled:
+            notices.append(f"The index was repaired after an unclean shutdown: {len(report.requeued)} file(s) "
+                           f"re-queued, {len(report.keywords_refilled)} keyword entries rebuilt, "
+                           f"{len(report.orphans_dropped)} stale entries removed.")
+        return notices
 
     def set_config(self, patch: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(patch, dict):

@@ -29,10 +29,13 @@ class RepairReport:
         return bool(self.orphans_dropped or self.requeued or self.outside_roots or self.keywords_refilled)
 
 
-def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[str]) -> RepairReport:
+def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[str],
+           roots_trusted: bool = True) -> RepairReport:
+    """`roots_trusted=False` (the settings file could not be read) keeps files outside the roots: the
+    person may put their settings back, and an index must not be thrown away over a torn file."""
     report = RepairReport()
     normalized = [normalize(r) for r in roots]
-    for path in sorted(catalog.all_paths()):
+    for path in sorted(catalog.all_paths()) if roots_trusted else []:
         if not any(is_within(path, r) for r in normalized):
             keywords.delete(path)
             vectors.delete(path)

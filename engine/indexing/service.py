@@ -49,7 +49,8 @@ class IndexService:
 
     # ---- lifecycle ----------------------------------------------------------------------------
     def startup_repair(self) -> RepairReport:
-        return repair(self.catalog, self.queue, self.keywords, self.vectors, self.roots())
+        trusted = self.settings().load_warning is None
+        return repair(self.catalog, self.queue, self.keywords, self.vectors, self.roots(), roots_trusted=trusted)
 
     def start_background(self) -> None:
         """Watch every root, re-scan them for changes made while we were closed, and start working."""

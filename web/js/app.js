@@ -6,7 +6,8 @@ import { initFolders, onFoldersShown } from "./folders.js";
 import { initSearch } from "./search.js";
 import { loadSettings, initSettings } from "./settings.js";
 import { onShowFile, refreshStats, state } from "./state.js";
-import { $ } from "./ui.js";
+import { call } from "./api.js";
+import { $, toast } from "./ui.js";
 
 const VIEWS = ["chat", "search", "folders", "settings"];
 
@@ -39,6 +40,16 @@ function init() {
   // Events carry progress; this slow poll only catches up if the event stream was interrupted.
   setInterval(() => { if (!document.hidden && state.stats && state.stats.queued) refreshStats(); }, 4000);
   navigate("chat");
+  showStartupNotices();
+}
+
+/** What SenseTree did or noticed while starting (an interrupted plan rolled back, a settings file kept
+ * aside, an index repaired) is told once, so nothing happens to a person's files silently. */
+async function showStartupNotices() {
+  try {
+    const config = await call("get_config");
+    for (const notice of config.notices || []) toast(notice, "info", 15000);
+  } catch { /* the settings view reports a failing get_config itself */ }
 }
 
 init();
