@@ -75,7 +75,9 @@ def _fallback_chunk(text: str, max_chars: int, overlap: int) -> list[str]:
     return chunks or [text]
 
 
-def chunker() -> tuple[str, Callable[[str, int, int], list[str]]]:
+def chunker(prefer_engine: bool = True) -> tuple[str, Callable[[str, int, int], list[str]]]:
+    if not prefer_engine:
+        return "bench fallback", _fallback_chunk
     try:
         from engine.indexing.chunk import chunk_text  # type: ignore[import-not-found]
 
