@@ -128,25 +128,30 @@ def _write_or_remove(path: Path, content: bytes | None) -> None:
     os.replace(tmp, path)
 
 
-def _read_run_value() -> str | None:
-    import winreg  # type: ignore[import-not-found,unused-ignore]
+if sys.platform == "win32":
+    import winreg
 
-    try:
-        with winreg.OpenKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
-            return str(winreg.QueryValueEx(key, APP_NAME)[0])
-    except FileNotFoundError:
-        return None
-
-
-def _set_run_value(line: str | None) -> None:
-    import winreg  # type: ignore[import-not-found,unused-ignore]
-
-    with winreg.CreateKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
-        if line is not None:
-            winreg.SetValueEx(key, APP_NAME, 0, winreg.REG_SZ, line)
-            return
+    def _read_run_value() -> str | None:
         try:
-            winreg.DeleteValue(key, APP_NAME)
+            with winreg.OpenKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
+                return str(winreg.QueryValueEx(key, APP_NAME)[0])
         except FileNotFoundError:
-            pass
+            return None
 
+    def _set_run_value(line: str | None) -> None:
+        with winreg.CreateKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
+            if line is not None:
+                winreg.SetValueEx(key, APP_NAME, 0, winreg.REG_SZ, line)
+                return
+            try:
+                winreg.DeleteValue(key, APP_NAME)
+            except FileNotFoundError:
+                pass
+
+else:
+
+    def _read_run_value() -> str | None:
+        raise ConfigError("The Run key exists only on Windows; use platform='linux' or 'darwin' here.")
+
+    def _set_run_value(line: str | None) -> None:
+        raise ConfigError("The Run key exists only on Windows; use platform='linux' or 'darwin' here.")
