@@ -79,6 +79,16 @@ class _Prepared:
     note: str | None
 
 
+def _rename_many(store, pairs: list[tuple[str, str]]) -> None:
+    """One batched rename where the store offers it, else one call per pair."""
+    many = getattr(store, "rename_many", None)
+    if many is not None:
+        many(pairs)
+    else:
+        for old, new in pairs:
+            store.rename(old, new)
+
+
 def _with_vectors(ready: list[_Prepared], vectors) -> list[tuple[str, list[str], object]]:
     """Split one embedding matrix back into (path, stored texts, vectors) rows, file by file."""
     rows, start = [], 0
@@ -239,6 +249,35 @@ class Indexer:
         with self.db.atomic():
             self.catalog.rename(old, new, new_root)
             self.queue.rename(old, new)
+
+    def moved_many(self, pairs: list[tuple[str, str]]) -> None:
+        """Several independent moves (no pair touches another's paths) as one update per store."""
+        with self.lock:
+            roots = self.roots()
+            simple: list[tuple[str, str, str]] = []
+            for old, new in pairs:
+                new_root = find_root(new, roots)
+                if old == new:
+                    continue
+                if new_root is None or not self.catalog.under(old, limit=1) or self.catalog.under(new, limit=1):
+                    self._moved(old, new)  # the unusual cases keep their one-by-one handling
+                else:
+                    simple.append((old, new, new_root))
+            if not simple:
+                return
+            renames = [(old, new) for old, new, _ in simple]
+            _rename_many(self.vectors, renames)
+            _rename_many(self.keywords, renames)
+            if self.shadow is not None:
+                _rename_many(self.shadow.vectors, renames)
+                for old, new in renames:
+                    moved = {p for p in self.shadow.written if is_within(p, old)}
+                    self.shadow.written -= moved
+                    self.shadow.written |= {rebase(p, old, new) for p in moved}
+            with self.db.atomic():
+                for old, new, new_root in simple:
+                    self.catalog.rename(old, new, new_root)
+                    self.queue.rename(old, new)
 
     def deleted(self, path: str) -> None:
         with self.lock:

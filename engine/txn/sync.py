@@ -54,20 +54,62 @@ def enqueue_tree(index: IndexSync, path: str) -> None:
 
 def index_forward(index: IndexSync, txn_id: str, steps: list[Step], hit: Hit) -> None:
     """Phase 2; raises on the first failure (the caller then reverses everything). Files restored from
-    the trash are queued once every move ran, at the place where the plan finally left them."""
+    the trash are queued once every move ran, at the place where the plan finally left them.
+    Consecutive moves that do not touch each other's paths reach the index as one batch (a 1,000-file
+    plan is then a handful of store updates, not a thousand)."""
     restored: list[str] = []
+    batch = _MoveBatch(index)
     for seq, step in enumerate(steps, start=1):
-        hit(txn_id, "index", "before_call", seq)
+        try:
+            hit(txn_id, "index", "before_call", seq)
+        except BaseException:
+            batch.flush()  # what was announced before the failure is applied, as unbatched calls would be
+            raise
         if step.kind == "move":
-            index.moved(step.src, step.dst)
+            batch.add(step.src, step.dst)
+            from_restored = any(_within(step.src, r) for r in restored)
             restored = [paths.rebase(p, step.src, step.dst) if _within(p, step.src) else p for p in restored]
-        elif step.kind == "trash":
+            if from_restored and not any(_within(step.dst, r) for r in restored):
+                restored.append(step.dst)  # it left a restored folder: it still needs indexing where it went
+            continue
+        batch.flush()
+        if step.kind == "trash":
             index.deleted(step.src)
             restored = [p for p in restored if not _within(p, step.src)]
         elif step.kind == "untrash":
             restored.append(step.dst)
+    batch.flush()
     for path in restored:
         enqueue_tree(index, path)
+
+
+class _MoveBatch:
+    """Moves collected for one `moved_many` call; a move that touches a collected path flushes first,
+    so the batch always means the same as applying its moves one by one."""
+
+    def __init__(self, index: IndexSync):
+        self.index = index
+        self.pairs: list[tuple[str, str]] = []
+
+    def add(self, src: str, dst: str) -> None:
+        if any(_related(a, b) for a in (src, dst) for pair in self.pairs for b in pair):
+            self.flush()
+        self.pairs.append((src, dst))
+
+    def flush(self) -> None:
+        pairs, self.pairs = self.pairs, []
+        if not pairs:
+            return
+        many = getattr(self.index, "moved_many", None)
+        if many is not None and len(pairs) > 1:
+            many(pairs)
+        else:
+            for src, dst in pairs:
+                self.index.moved(src, dst)
+
+
+def _related(a: str, b: str) -> bool:
+    return _within(a, b) or _within(b, a)
 
 
 def _within(path: str, top: str) -> bool:

@@ -272,3 +272,19 @@ def test_undo_of_a_folder_renamed_then_deleted_reindexes_its_files_at_their_orig
     assert (f"{r}/photos/cat.txt", 9) in world.index.queued  # not the vanished pictures/cat.txt
     world.index.drain()
     assert world.index.state() == index_before
+
+
+def test_undo_reindexes_a_file_that_left_a_folder_restored_from_the_trash(world):
+    """Regression (found by the apply→undo property test): mkdir b, move a into b, delete b; undoing
+    restores b from the trash and moves a back out, and a must be indexed again where it lands."""
+    r = world.root
+    service = world.service()
+    index_before = world.index.state()
+    ops = [{"kind": "mkdir", "new_path": f"{r}/b", "reason": "r"},
+           {"kind": "move", "old_path": f"{r}/notes.md", "new_path": f"{r}/b/notes.md", "reason": "r"},
+           {"kind": "delete", "old_path": f"{r}/b", "reason": "r"}]
+    plan = service.propose_plan("into b, then away", ops)
+    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 3
+    assert service.undo_transaction(plan["transaction_id"])["applied"] == 3
+    world.index.drain()
+    assert world.index.state() == index_before

@@ -35,7 +35,7 @@ def _within(path: str, top: str) -> bool:
     return path == top or path.startswith(top + "/")
 
 
-def _draw_op(data, tree: dict[str, str], pinned: set[str], root: Path) -> dict | None:
+def _draw_op(data, tree: dict[str, str], pinned: set[str], root: Path, made: set[str]) -> dict | None:
     kind = data.draw(st.sampled_from(["mkdir", "move", "rename", "delete", "requalify"]))
     entries = sorted(tree)
     folders = [""] + sorted(p for p, k in tree.items() if k == "dir")
@@ -43,9 +43,10 @@ def _draw_op(data, tree: dict[str, str], pinned: set[str], root: Path) -> dict |
     if kind == "mkdir":
         parent = data.draw(st.sampled_from(folders))
         new = f"{parent}/{name}".lstrip("/")
-        if new in tree:
+        if new in tree or new in made:  # the same mkdir twice in one plan is refused as a duplicate
             return None
         tree[new] = "dir"
+        made.add(new)
         return {"kind": "mkdir", "new_path": f"{root}/{new}", "reason": "r"}
     if not entries:
         return None
@@ -90,8 +91,9 @@ def test_apply_then_undo_of_any_valid_plan_restores_tree_index_and_trash(files, 
         db.migrate(MIGRATIONS)
         index = MemoryIndex()
         index.add_tree(root)
-        tree, pinned = _model(root), set()
-        ops = [op for op in (_draw_op(data, tree, pinned, root) for _ in range(data.draw(st.integers(1, 8)))) if op]
+        tree, pinned, made = _model(root), set(), set()
+        draws = range(data.draw(st.integers(1, 8)))
+        ops = [op for op in (_draw_op(data, tree, pinned, root, made) for _ in draws) if op]
         if not ops:
             db.close()
             return
