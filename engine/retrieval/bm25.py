@@ -136,6 +136,14 @@ class KeywordIndex:
             cur.execute("UPDATE chunks SET path = ? || substr(path, ?) WHERE path = ? OR starts_with(path, ?)",
                         [new, len(old) + 1, old, scope_prefix(old)])
 
+    def rename_many(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Several independent renames in one transaction."""
+        with self._transaction("rename files in the keyword index") as cur:
+            for old, new in pairs:
+                self._remove(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)])
+                cur.execute("UPDATE chunks SET path = ? || substr(path, ?) WHERE path = ? OR starts_with(path, ?)",
+                            [new, len(old) + 1, old, scope_prefix(old)])
+
     def refresh_weights(self) -> None:
         """Recompute df and every weight from the current corpus, and re-sort postings by term."""
         with self._transaction("refresh keyword weights") as cur:

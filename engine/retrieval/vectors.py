@@ -49,6 +49,13 @@ def path_filter(path: str) -> str:
     return f"(path = {sql_string(path)} OR (path >= {sql_string(prefix)} AND path < {sql_string(upper)}))"
 
 
+def _renamed(path: str, pairs: list[tuple[str, str]]) -> str:
+    for old, new in pairs:
+        if path == old or path.startswith(old + os.sep):
+            return new + path[len(old):]
+    return path
+
+
 class VectorIndex:
     """Chunk vectors keyed by (path, chunk_index); see the module docstring."""
 
@@ -130,6 +137,21 @@ class VectorIndex:
             self._table.delete(path_filter(new))
             self._table.update(where=path_filter(old),
                                values_sql={"path": f"concat({sql_string(new)}, substr(path, {len(old) + 1}))"})
+
+    def rename_many(self, pairs: Sequence[tuple[str, str]], batch: int = 500) -> None:
+        """Several independent renames as one read, one delete and one append per batch: the rows are
+        copied with their vectors under the new paths (Lance's update cannot map many prefixes at once,
+        and a thousand single updates would cost a thousand table versions)."""
+        with self._lock, _store_errors("rename files in the vector index"):
+            for start in range(0, len(pairs), batch):
+                part = list(pairs[start:start + batch])
+                olds = " OR ".join(path_filter(old) for old, _ in part)
+                rows = self._table.search().where(olds).limit(None).to_arrow()
+                self._table.delete(" OR ".join(path_filter(new) for _, new in part) + " OR " + olds)
+                if rows.num_rows:
+                    moved = [_renamed(p, part) for p in rows["path"].to_pylist()]
+                    rows = rows.set_column(rows.schema.get_field_index("path"), "path", pa.array(moved, pa.string()))
+                    self._table.add(rows.select(self._schema().names))
 
     def optimize(self) -> None:
         """Compact, index `path`, and build or refresh the ANN index once the table is big enough."""

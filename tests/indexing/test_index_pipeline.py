@@ -202,3 +202,22 @@ def test_the_agent_reads_unknown_text_as_lossy_utf8_but_never_binary_garbage(eng
     host = engine.agent._host
     assert host.extracted_text(str(root / "notes.weird")).startswith("Café list: beans, filters")
     assert host.extracted_text(str(root / "blob.bin")) == ""
+
+
+def test_many_independent_moves_update_every_store_at_once_without_embedding(engine, tmp_path):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine.add_indexed_folder(str(root))
+    engine.drain()
+    before = engine.embedder.embedded
+    (root / "Archive").mkdir()
+    pairs = [(root / "notes" / "travel.txt", root / "Archive" / "travel.txt"),
+             (root / "recipes", root / "Archive" / "recipes")]
+    for old, new in pairs:
+        os.rename(old, new)
+    engine.indexer.moved_many([(str(o), str(n)) for o, n in pairs])
+    assert engine.embedder.embedded == before
+    expected = {str(root / "Archive" / "travel.txt"), str(root / "Archive" / "recipes" / "bread.txt"),
+                str(root / "notes" / "garden.md"), str(root / "invoices" / "acme-2024.txt")}
+    assert set(engine.keywords.chunk_counts()) == expected == set(engine.vectors.chunk_counts())
+    assert {r.path for r in engine.index.catalog.under(str(root))} == expected
+    assert paths_of(engine.semantic_search("sourdough flour"))[0] == str(root / "Archive" / "recipes" / "bread.txt")
