@@ -64,14 +64,15 @@ def _record(row) -> FileRecord:
 
 
 def under_clause(column: str = "path") -> str:
-    """SQL matching a path and everything beneath it on segment boundaries (two `?` parameters:
-    the path, then the path with a trailing separator)."""
-    return f"({column} = ? OR substr({column}, 1, length(?)) = ?)"
+    """SQL matching a path and everything beneath it on segment boundaries, as a range the primary-key
+    index answers (three `?` parameters, from `under_params`)."""
+    return f"({column} = ? OR ({column} >= ? AND {column} < ?))"
 
 
 def under_params(path: str) -> tuple[str, str, str]:
     prefix = path.rstrip(os.sep) + os.sep
-    return (path, prefix, prefix)
+    upper = prefix[:-1] + chr(ord(os.sep) + 1)
+    return (path, prefix, upper)
 
 
 class Catalog:
