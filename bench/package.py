@@ -133,7 +133,8 @@ def serve_start(executable: Path, work: Path, data_home: Path) -> float:
 
 def biggest_parts(bundle: Path, count: int = 8) -> list[tuple[str, float]]:
     internal = bundle / "_internal"
-    parts = [(p.name, du_mb(p) if p.is_dir() else p.stat().st_size / 1e6) for p in internal.iterdir()]
+    parts = [(p.name, du_mb(p) if p.is_dir() else p.stat().st_size / 1e6)
+             for p in internal.iterdir() if not p.is_symlink()]
     return sorted(parts, key=lambda item: -item[1])[:count]
 
 
