@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -52,6 +53,7 @@ class HybridSearch:
         self.weights = tuple(weights)
         self.rerank_top_n = rerank_top_n
         self.exists = exists
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="search-arm")
 
     def embed_query(self, query: str) -> np.ndarray:
         return self.embedder.embed([query])[0]
@@ -67,9 +69,11 @@ class HybridSearch:
 
     def fused(self, query: str, scope: str | None, candidates: int,
               vector: np.ndarray | None = None) -> list[tuple[ChunkKey, float]]:
-        """Both arms fused by RRF, scores normalised to [0, 1]."""
-        keyword_hits = self.keywords.search(query, candidates, scope)
+        """Both arms fused by RRF, scores normalised to [0, 1]. The arms run at the same time: DuckDB and
+        LanceDB both release the GIL, so the keyword search overlaps embedding and the vector search."""
+        keyword_future = self._pool.submit(self.keywords.search, query, candidates, scope)
         dense_hits = self.vectors.search(self.embed_query(query) if vector is None else vector, candidates, scope)
+        keyword_hits = keyword_future.result()
         ceiling = rrf_ceiling(RRF_K, self.weights)
         fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, self.weights)
         return [(key, score / ceiling) for key, score in fused]

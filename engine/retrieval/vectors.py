@@ -63,6 +63,7 @@ class VectorIndex:
         self.directory = Path(directory)
         self.dim = dim
         self._lock = threading.RLock()
+        self._shape: tuple[int, bool] | None = None  # (rows, has ANN index), cached between writes
         try:
             self._db = lancedb.connect(str(self.directory))
             self._table = self._open_table()
@@ -125,11 +126,13 @@ class VectorIndex:
                 self._table.delete(f"path IN ({names})")
             if rows.num_rows:
                 self._table.add(rows)
+            self._shape = None
 
     def delete(self, path: str) -> None:
         """Remove a file, or a folder and everything beneath it."""
         with self._lock, _store_errors(f"remove {path} from the vector index"):
             self._table.delete(path_filter(path))
+            self._shape = None
 
     def rename(self, old: str, new: str) -> None:
         """Move a file's or folder's rows to the new path; vectors and text are kept as they are."""
@@ -137,6 +140,7 @@ class VectorIndex:
             self._table.delete(path_filter(new))
             self._table.update(where=path_filter(old),
                                values_sql={"path": f"concat({sql_string(new)}, substr(path, {len(old) + 1}))"})
+            self._shape = None
 
     def rename_many(self, pairs: Sequence[tuple[str, str]], batch: int = 500) -> None:
         """Several independent renames as one read, one delete and one append per batch: the rows are
@@ -165,6 +169,7 @@ class VectorIndex:
             if ("vector",) not in indexed and rows >= ANN_MIN_ROWS:
                 self._build_ann(rows)
             self._table.optimize(cleanup_older_than=timedelta(minutes=5))
+            self._shape = None
 
     def _build_ann(self, rows: int) -> None:
         partitions = _partitions(rows)
@@ -174,8 +179,15 @@ class VectorIndex:
 
     # ---- reads -------------------------------------------------------------------------------
 
+    def _current_shape(self) -> tuple[int, bool]:
+        shape = self._shape
+        if shape is None:
+            ann = any(tuple(ix.columns) == ("vector",) for ix in self._table.list_indices())
+            shape = self._shape = (self._table.count_rows(), ann)
+        return shape
+
     def has_ann(self) -> bool:
-        return any(tuple(ix.columns) == ("vector",) for ix in self._table.list_indices())
+        return self._current_shape()[1]
 
     def search(self, vector: np.ndarray, k: int = 50, scope: str | None = None) -> list[Hit]:
         """The k nearest chunks by cosine similarity (score = 1 − cosine distance)."""
@@ -199,7 +211,7 @@ class VectorIndex:
             found["path"].to_pylist(), found["chunk_index"].to_pylist(), found["_distance"].to_pylist())]
 
     def _nprobes(self) -> int:
-        return max(10, _partitions(self._table.count_rows()) // 8)
+        return max(10, _partitions(self._current_shape()[0]) // 8)
 
     def texts(self, keys: Iterable[ChunkKey]) -> dict[ChunkKey, str]:
         """The stored text of several chunks at once (for snippets and rerank)."""
