@@ -137,10 +137,14 @@ class KeywordIndex:
                         [new, len(old) + 1, old, scope_prefix(old)])
 
     def rename_many(self, pairs: Sequence[tuple[str, str]]) -> None:
-        """Several independent renames in one transaction."""
+        """Several independent renames in one transaction; targets are cleared only where rows exist."""
         with self._transaction("rename files in the keyword index") as cur:
+            occupied = {row[0] for row in cur.execute(
+                "SELECT DISTINCT t FROM unnest(?) AS u(t) JOIN chunks c "
+                "ON c.path = t OR starts_with(c.path, t || '/')", [[new for _, new in pairs]]).fetchall()}
             for old, new in pairs:
-                self._remove(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)])
+                if new in occupied:
+                    self._remove(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)])
                 cur.execute("UPDATE chunks SET path = ? || substr(path, ?) WHERE path = ? OR starts_with(path, ?)",
                             [new, len(old) + 1, old, scope_prefix(old)])
 

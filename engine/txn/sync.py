@@ -84,20 +84,29 @@ def index_forward(index: IndexSync, txn_id: str, steps: list[Step], hit: Hit) ->
 
 
 class _MoveBatch:
-    """Moves collected for one `moved_many` call; a move that touches a collected path flushes first,
-    so the batch always means the same as applying its moves one by one."""
+    """Moves collected for one `moved_many` call; a move that touches a collected path (the same path,
+    an ancestor or a descendant) flushes first, so the batch means the same as its moves one by one."""
 
     def __init__(self, index: IndexSync):
         self.index = index
         self.pairs: list[tuple[str, str]] = []
+        self.ends: set[str] = set()  # every src and dst in the batch
+        self.above: set[str] = set()  # every folder above one of them
 
     def add(self, src: str, dst: str) -> None:
-        if any(_related(a, b) for a in (src, dst) for pair in self.pairs for b in pair):
+        if any(self._touches(p) for p in (src, dst)):
             self.flush()
         self.pairs.append((src, dst))
+        for p in (src, dst):
+            self.ends.add(p)
+            self.above.update(_ancestors(p))
+
+    def _touches(self, path: str) -> bool:
+        return path in self.ends or path in self.above or any(a in self.ends for a in _ancestors(path))
 
     def flush(self) -> None:
         pairs, self.pairs = self.pairs, []
+        self.ends, self.above = set(), set()
         if not pairs:
             return
         many = getattr(self.index, "moved_many", None)
@@ -108,8 +117,13 @@ class _MoveBatch:
                 self.index.moved(src, dst)
 
 
-def _related(a: str, b: str) -> bool:
-    return _within(a, b) or _within(b, a)
+def _ancestors(path: str) -> list[str]:
+    out = []
+    parent = os.path.dirname(path)
+    while parent and parent != path:
+        out.append(parent)
+        path, parent = parent, os.path.dirname(parent)
+    return out
 
 
 def _within(path: str, top: str) -> bool:
