@@ -64,19 +64,25 @@ class HybridSearch:
         embedding the query (benchmarks pass a fixed one to time the stores alone)."""
         if not query.strip() or limit <= 0:
             return []
-        fused = self.fused(query, scope, candidates, vector)
-        return self._results(query, self._rerank(query, fused), limit)
+        fused, texts = self._fused_with_text(query, scope, candidates, vector)
+        return self._results(query, self._rerank(query, fused, texts), limit, texts)
 
     def fused(self, query: str, scope: str | None, candidates: int,
               vector: np.ndarray | None = None) -> list[tuple[ChunkKey, float]]:
-        """Both arms fused by RRF, scores normalised to [0, 1]. The arms run at the same time: DuckDB and
-        LanceDB both release the GIL, so the keyword search overlaps embedding and the vector search."""
+        """Both arms fused by RRF, scores normalised to [0, 1]."""
+        return self._fused_with_text(query, scope, candidates, vector)[0]
+
+    def _fused_with_text(self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None
+                         ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str]]:
+        """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
+        overlaps embedding the query and the vector search."""
         keyword_future = self._pool.submit(self.keywords.search, query, candidates, scope)
-        dense_hits = self.vectors.search(self.embed_query(query) if vector is None else vector, candidates, scope)
+        dense_hits, texts = self.vectors.search_with_text(
+            self.embed_query(query) if vector is None else vector, candidates, scope)
         keyword_hits = keyword_future.result()
         ceiling = rrf_ceiling(RRF_K, self.weights)
         fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, self.weights)
-        return [(key, score / ceiling) for key, score in fused]
+        return [(key, score / ceiling) for key, score in fused], texts
 
     def search_keyword(self, query: str, scope: str | None = None, limit: int = 10,
                        candidates: int = 50) -> list[SearchResult]:
@@ -89,17 +95,20 @@ class HybridSearch:
         query_vector = self.embed_query(query) if vector is None else vector
         return self._results(query, _single_arm(self.vectors.search(query_vector, candidates, scope)), limit)
 
-    def _rerank(self, query: str, fused: list[tuple[ChunkKey, float]]) -> list[tuple[ChunkKey, float]]:
+    def _rerank(self, query: str, fused: list[tuple[ChunkKey, float]],
+                texts: dict[ChunkKey, str]) -> list[tuple[ChunkKey, float]]:
         if self.reranker is None or not fused:
             return fused
         head, tail = fused[:self.rerank_top_n], fused[self.rerank_top_n:]
-        texts = self.vectors.texts(key for key, _ in head)
+        texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
         probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
         reranked = sorted(zip((key for key, _ in head), probabilities), key=lambda kv: kv[1], reverse=True)
         floor = min(probabilities) if probabilities else 0.0
         return reranked + [(key, min(score, floor)) for key, score in tail]
 
-    def _results(self, query: str, ranked: list[tuple[ChunkKey, float]], limit: int) -> list[SearchResult]:
+    def _results(self, query: str, ranked: list[tuple[ChunkKey, float]], limit: int,
+                 texts: dict[ChunkKey, str] | None = None) -> list[SearchResult]:
+        """Best chunk per existing file, with a snippet (text already read is reused)."""
         best: dict[str, tuple[int, float]] = {}
         for (path, chunk_index), score in ranked:
             if path in best:
@@ -109,7 +118,9 @@ class HybridSearch:
             best[path] = (chunk_index, score)
             if len(best) >= limit:
                 break
-        texts = self.vectors.texts((path, index) for path, (index, _) in best.items())
+        texts = dict(texts or {})
+        texts.update(self.vectors.texts(
+            (path, index) for path, (index, _) in best.items() if (path, index) not in texts))
         return [SearchResult(path, display_name(path), round(min(max(score, 0.0), 1.0), 6),
                              make_snippet(texts.get((path, index), ""), query), index)
                 for path, (index, score) in best.items()]

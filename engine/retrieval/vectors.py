@@ -191,12 +191,18 @@ class VectorIndex:
 
     def search(self, vector: np.ndarray, k: int = 50, scope: str | None = None) -> list[Hit]:
         """The k nearest chunks by cosine similarity (score = 1 − cosine distance)."""
+        return self.search_with_text(vector, k, scope)[0]
+
+    def search_with_text(self, vector: np.ndarray, k: int = 50,
+                         scope: str | None = None) -> tuple[list[Hit], dict[ChunkKey, str]]:
+        """`search`, plus the text of every hit (read in the same query, which saves hybrid search a
+        second round trip for snippets)."""
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.dim:
             raise InvalidInput(f"A {query.shape[0]}-d query vector was given to a {self.dim}-d vector index")
         with _store_errors("search the vector index"):
             builder = (self._table.search(query).distance_type("cosine").limit(k)
-                       .select(["path", "chunk_index", "_distance"]))
+                       .select(["path", "chunk_index", "text", "_distance"]))
             ann = self.has_ann()
             if scope is not None:
                 where = path_filter(scope)
@@ -207,8 +213,9 @@ class VectorIndex:
             if ann:
                 builder = builder.nprobes(self._nprobes()).refine_factor(REFINE_FACTOR)
             found = builder.to_arrow()
-        return [Hit(p, int(i), 1.0 - float(d)) for p, i, d in zip(
+        hits = [Hit(p, int(i), 1.0 - float(d)) for p, i, d in zip(
             found["path"].to_pylist(), found["chunk_index"].to_pylist(), found["_distance"].to_pylist())]
+        return hits, dict(zip((h.key for h in hits), found["text"].to_pylist()))
 
     def _nprobes(self) -> int:
         return max(10, _partitions(self._current_shape()[0]) // 8)
