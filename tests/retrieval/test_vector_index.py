@@ -119,3 +119,10 @@ def test_optimize_builds_an_ann_index_on_a_big_table_and_search_still_finds_exac
     assert scoped[0].path == "/r/F2/doc250.txt" and all(h.path.startswith("/r/F2/") for h in scoped)
     index.upsert("/r/F9/late.txt", ["late"], matrix[:1] * -1)  # written after the index: scanned flat
     assert index.search(matrix[0] * -1, k=1)[0].path == "/r/F9/late.txt"
+
+
+def test_search_with_text_returns_each_hits_stored_text(tmp_path):
+    index = make_index(tmp_path)
+    hits, texts = index.search_with_text(query("meeting notes hiring plan"), k=2)
+    assert texts[hits[0].key] == "meeting notes hiring plan"
+    assert set(texts) == {h.key for h in hits}
