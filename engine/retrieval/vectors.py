@@ -156,6 +156,7 @@ class VectorIndex:
                     moved = [_renamed(p, part) for p in rows["path"].to_pylist()]
                     rows = rows.set_column(rows.schema.get_field_index("path"), "path", pa.array(moved, pa.string()))
                     self._table.add(rows.select(self._schema().names))
+            self._shape = None
 
     def optimize(self) -> None:
         """Compact, index `path`, and build or refresh the ANN index once the table is big enough."""
