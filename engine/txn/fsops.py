@@ -123,7 +123,7 @@ def fingerprint(path: str) -> dict[str, Any] | None:
     entry beneath it. None when nothing is there. Renames keep it; any edit changes it."""
     try:
         info = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # a file now stands where a folder on the way was
         return None
     if _kind(info) != "dir":
         sha = file_sha256(path) if _kind(info) == "file" and info.st_size <= HASH_LIMIT else None

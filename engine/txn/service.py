@@ -331,6 +331,8 @@ def _final_positions(steps: list[Step]) -> list[str]:
             moved = [paths.rebase(p, step.src, step.dst) if paths.is_within(p, step.src, fold_case=False) else p
                      for p in positions]
             positions = [p for p in moved if step.kind == "move" or not paths.is_within(p, step.dst, fold_case=False)]
+        if step.kind == "rmdir":  # a folder an undo removed holds nothing the person must find again
+            positions = [p for p in positions if not paths.is_within(p, step.dst, fold_case=False)]
         if step.kind in ("move", "untrash"):
             positions.append(step.dst)
     return positions

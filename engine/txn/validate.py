@@ -48,7 +48,6 @@ class VirtualTree:
 
     def __init__(self) -> None:
         self.state: dict[str, tuple[str, str]] = {}
-        self.children: dict[str, set[str]] = {}
 
     def resolve(self, path: str) -> tuple[str, str] | None:
         """('real', real path) or ('virtual', kind) for what is at `path`, None when nothing is."""
@@ -73,18 +72,12 @@ class VirtualTree:
 
     def _set(self, path: str, entry: tuple[str, str]) -> None:
         self.state[path] = entry
-        self.children.setdefault(os.path.dirname(path), set()).add(path)
 
     def _take_beneath(self, path: str) -> dict[str, tuple[str, str]]:
-        """Remove and return the explicit entries strictly beneath `path`."""
-        taken: dict[str, tuple[str, str]] = {}
-        stack = list(self.children.pop(path, ()))
-        while stack:
-            child = stack.pop()
-            if child in self.state:
-                taken[child] = self.state.pop(child)
-            stack.extend(self.children.pop(child, ()))
-        return taken
+        """Remove and return the explicit entries strictly beneath `path`, including those whose
+        parents are real folders with no entry of their own (a new folder inside a real one)."""
+        prefix = path.rstrip(os.sep) + os.sep
+        return {p: self.state.pop(p) for p in [p for p in self.state if p.startswith(prefix)]}
 
     def mkdirs(self, path: str) -> None:
         missing = []

@@ -288,3 +288,35 @@ def test_undo_reindexes_a_file_that_left_a_folder_restored_from_the_trash(world)
     assert service.undo_transaction(plan["transaction_id"])["applied"] == 3
     world.index.drain()
     assert world.index.state() == index_before
+
+
+def test_a_folder_made_inside_a_real_folder_travels_with_it_when_that_folder_moves(world):
+    """Regression (found by the apply→undo property test): mkdir Finance/Tax/2025 inside the real
+    Finance/Tax, move Finance to Money, then move a file into Money/Tax/2025 — the validator lost the new
+    folder when a real ancestor two levels up moved, and refused to move it afterwards."""
+    r = world.root
+    (r / "Finance" / "Tax").mkdir(parents=True, exist_ok=True)
+    ops = [{"kind": "mkdir", "new_path": f"{r}/Finance/Tax/2025", "reason": "r"},
+           {"kind": "move", "old_path": f"{r}/Finance", "new_path": f"{r}/Money", "reason": "r"},
+           {"kind": "move", "old_path": f"{r}/Money/Tax/2025", "new_path": f"{r}/Money/2025", "reason": "r"}]
+    service = world.service()
+    plan = service.propose_plan("nested", ops)
+    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 3
+    assert (r / "Money" / "2025").is_dir() and not (r / "Money" / "Tax" / "2025").exists()
+
+
+def test_undo_succeeds_when_a_folder_it_removes_held_an_earlier_position(world):
+    """Regression (found by the apply→undo property test): move a file away, make a folder with its old
+    name and a sub-folder, rename the sub-folder; undoing ended by fingerprinting a path inside a folder
+    it had just removed, where a file now stands."""
+    r = world.root
+    ops = [{"kind": "move", "old_path": f"{r}/notes.md", "new_path": f"{r}/kept.md", "reason": "r"},
+           {"kind": "mkdir", "new_path": f"{r}/notes.md", "reason": "r"},
+           {"kind": "mkdir", "new_path": f"{r}/notes.md/a", "reason": "r"},
+           {"kind": "rename", "old_path": f"{r}/notes.md/a", "new_path": f"{r}/notes.md/b", "reason": "r"}]
+    before = snapshot(r)
+    service = world.service()
+    plan = service.propose_plan("shuffle", ops)
+    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 4
+    assert service.undo_transaction(plan["transaction_id"])["applied"] == 4
+    assert snapshot(r) == before
