@@ -90,6 +90,10 @@ class AgentSettings(_Section):
     mcp_output_chars: int = 6000
 
 
+class AppSettings(_Section):
+    autostart: bool = False  # start in the tray at login (per OS convention; engine/autostart.py)
+
+
 class McpServer(BaseModel):
     """Claude Desktop / Cursor shape: command/args/env for stdio, url/headers for streamable HTTP."""
 
@@ -112,6 +116,7 @@ class Settings(_Section):
     prompts: PromptSettings = Field(default_factory=PromptSettings)
     indexing: IndexingSettings = Field(default_factory=IndexingSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
+    app: AppSettings = Field(default_factory=AppSettings)
     mcp_servers: dict[str, McpServer] = Field(default_factory=dict, alias="mcpServers")
 
     load_warning: str | None = Field(default=None, exclude=True)

@@ -308,6 +308,10 @@ class Engine:
             self.index.set_indexing_paused(self.settings.indexing.paused)
         if "rerank" in patch:
             self.search.reranker = make_reranker(self.settings.rerank)
+        if "autostart" in (patch.get("app") or {}):
+            from engine import autostart
+
+            autostart.set_enabled(self.settings.app.autostart)
         wanted = self._wanted_embedder()
         if "embedding" in patch and wanted.name != self.embedder.name:
             self.reembedder.start(wanted, background=self._background)

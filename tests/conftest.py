@@ -13,6 +13,9 @@ def sensetree_home(tmp_path, monkeypatch):
     home = tmp_path / "sensetree-home"
     home.mkdir()
     monkeypatch.setenv("SENSETREE_HOME", str(home))
+    # nothing a test does (autostart entries, caches) may land in the real home or config folders
+    monkeypatch.setenv("HOME", str(tmp_path / "user-home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "user-home" / ".config"))
     return home
 
 

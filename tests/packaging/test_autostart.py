@@ -99,3 +99,19 @@ def test_on_windows_the_run_key_holds_the_quoted_command_line():
     finally:
         autostart.set_enabled(False)
     assert not autostart.is_enabled()
+
+
+def test_the_start_up_setting_writes_and_removes_the_login_entry(tmp_path, sensetree_home):
+    from engine.engine import Engine
+    from engine.indexing.embed import HashingEmbedder
+
+    engine = Engine(sensetree_home, embedder=HashingEmbedder())
+    try:
+        entry = tmp_path / "user-home" / ".config" / "autostart" / "sensetree.desktop"
+        assert engine.get_config()["app"]["autostart"] is False and not entry.exists()
+        engine.set_config({"app": {"autostart": True}})
+        assert entry.exists() and "--tray" in entry.read_text()
+        engine.set_config({"app": {"autostart": False}})
+        assert not entry.exists()
+    finally:
+        engine.close()

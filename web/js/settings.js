@@ -170,6 +170,7 @@ export async function loadSettings() {
     $("#config-warning").textContent = config.load_warning || "";
     fillForm($("#reasoning-form"), { ...config.reasoning, reasoning_effort: config.reasoning.reasoning_effort || "" });
     fillForm($("#embedding-form"), config.embedding);
+    fillForm($("#app-form"), config.app || {});
     renderPrompts(defaults);
     call("gpu_available").then((g) => { $("#gpu-info").textContent = g.cuda ? `GPU available: ${g.device_name || "CUDA"}` : "No CUDA GPU found: embeddings run on the CPU."; }).catch(() => {});
     call("app_version").then((v) => { $("#app-version").textContent = `SenseTree ${v}`; }).catch(() => {});
@@ -183,7 +184,8 @@ export function initSettings() {
     const v = formValues(e.target);
     saveConfig({ reasoning: { ...v, reasoning_effort: v.reasoning_effort || null } });
   });
-  $("#embedding-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ embedding: formValues(e.target) }, "Saved. The new embedding settings apply after a restart."); });
+  $("#embedding-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ embedding: formValues(e.target) }, "Saved. A new model re-embeds your files in the background; search keeps using the current index until it is done."); });
+  $("#app-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ app: formValues(e.target) }); });
   $("#endpoint-test").addEventListener("click", testEndpoint);
   $("#mcp-add").addEventListener("click", () => mcpEditor());
   $("#memory-clear").addEventListener("click", async () => {
