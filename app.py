@@ -37,11 +37,11 @@ def configure_logging(home: Path, verbose: bool = False) -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
-def build_engine(background: bool = False):
+def build_engine(background: bool = False, events=None):
     """The one place the engine is built (the window, the server and the CLI all come through here)."""
     from engine.engine import Engine
 
-    return Engine(background=background)
+    return Engine(background=background, events=events)
 
 
 # ---- sub-commands --------------------------------------------------------------------------------
@@ -161,7 +161,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("SenseTree is already running; its window was brought to the front.", file=sys.stderr)
         log.info("SenseTree is already running; its window was brought to the front.")
         return 0
-    engine = build_engine(background=True)
+    from engine.starter import EngineStarter
+
+    # the window opens at once; the stores open on a thread and the page's first calls wait for them
+    engine = EngineStarter(lambda events: build_engine(background=True, events=events))
     try:
         code = run_window(Api(engine), engine, start_hidden=getattr(args, "tray", False))
     finally:

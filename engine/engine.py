@@ -34,12 +34,12 @@ LIST_LIMIT = 500
 
 class Engine:
     def __init__(self, home: Path | str | None = None, *, embedder: Embedder | None = None,
-                 chat_model: Any = None, background: bool = False):
+                 chat_model: Any = None, background: bool = False, events: EventBus | None = None):
         self.home = Path(home) if home is not None else data_dir()
         self.home.mkdir(parents=True, exist_ok=True)
         self.settings: Settings = load_settings(self.home)
         self._load_warning = self.settings.load_warning
-        self.events = EventBus()
+        self.events = events or EventBus()
         self.db = Database(self.home / "sensetree.db")
         self.db.migrate(catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
         active = embedder or self._active_embedder()
