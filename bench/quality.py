@@ -29,6 +29,7 @@ from _common import DEFAULT_SCIFACT, Beir, chunker, embed_cached, evaluate, load
 from engine.config import load_settings
 from engine.indexing.embed import TransformerEmbedder
 from engine.resources import fts_extension_path
+from engine.retrieval import tokenize
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.rerank import make_reranker
@@ -92,7 +93,8 @@ def static_reference(files, beir: Beir, whole_documents: bool) -> dict[str, list
     else:
         rows = [(f"{p}#{i}", p[len(PREFIX):], c) for p, parts in files for i, c in enumerate(parts)]
     con.executemany("INSERT INTO docs VALUES (?, ?, ?)", rows)
-    con.execute("PRAGMA create_fts_index('docs', 'key', 'body')")
+    ignore = tokenize.IGNORE_PATTERN.replace("'", "''")  # the same tokenisation as ours (digits kept)
+    con.execute(f"PRAGMA create_fts_index('docs', 'key', 'body', ignore='{ignore}')")
     doc_of = dict(con.execute("SELECT key, doc FROM docs").fetchall())
     runs = {}
     for n, (qid, query) in enumerate(beir.queries.items()):

@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 K1 = 1.2
 B = 0.75
 
+# Bumped whenever tokenisation or the tables change: an index of another format is emptied at open,
+# and the engine's start-up repair refills it from the chunk texts the vector store keeps (no embedding).
+FORMAT = 2.0
+
 _SCHEMA = [
     "CREATE SEQUENCE IF NOT EXISTS chunk_id_seq",
     "CREATE SEQUENCE IF NOT EXISTS term_id_seq",
@@ -66,6 +70,7 @@ class KeywordIndex:
             tokenize.install(self._root)
             for statement in _SCHEMA:
                 self._root.execute(statement)
+            self._check_format()
         except duckdb.Error as exc:
             if "lock" in str(exc).lower():
                 raise StoreError(
@@ -100,6 +105,19 @@ class KeywordIndex:
                 cursor.close()
             self._cursors.clear()
             self._root.close()
+
+    def _check_format(self) -> None:
+        row = self._root.execute("SELECT max(value) FROM meta WHERE key = 'format'").fetchone()
+        stored = row[0] if row else None
+        if stored == FORMAT:
+            return
+        has_rows = (self._root.execute("SELECT count(*) FROM chunks").fetchone() or (0,))[0]
+        if has_rows:
+            log.warning("keyword index format %s replaced by %s; it is rebuilt from the stored chunks", stored, FORMAT)
+            for table in ("chunks", "postings", "terms", "meta"):
+                self._root.execute(f"DELETE FROM {table}")
+        self._root.execute("DELETE FROM meta WHERE key = 'format'")
+        self._root.execute("INSERT INTO meta VALUES ('format', ?)", [FORMAT])
 
     # ---- writes ------------------------------------------------------------------------------
 

@@ -60,18 +60,62 @@ def test_scores_equal_duckdb_static_match_bm25_on_the_same_corpus(tmp_path):
     index.close()
 
 
-def test_tokenizer_constants_are_the_fts_extension_defaults():
+def _extension_tokens(sample: str, **options: str) -> tuple[list[str], set[str]]:
     con = duckdb.connect()
     con.execute(f"LOAD '{fts_extension_path()}'")
     con.execute("CREATE TABLE docs (id INTEGER, body VARCHAR)")
     con.execute("INSERT INTO docs VALUES (1, 'x')")
-    con.execute("PRAGMA create_fts_index('docs', 'id', 'body')")  # all defaults
+    extra = "".join(f", {k}='{v.replace(chr(39), chr(39) * 2)}'" for k, v in options.items())
+    con.execute(f"PRAGMA create_fts_index('docs', 'id', 'body'{extra})")
     stopwords = {row[0] for row in con.execute("SELECT sw FROM fts_main_docs.stopwords").fetchall()}
-    sample = "Ünïcode CAFÉ's [brackets] 3.14 e-mail foo_bar α-β “quotes” tab\there"
-    theirs = con.execute("SELECT fts_main_docs.tokenize(?)", [sample]).fetchone()[0]
-    ours = con.execute(f"SELECT {tokenize.tokenize_sql('?')}", [sample]).fetchone()[0]
+    tokens = con.execute("SELECT fts_main_docs.tokenize(?)", [sample]).fetchone()[0]
+    con.close()
+    return tokens, stopwords
+
+
+SAMPLE = "Ünïcode CAFÉ's [brackets] 3.14 e-mail foo_bar α-β “quotes” tab\there invoice 1042 ref00005q"
+
+
+def _our_tokens(sample: str, ignore: str = tokenize.IGNORE_PATTERN) -> list[str]:
+    con = duckdb.connect()
+    tokens = con.execute(f"SELECT {tokenize.tokenize_sql('?', ignore)}", [sample]).fetchone()[0]
+    con.close()
+    return tokens
+
+
+def test_tokenizer_constants_are_the_fts_extension_defaults():
+    theirs, stopwords = _extension_tokens(SAMPLE)  # all defaults
     assert stopwords == tokenize.STOPWORDS
+    assert _our_tokens(SAMPLE, tokenize.DUCKDB_DEFAULT_IGNORE) == theirs
+
+
+def test_our_tokenizer_equals_the_extension_configured_to_keep_digits():
+    theirs, _ = _extension_tokens(SAMPLE, ignore=tokenize.IGNORE_PATTERN)
+    ours = _our_tokens(SAMPLE)
     assert ours == theirs
+    assert "1042" in ours and "ref00005q" in ours
+
+
+def test_invoice_numbers_and_reference_codes_are_keyword_searchable(tmp_path):
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert("/r/Docs/a.txt", ["Invoice 1042 from ACME, reference ref00005q."])
+    index.upsert("/r/Docs/b.txt", ["Invoice 2077 from Globex."])
+    assert [h.path for h in index.search("1042", 5, None)] == ["/r/Docs/a.txt"]
+    assert [h.path for h in index.search("ref00005q", 5, None)] == ["/r/Docs/a.txt"]
+    index.close()
+
+
+def test_an_index_of_an_older_format_is_emptied_at_open_for_the_repair_to_refill(tmp_path):
+    path = tmp_path / "k.duckdb"
+    index = KeywordIndex(path)
+    index.upsert("/r/Docs/a.txt", ["Invoice 1042 from ACME."])
+    index.close()
+    con = duckdb.connect(str(path))
+    con.execute("UPDATE meta SET value = 1.0 WHERE key = 'format'")
+    con.close()
+    reopened = KeywordIndex(path)
+    assert reopened.chunk_counts() == {}
+    reopened.close()
 
 
 def test_incremental_changes_then_refresh_equal_a_fresh_build_of_the_final_corpus(tmp_path):
