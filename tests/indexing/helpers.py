@@ -26,3 +26,12 @@ SAMPLE = {
     "notes/travel.txt": "Train to Lisbon on 12 May. Hotel booked near Alfama; museum passes for two days.",
     "recipes/bread.txt": "Sourdough bread: 500 g flour, 350 g water, 100 g starter, 10 g salt. Bake at 240 degrees.",
 }
+
+
+def indexed_sample(tmp_path: Path, home: Path, **kwargs) -> tuple[Path, Engine]:
+    """The SAMPLE folder written under tmp_path, added as a root and fully indexed."""
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(home, **kwargs)
+    engine.add_indexed_folder(str(root))
+    engine.drain()
+    return root, engine

@@ -7,14 +7,11 @@ import threading
 
 from engine.events import INDEXING_PROGRESS
 from engine.indexing.embed import HashingEmbedder
-from tests.indexing.helpers import SAMPLE, make_engine, write_docs
+from tests.indexing.helpers import SAMPLE, indexed_sample, make_engine, write_docs
 
 
 def test_rows_written_before_a_crash_without_a_catalog_commit_are_dropped_at_start(tmp_path, sensetree_home):
-    root = write_docs(tmp_path / "Docs", SAMPLE)
-    engine = make_engine(sensetree_home)
-    engine.add_indexed_folder(str(root))
-    engine.drain()
+    root, engine = indexed_sample(tmp_path, sensetree_home)
     ghost = str(root / "ghost.txt")
     # the crash: vectors and keywords were written, the catalog transaction never committed
     engine.vectors.upsert(ghost, ["ghost text"], HashingEmbedder().embed(["ghost text"]))
@@ -29,10 +26,7 @@ def test_rows_written_before_a_crash_without_a_catalog_commit_are_dropped_at_sta
 
 
 def test_keyword_rows_lost_in_a_crash_are_rebuilt_from_stored_chunks_without_embedding(tmp_path, sensetree_home):
-    root = write_docs(tmp_path / "Docs", SAMPLE)
-    engine = make_engine(sensetree_home)
-    engine.add_indexed_folder(str(root))
-    engine.drain()
+    root, engine = indexed_sample(tmp_path, sensetree_home)
     path = str(root / "notes" / "travel.txt")
     engine.keywords.delete(path)  # a crash between the vector write and the keyword write
     engine.close()
@@ -46,10 +40,7 @@ def test_keyword_rows_lost_in_a_crash_are_rebuilt_from_stored_chunks_without_emb
 
 
 def test_a_file_whose_vector_rows_are_missing_is_requeued_and_rebuilt(tmp_path, sensetree_home):
-    root = write_docs(tmp_path / "Docs", SAMPLE)
-    engine = make_engine(sensetree_home)
-    engine.add_indexed_folder(str(root))
-    engine.drain()
+    root, engine = indexed_sample(tmp_path, sensetree_home)
     path = str(root / "notes" / "travel.txt")
     engine.vectors.delete(path)  # a crash that lost one store's rows
     engine.close()
@@ -104,10 +95,7 @@ def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding
 
 
 def test_a_torn_settings_file_is_reported_at_start_and_the_index_survives_it(tmp_path, sensetree_home):
-    root = write_docs(tmp_path / "Docs", SAMPLE)
-    engine = make_engine(sensetree_home)
-    engine.add_indexed_folder(str(root))
-    engine.drain()
+    root, engine = indexed_sample(tmp_path, sensetree_home)
     engine.close()
     settings = sensetree_home / "settings.json"
     kept = settings.read_text()
@@ -130,10 +118,7 @@ def test_a_torn_settings_file_is_reported_at_start_and_the_index_survives_it(tmp
 
 
 def test_start_up_notices_say_what_the_repair_did(tmp_path, sensetree_home):
-    root = write_docs(tmp_path / "Docs", SAMPLE)
-    engine = make_engine(sensetree_home)
-    engine.add_indexed_folder(str(root))
-    engine.drain()
+    root, engine = indexed_sample(tmp_path, sensetree_home)
     engine.vectors.delete(str(root / "notes" / "travel.txt"))
     engine.close()
     restarted = make_engine(sensetree_home)
