@@ -22,16 +22,21 @@ def configure_logging(home: Path, verbose: bool = False) -> None:
     """A rotating log file in the data dir; a console handler only when there is a console."""
     root = logging.getLogger()
     root.setLevel(logging.INFO)
+    for old in [h for h in root.handlers if getattr(h, "sensetree", False)]:  # configured once per process
+        root.removeHandler(old)
+        old.close()
     logs = home / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     handler = logging.handlers.RotatingFileHandler(logs / "sensetree.log", maxBytes=2_000_000, backupCount=3,
                                                    encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.sensetree = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     if sys.stderr is not None:
         console = logging.StreamHandler(sys.stderr)
         console.setLevel(logging.INFO if verbose else logging.WARNING)
         console.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+        console.sensetree = True  # type: ignore[attr-defined]
         root.addHandler(console)
     for noisy in ("httpx", "watchdog", "transformers", "urllib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -87,13 +87,19 @@ def _print_sources(sources: list[dict[str, Any]], out: TextIO) -> None:
             print(f"  [{i}] {source['name']}  {source['path']}", file=out)
 
 
-def format_plan(plan: dict[str, Any]) -> str:
-    """The plan as a Before → After list, with how to approve it."""
+def plan_lines(plan: dict[str, Any]) -> list[str]:
+    """The plan as a numbered Before → After list (shared with `sensetree apply`)."""
     lines = [f"\nAction plan {plan['transaction_id']}: {plan.get('summary', '')}"]
     for i, op in enumerate(plan.get("operations") or [], 1):
         lines.append(f"  {i}. {op['kind']:<9} {_before_after(op)}")
         if op.get("reason"):
             lines.append(f"     why: {op['reason']}")
+    return lines
+
+
+def format_plan(plan: dict[str, Any]) -> str:
+    """The plan as a Before → After list, with how to approve it."""
+    lines = plan_lines(plan)
     lines.append(f"\nNothing has changed. Approve it in the app, or run: sensetree apply {plan['transaction_id']}")
     return "\n".join(lines)
 
