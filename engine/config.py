@@ -137,7 +137,7 @@ def load_settings(home: Path | None = None) -> Settings:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(raw, dict):
-            raise ValueError("the top level is not a JSON object")
+            raise ValueError("the top level is not a JSON object")  # noqa: TRY004 - read as a corrupt file below
         return Settings.model_validate(raw)
     except (ValueError, ValidationError, UnicodeDecodeError) as exc:
         aside = path.with_name(f"settings.corrupt-{time.strftime('%Y%m%d-%H%M%S')}.json")

@@ -63,6 +63,13 @@ def find_root(path: str, roots: Iterable[str]) -> str | None:
     return best
 
 
+def subtree_range(path: str) -> tuple[str, str]:
+    """(prefix, upper): every path strictly beneath `path` sorts in [prefix, upper), so a store can
+    answer "this folder and everything in it" with an index range instead of a LIKE or a scan."""
+    prefix = path.rstrip(os.sep) + os.sep
+    return prefix, prefix[:-1] + chr(ord(os.sep) + 1)
+
+
 def rebase(path: str, old_prefix: str, new_prefix: str) -> str:
     """`path` moved from under `old_prefix` to under `new_prefix` (segment-exact)."""
     if path == old_prefix:

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 
 from engine.db import Database, Migration
+from engine.paths import subtree_range
 
 MIGRATIONS: list[Migration] = [
     ("0001_catalog", """
@@ -70,9 +71,7 @@ def under_clause(column: str = "path") -> str:
 
 
 def under_params(path: str) -> tuple[str, str, str]:
-    prefix = path.rstrip(os.sep) + os.sep
-    upper = prefix[:-1] + chr(ord(os.sep) + 1)
-    return (path, prefix, upper)
+    return (path, *subtree_range(path))
 
 
 class Catalog:

@@ -24,7 +24,7 @@ from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.qualify import Complete, qualify
 from engine.indexing.queue import DELETION, MANUAL, Job, WorkQueue
-from engine.paths import find_root, is_within, rebase
+from engine.paths import find_root, is_within
 
 log = logging.getLogger(__name__)
 
@@ -243,9 +243,7 @@ class Indexer:
         self.keywords.rename(old, new)
         if self.shadow is not None:
             self.shadow.vectors.rename(old, new)
-            moved = {p for p in self.shadow.written if is_within(p, old)}
-            self.shadow.written -= moved
-            self.shadow.written |= {rebase(p, old, new) for p in moved}
+            self.shadow.rebase_written(old, new)
         with self.db.atomic():
             self.catalog.rename(old, new, new_root)
             self.queue.rename(old, new)
@@ -271,9 +269,7 @@ class Indexer:
             if self.shadow is not None:
                 _rename_many(self.shadow.vectors, renames)
                 for old, new in renames:
-                    moved = {p for p in self.shadow.written if is_within(p, old)}
-                    self.shadow.written -= moved
-                    self.shadow.written |= {rebase(p, old, new) for p in moved}
+                    self.shadow.rebase_written(old, new)
             with self.db.atomic():
                 for old, new, new_root in simple:
                     self.catalog.rename(old, new, new_root)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.events import INDEXING_PROGRESS, EventBus
 from engine.indexing.embed import Embedder
+from engine.paths import is_within, rebase
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,12 @@ class Shadow:
     embedder: Embedder
     vectors: object
     written: set[str]
+
+    def rebase_written(self, old: str, new: str) -> None:
+        """Files already copied under `old` now live under `new`."""
+        moved = {p for p in self.written if is_within(p, old)}
+        self.written -= moved
+        self.written |= {rebase(p, old, new) for p in moved}
 
 
 class Reembedder:

@@ -27,6 +27,7 @@ import pyarrow as pa
 from lancedb.index import BTree, IvfPq
 
 from engine.errors import InvalidInput, StoreError
+from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit
 
 log = logging.getLogger(__name__)
@@ -44,8 +45,7 @@ def sql_string(value: str) -> str:
 
 def path_filter(path: str) -> str:
     """`path` itself or anything beneath it, as a range the path B-tree can answer (no LIKE)."""
-    prefix = path if path.endswith(os.sep) else path + os.sep
-    upper = prefix[:-1] + chr(ord(os.sep) + 1)
+    prefix, upper = subtree_range(path)
     return f"(path = {sql_string(path)} OR (path >= {sql_string(prefix)} AND path < {sql_string(upper)}))"
 
 
