@@ -34,7 +34,7 @@ class EngineStarter:
     def _build(self, build: Callable[[EventBus], Any]) -> None:
         try:
             self._engine = build(self.events)
-        except BaseException as exc:  # noqa: BLE001 - kept and raised to every caller instead
+        except BaseException as exc:
             log.exception("SenseTree could not start its engine")
             self._error = exc
         finally:
