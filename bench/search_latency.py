@@ -138,7 +138,7 @@ def measure(size: int, queries_n: int, rng: np.random.Generator) -> dict[str, fl
         timed("vector flat (before optimize)", lambda q, v: vectors.search(v, 50), queries[:10])
         started = time.perf_counter()
         vectors.optimize()
-        print(f"  optimize (path B-tree{' + IVF-PQ' if vectors.has_ann() else ''}): "
+        print(f"  optimize (path B-tree{' + HNSW-SQ' if vectors.has_ann() else ''}): "
               f"{time.perf_counter() - started:.0f} s", flush=True)
         if vectors.has_ann():
             at1, at10 = ann_recall(vectors, queries[:30])

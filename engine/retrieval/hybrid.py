@@ -75,11 +75,13 @@ class HybridSearch:
     def _fused_with_text(self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None
                          ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str]]:
         """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
-        overlaps embedding the query and the vector search."""
-        keyword_future = self._pool.submit(self.keywords.search, query, candidates, scope)
+        overlaps embedding the query and the vector search. Each arm returns its hits' text, so the
+        snippets need no further read."""
+        keyword_future = self._pool.submit(self.keywords.search_with_text, query, candidates, scope)
         dense_hits, texts = self.vectors.search_with_text(
             self.embed_query(query) if vector is None else vector, candidates, scope)
-        keyword_hits = keyword_future.result()
+        keyword_hits, keyword_texts = keyword_future.result()
+        texts = {**keyword_texts, **texts}
         ceiling = rrf_ceiling(RRF_K, self.weights)
         fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, self.weights)
         return [(key, score / ceiling) for key, score in fused], texts
@@ -87,7 +89,8 @@ class HybridSearch:
     def search_keyword(self, query: str, scope: str | None = None, limit: int = 10,
                        candidates: int = 50) -> list[SearchResult]:
         """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
-        return self._results(query, _single_arm(self.keywords.search(query, candidates, scope)), limit)
+        hits, texts = self.keywords.search_with_text(query, candidates, scope)
+        return self._results(query, _single_arm(hits), limit, texts)
 
     def search_dense(self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50,
                      vector: np.ndarray | None = None) -> list[SearchResult]:

@@ -87,15 +87,11 @@ def install(con: duckdb.DuckDBPyConnection) -> None:
     con.executemany("INSERT INTO stopwords VALUES (?)", [(w,) for w in sorted(STOPWORDS)])
 
 
-def query_terms(con: duckdb.DuckDBPyConnection, query: str) -> list[str]:
-    """The distinct stemmed terms of a query, as `match_bm25` derives them (stopwords are not removed
-    from queries there either; they simply have no postings)."""
-    rows = con.execute(
-        f"SELECT DISTINCT stem(w, '{STEMMER}') FROM (SELECT unnest({tokenize_sql('?')}) AS w) "
-        "WHERE len(w) > 0",
-        [query],
-    ).fetchall()
-    return sorted(row[0] for row in rows if row[0])
+def query_terms_sql(expr: str) -> str:
+    """SQL for the distinct stemmed terms of a query, as `match_bm25` derives them (stopwords are not
+    removed from queries there either; they simply have no postings)."""
+    return (f"SELECT DISTINCT stem(w, '{STEMMER}') FROM (SELECT unnest({tokenize_sql(expr)}) AS w) "
+            "WHERE len(w) > 0")
 
 
 def _sql_string(value: str) -> str:

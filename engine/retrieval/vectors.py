@@ -6,9 +6,11 @@ acts on everything beneath it on segment boundaries.
 
 Search is exact (flat) while the table is small. `optimize()` — called by the engine in the
 background — compacts, keeps a B-tree on `path` for scoped queries, and once the table has
-`ANN_MIN_ROWS` rows builds an IVF-PQ index (DESIGN §4: at 1M rows IVF-PQ answered in 29 ms at recall
-0.96 with nprobes/refine set explicitly, while HNSW-SQ took 13 minutes to build). Rows written after
-the index was built are scanned flat until the next `optimize()`. A scoped query prefilters on the
+`ANN_MIN_ROWS` rows builds an HNSW-SQ index (one graph, m 20, ef_construction 150). Measured with
+bench/ann_choice.py on 100k real MiniLM vectors (docs/search-latency.md):
+HNSW-SQ at ef 200 answers top-50 in ~7 ms at recall@10 0.99 and builds in ~30 s, where IVF-PQ gave
+17 ms at 0.98 (24 partitions, nprobes 10, refine 20) and 10 ms at only 0.94 (316 partitions). Rows
+written after the index was built are scanned flat until the next `optimize()`. A scoped query prefilters on the
 path; when the scope holds few rows it bypasses the ANN index and is exact.
 """
 
@@ -24,7 +26,7 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import BTree, IvfPq
+from lancedb.index import BTree, HnswSq
 
 from engine.errors import InvalidInput, StoreError
 from engine.paths import subtree_range
@@ -35,7 +37,9 @@ log = logging.getLogger(__name__)
 TABLE = "chunks"
 ANN_MIN_ROWS = 20_000  # below this, flat search is fast enough (measured in bench/search_latency.py)
 EXACT_SCOPE_ROWS = 20_000  # a scope this small is searched exactly, bypassing the ANN index
-REFINE_FACTOR = 20
+HNSW_M = 20  # graph degree: recall 0.99 at ef 200 on real embeddings (docs/search-latency.md)
+HNSW_EF_CONSTRUCTION = 150  # build ~30 s per 100k rows on 2 cores; 300 (the default) doubles it for no recall gain
+HNSW_EF_MIN = 200  # search breadth; LanceDB needs ef ≥ k, and at 200 a top-50 costs ~7 ms at 100k rows
 
 
 def sql_string(value: str) -> str:
@@ -173,10 +177,9 @@ class VectorIndex:
             self._shape = None
 
     def _build_ann(self, rows: int) -> None:
-        partitions = _partitions(rows)
-        log.info("building IVF-PQ over %d vectors (%d partitions)", rows, partitions)
-        self._table.create_index("vector", config=IvfPq(distance_type="cosine", num_partitions=partitions,
-                                                        num_sub_vectors=max(1, self.dim // 8)))
+        log.info("building an HNSW-SQ index over %d vectors", rows)
+        self._table.create_index("vector", config=HnswSq(distance_type="cosine", num_partitions=1, m=HNSW_M,
+                                                         ef_construction=HNSW_EF_CONSTRUCTION))
 
     # ---- reads -------------------------------------------------------------------------------
 
@@ -212,14 +215,11 @@ class VectorIndex:
                     ann = False
                     builder = builder.bypass_vector_index()
             if ann:
-                builder = builder.nprobes(self._nprobes()).refine_factor(REFINE_FACTOR)
+                builder = builder.ef(max(HNSW_EF_MIN, 2 * k))
             found = builder.to_arrow()
         hits = [Hit(p, int(i), 1.0 - float(d)) for p, i, d in zip(
             found["path"].to_pylist(), found["chunk_index"].to_pylist(), found["_distance"].to_pylist())]
         return hits, dict(zip((h.key for h in hits), found["text"].to_pylist()))
-
-    def _nprobes(self) -> int:
-        return max(10, _partitions(self._current_shape()[0]) // 8)
 
     def texts(self, keys: Iterable[ChunkKey]) -> dict[ChunkKey, str]:
         """The stored text of several chunks at once (for snippets and rerank)."""
@@ -250,11 +250,6 @@ class VectorIndex:
 
     def close(self) -> None:
         """LanceDB holds no open handles that need closing; kept for symmetry with KeywordIndex."""
-
-
-def _partitions(rows: int) -> int:
-    """IVF partitions of ~4k rows: k-means training stays minutes at 1M rows, a probe stays cheap."""
-    return max(8, rows // 4096)
 
 
 class _store_errors:

@@ -105,3 +105,18 @@ def test_an_empty_query_returns_nothing(corpus):
 def test_results_serialise_to_the_ipc_shape():
     result = SearchResult("/r/a.txt", "a.txt", 0.5, "snip", 2)
     assert result.to_dict() == {"path": "/r/a.txt", "name": "a.txt", "score": 0.5, "snippet": "snip", "chunk_index": 2}
+
+
+def test_snippets_come_from_the_text_each_arm_returns_without_a_second_read(corpus, monkeypatch):
+    _, search = corpus
+
+    def no_second_read(keys):
+        keys = list(keys)
+        assert not keys, f"hybrid search read chunk text again for {keys}"
+        return {}
+
+    monkeypatch.setattr(search.vectors, "texts", no_second_read)
+    results = search.search("sourdough flour salt", limit=10)
+    assert results[0].name == "bread.md" and "Sourdough" in results[0].snippet
+    keyword_only = search.search_keyword("savanna herds", limit=3)
+    assert keyword_only[0].name == "zebra.txt" and "savanna" in keyword_only[0].snippet

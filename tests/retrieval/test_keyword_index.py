@@ -118,6 +118,32 @@ def test_an_index_of_an_older_format_is_emptied_at_open_for_the_repair_to_refill
     reopened.close()
 
 
+def test_an_index_written_before_chunk_text_was_kept_is_rebuilt_with_the_new_tables(tmp_path):
+    path = tmp_path / "k.duckdb"
+    con = duckdb.connect(str(path))  # the format-2 layout: no text column, no indexes
+    con.execute("CREATE TABLE chunks (id BIGINT, path VARCHAR, chunk_index INTEGER, len INTEGER)")
+    con.execute("CREATE TABLE meta (key VARCHAR, value DOUBLE)")
+    con.execute("INSERT INTO chunks VALUES (1, '/r/old.txt', 0, 3)")
+    con.execute("INSERT INTO meta VALUES ('format', 2.0)")
+    con.close()
+    index = KeywordIndex(path)
+    assert index.chunk_counts() == {}
+    index.upsert("/r/Docs/a.txt", ["Invoice 1042 from ACME."])
+    hits, texts = index.search_with_text("invoice acme", 5)
+    assert [h.path for h in hits] == ["/r/Docs/a.txt"] and texts[hits[0].key] == "Invoice 1042 from ACME."
+    index.close()
+
+
+def test_search_returns_the_text_of_each_hit_with_it(tmp_path):
+    index = build(tmp_path / "k.duckdb", CORPUS)
+    hits, texts = index.search_with_text("budget", 10)
+    assert hits and set(texts) == {h.key for h in hits}
+    for hit in hits:
+        assert texts[hit.key] == CORPUS[hit.path][hit.chunk_index]
+    assert index.search_with_text("zzzunknownword", 10) == ([], {})
+    index.close()
+
+
 def test_incremental_changes_then_refresh_equal_a_fresh_build_of_the_final_corpus(tmp_path):
     index = build(tmp_path / "inc.duckdb", CORPUS)
     index.upsert("/r/Docs/budget.txt", ["A rewritten budget file about bread."])

@@ -113,6 +113,7 @@ def test_optimize_builds_an_ann_index_on_a_big_table_and_search_still_finds_exac
     index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i:i + 1]) for i in range(600)])
     index.optimize()
     assert index.has_ann()
+    assert [ix.index_type for ix in index._table.list_indices() if ix.columns == ["vector"]] == ["IvfHnswSq"]
     for i in (3, 250, 599):
         assert index.search(matrix[i], k=1)[0].path == f"/r/F{i // 100}/doc{i}.txt"
     scoped = index.search(matrix[250], k=5, scope="/r/F2")
