@@ -29,6 +29,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/quality.py
+	$(BIN)/python bench/ann_choice.py
 	$(BIN)/python bench/search_latency.py
 	$(BIN)/python bench/index_throughput.py
 

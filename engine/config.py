@@ -51,6 +51,8 @@ class ReasoningSettings(_Section):
 class EmbeddingSettings(_Section):
     model: str = "all-MiniLM-L6-v2"  # the packaged default, or a local folder holding a transformers model
     device: Literal["auto", "cpu", "cuda"] = "auto"
+    # Expert switch, not shown in the window: torch dynamic int8 cost 0.03 nDCG@10 on SciFact and was no
+    # faster on 2 cores (bench/quality.py --int8; docs/indexing.md).
     quantize: Literal["none", "int8"] = "none"
     batch_size: int = 32
 
