@@ -8,7 +8,7 @@ cosine of ~0.8 to its original, so the table has real structure and no exact dup
 real SciFact queries. For each configuration it prints the build time, recall@10 against flat search,
 and the p50/p95 of a top-50 query that returns the chunk text, as the product's does.
 
-    python bench/ann_choice.py [--rows 100000] [--queries 200]
+    python bench/ann_choice.py [--rows 100000] [--queries 200] [--hnsw-only] [--efs 100,200]
 """
 
 from __future__ import annotations
@@ -89,6 +89,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--hnsw-only", action="store_true", help="skip the IVF-PQ builds (minutes each at 1M rows)")
+    parser.add_argument("--efs", default="100,200", help="HNSW search breadths to measure")
     args = parser.parse_args()
     matrix, queries = real_vectors(args.rows, args.queries)
     work = Path(tempfile.mkdtemp(prefix="ann-choice-"))
@@ -99,7 +101,9 @@ def main() -> None:
         print(f"{args.rows:,} real MiniLM vectors (SciFact, tiled), {len(queries)} real queries, top-50", flush=True)
         measure("flat (exact)", lambda v: base(v).bypass_vector_index().to_arrow(), queries, truth)
         results: dict[str, tuple[float, float]] = {}
-        for partitions, probes in ((max(8, args.rows // 4096), ((10, 20),)), (int(args.rows ** 0.5), ((20, 5), (40, 10)))):
+        ivf_configs = () if args.hnsw_only else (
+            (max(8, args.rows // 4096), ((10, 20),)), (int(args.rows ** 0.5), ((20, 5), (40, 10))))
+        for partitions, probes in ivf_configs:
             build(table, f"IVF-PQ {partitions} partitions", IvfPq(distance_type="cosine", num_partitions=partitions,
                                                                 num_sub_vectors=matrix.shape[1] // 8))
             for nprobes, refine in probes:
@@ -108,7 +112,7 @@ def main() -> None:
                                          queries, truth)
         build(table, "HNSW-SQ m 20, ef_construction 150 (the product's)",
               HnswSq(distance_type="cosine", num_partitions=1, m=20, ef_construction=150))
-        for ef in (100, 200):
+        for ef in (int(e) for e in args.efs.split(",")):
             results[f"HNSW-SQ ef {ef}"] = measure(f"HNSW-SQ ef {ef}", lambda v, e=ef: base(v).ef(e).to_arrow(), queries, truth)
     finally:
         shutil.rmtree(work, ignore_errors=True)

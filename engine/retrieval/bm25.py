@@ -45,7 +45,7 @@ B = 0.75
 FORMAT = 3.0
 
 # Point lookups a query makes: its few terms among all terms, and its top chunks' paths among all chunks.
-# Without these DuckDB scans both tables (measured at 100k chunks: 16.7 → 11.5 ms p50 per query).
+# Without these DuckDB scans both tables for every query (docs/search-latency.md has the figures).
 _INDEXES = [
     "CREATE INDEX IF NOT EXISTS terms_by_term ON terms(term)",
     "CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks(id)",
