@@ -39,7 +39,9 @@ ANN_MIN_ROWS = 20_000  # below this, flat search is fast enough (measured in ben
 EXACT_SCOPE_ROWS = 20_000  # a scope this small is searched exactly, bypassing the ANN index
 HNSW_M = 20  # graph degree (LanceDB's default)
 HNSW_EF_CONSTRUCTION = 150  # build ~50 s per 100k rows on 2 cores, and recall@10 is already 1.0 at ef 200
-HNSW_EF_MIN = 200  # search breadth; LanceDB needs ef ≥ k, and at 200 a top-50 costs ~6 ms at 100k rows
+HNSW_EF_MIN = 200  # search breadth at ≤ 250k rows: recall@10 1.000 at 100k real vectors, top-50 in ~6 ms
+HNSW_ROWS_PER_EF = 1250  # larger tables search wider: at 1M real vectors ef 200 gave recall@10 0.832, ef 800 0.974
+HNSW_EF_MAX = 1000  # for ~1 ms more than ef 200 (bench/ann_choice.py --rows 1000000)
 
 
 def sql_string(value: str) -> str:
@@ -215,7 +217,7 @@ class VectorIndex:
                     ann = False
                     builder = builder.bypass_vector_index()
             if ann:
-                builder = builder.ef(max(HNSW_EF_MIN, 2 * k))
+                builder = builder.ef(search_breadth(k, self._current_shape()[0]))
             found = builder.to_arrow()
         hits = [Hit(p, int(i), 1.0 - float(d)) for p, i, d in zip(
             found["path"].to_pylist(), found["chunk_index"].to_pylist(), found["_distance"].to_pylist())]
@@ -250,6 +252,12 @@ class VectorIndex:
 
     def close(self) -> None:
         """LanceDB holds no open handles that need closing; kept for symmetry with KeywordIndex."""
+
+
+def search_breadth(k: int, rows: int) -> int:
+    """HNSW's `ef` for a top-k over `rows` vectors: at least 2k (LanceDB needs ef ≥ k), wider as the graph
+    grows, since a fixed ef loses recall with size while its cost barely moves (docs/search-latency.md)."""
+    return max(2 * k, min(HNSW_EF_MAX, max(HNSW_EF_MIN, rows // HNSW_ROWS_PER_EF)))
 
 
 class _store_errors:

@@ -127,3 +127,10 @@ def test_search_with_text_returns_each_hits_stored_text(tmp_path):
     hits, texts = index.search_with_text(query("meeting notes hiring plan"), k=2)
     assert texts[hits[0].key] == "meeting notes hiring plan"
     assert set(texts) == {h.key for h in hits}
+
+
+def test_the_hnsw_search_breadth_grows_with_the_table_and_always_covers_k():
+    assert vectors_module.search_breadth(50, 100_000) == 200  # recall@10 1.000 at 100k real vectors
+    assert vectors_module.search_breadth(50, 1_000_000) == 800  # ef 200 gave 0.832 at 1M, ef 800 0.974
+    assert vectors_module.search_breadth(50, 50_000_000) == 1000
+    assert vectors_module.search_breadth(600, 100_000) == 1200
