@@ -96,7 +96,8 @@ class HybridSearch:
                      vector: np.ndarray | None = None) -> list[SearchResult]:
         """The vector arm alone."""
         query_vector = self.embed_query(query) if vector is None else vector
-        return self._results(query, _single_arm(self.vectors.search(query_vector, candidates, scope)), limit)
+        hits, texts = self.vectors.search_with_text(query_vector, candidates, scope)
+        return self._results(query, _single_arm(hits), limit, texts)
 
     def _rerank(self, query: str, fused: list[tuple[ChunkKey, float]],
                 texts: dict[ChunkKey, str]) -> list[tuple[ChunkKey, float]]:

@@ -120,3 +120,5 @@ def test_snippets_come_from_the_text_each_arm_returns_without_a_second_read(corp
     assert results[0].name == "bread.md" and "Sourdough" in results[0].snippet
     keyword_only = search.search_keyword("savanna herds", limit=3)
     assert keyword_only[0].name == "zebra.txt" and "savanna" in keyword_only[0].snippet
+    dense_only = search.search_dense("Zebras graze on the savanna in large herds.", limit=3)
+    assert dense_only[0].name == "zebra.txt" and "savanna" in dense_only[0].snippet
