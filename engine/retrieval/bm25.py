@@ -46,10 +46,8 @@ FORMAT = 3.0
 
 # Point lookups a query makes: its few terms among all terms, and its top chunks' paths among all chunks.
 # Without these DuckDB scans both tables for every query (docs/search-latency.md has the figures).
-_INDEXES = [
-    "CREATE INDEX IF NOT EXISTS terms_by_term ON terms(term)",
-    "CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks(id)",
-]
+_TERMS_INDEX = "CREATE INDEX IF NOT EXISTS terms_by_term ON terms(term)"
+_CHUNKS_INDEX = "CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks(id)"
 
 _TABLES = ("chunks", "postings", "terms", "meta")
 
@@ -60,7 +58,8 @@ _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS postings (tid INTEGER, chunk_id BIGINT, tf INTEGER, w FLOAT)",
     "CREATE TABLE IF NOT EXISTS terms (term VARCHAR, tid INTEGER, df BIGINT)",
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value DOUBLE)",
-    *_INDEXES,
+    _TERMS_INDEX,
+    _CHUNKS_INDEX,
 ]
 
 
@@ -82,10 +81,7 @@ class KeywordIndex:
         try:
             self._root = duckdb.connect(str(self.db_path))
             tokenize.install(self._root)
-            self._check_format()
-            for statement in _SCHEMA:
-                self._root.execute(statement)
-            self._stamp_format()
+            self._prepare_tables()
         except duckdb.Error as exc:
             if "lock" in str(exc).lower():
                 raise StoreError(
@@ -121,24 +117,25 @@ class KeywordIndex:
             self._cursors.clear()
             self._root.close()
 
-    def _check_format(self) -> None:
-        """Drop the tables of an index written in another format (they are recreated empty)."""
+    def _prepare_tables(self) -> None:
+        """Create the tables; an index written in another format is dropped first (recreated empty)."""
         existing = {row[0] for row in self._root.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
-        if "meta" not in existing:
-            return
-        row = self._root.execute("SELECT max(value) FROM meta WHERE key = 'format'").fetchone()
-        stored = row[0] if row else None
-        if stored == FORMAT:
-            return
-        log.warning("keyword index format %s replaced by %s; it is rebuilt from the stored chunks", stored, FORMAT)
-        for table in _TABLES:
-            if table in existing:
-                self._root.execute(f"DROP TABLE {table}")
-
-    def _stamp_format(self) -> None:
-        self._root.execute("DELETE FROM meta WHERE key = 'format'")
-        self._root.execute("INSERT INTO meta VALUES ('format', ?)", [FORMAT])
+        stored = None
+        if "meta" in existing:
+            row = self._root.execute("SELECT max(value) FROM meta WHERE key = 'format'").fetchone()
+            stored = row[0] if row else None
+        if stored != FORMAT and existing & set(_TABLES):
+            log.warning("keyword index format %s replaced by %s; it is rebuilt from the stored chunks",
+                        stored, FORMAT)
+            for table in _TABLES:
+                if table in existing:
+                    self._root.execute(f"DROP TABLE {table}")
+        for statement in _SCHEMA:
+            self._root.execute(statement)
+        if stored != FORMAT:
+            self._root.execute("DELETE FROM meta WHERE key = 'format'")
+            self._root.execute("INSERT INTO meta VALUES ('format', ?)", [FORMAT])
 
     # ---- writes ------------------------------------------------------------------------------
 
@@ -170,13 +167,11 @@ class KeywordIndex:
 
     def rename(self, old: str, new: str) -> None:
         """Point a file's or folder's chunks at their new path; postings stay as they are."""
-        with self._transaction(f"rename {old} in the keyword index") as cur:
-            self._remove(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)])
-            cur.execute("UPDATE chunks SET path = ? || substr(path, ?) WHERE path = ? OR starts_with(path, ?)",
-                        [new, len(old) + 1, old, scope_prefix(old)])
+        self.rename_many([(old, new)])
 
     def rename_many(self, pairs: Sequence[tuple[str, str]]) -> None:
-        """Several independent renames in one transaction; targets are cleared only where rows exist."""
+        """Several independent renames in one transaction; whatever sat at a target is replaced, and
+        targets are cleared only where rows exist."""
         with self._transaction("rename files in the keyword index") as cur:
             occupied = {row[0] for row in cur.execute(
                 "SELECT DISTINCT t FROM unnest(?) AS u(t) JOIN chunks c "
@@ -195,7 +190,7 @@ class KeywordIndex:
                 SELECT t.term, t.tid, n.df FROM terms t
                 JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings GROUP BY tid) n USING (tid)
                 ORDER BY t.term""")
-            cur.execute(_INDEXES[0])
+            cur.execute(_TERMS_INDEX)
             cur.execute(f"""
                 CREATE TABLE postings_fresh AS
                 WITH {_STATS_CTE}
