@@ -1,8 +1,12 @@
 """Settings: one JSON file in the data dir, read into pydantic models with defaults for every field.
 
 The data dir comes from platformdirs unless `SENSETREE_HOME` points elsewhere (tests, portable use).
-A settings file that cannot be parsed is moved aside (`settings.corrupt-<time>.json`) and reported
-through `Settings.load_warning`; we never silently overwrite what a person wrote.
+A settings file that cannot be parsed or read (garbage, a folder, no permission) is moved aside
+(`settings.corrupt-<time>.json`) and reported through `Settings.load_warning`; we never silently
+overwrite what a person wrote. `Settings.roots_defaulted` says the roots did not come from the file
+(no file, a file kept aside, no `roots` key): start-up then keeps the roots the catalog knows instead
+of purging the index on the word of defaults. API keys are written to the OS keyring where one works
+(engine/secrets.py) and the file is 0600 in a 0700 folder (engine/privacy.py).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Literal
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine import privacy, secrets
 from engine.errors import ConfigError, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -29,7 +34,8 @@ def data_dir() -> Path:
     """Where SenseTree keeps its settings, databases, logs and trash (created on first use)."""
     override = os.environ.get("SENSETREE_HOME")
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir("SenseTree", False))
-    path.mkdir(parents=True, exist_ok=True)
+    if not path.is_dir():
+        path.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
     return path
 
 
@@ -122,9 +128,10 @@ class Settings(_Section):
     mcp_servers: dict[str, McpServer] = Field(default_factory=dict, alias="mcpServers")
 
     load_warning: str | None = Field(default=None, exclude=True)
+    roots_defaulted: bool = Field(default=False, exclude=True)  # the file said nothing about the roots
 
     def to_json_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, exclude={"load_warning"})
+        return self.model_dump(mode="json", by_alias=True, exclude={"load_warning", "roots_defaulted"})
 
 
 def settings_path(home: Path | None = None) -> Path:
@@ -132,34 +139,49 @@ def settings_path(home: Path | None = None) -> Path:
 
 
 def load_settings(home: Path | None = None) -> Settings:
-    """Read the settings file; a missing file gives defaults, a corrupt one is moved aside and reported."""
+    """Read the settings file; a missing file gives defaults, an unreadable one is moved aside and reported."""
     path = settings_path(home)
-    if not path.exists():
-        return Settings()
+    if not os.path.lexists(path):
+        return Settings(roots_defaulted=True)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(raw, dict):
             raise ValueError("the top level is not a JSON object")  # noqa: TRY004 - read as a corrupt file below
-        return Settings.model_validate(raw)
-    except (ValueError, ValidationError, UnicodeDecodeError) as exc:
-        aside = path.with_name(f"settings.corrupt-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        notices = secrets.resolve(raw)
+        settings = Settings.model_validate(raw)
+    except (ValueError, ValidationError, UnicodeDecodeError, OSError) as exc:
+        return _kept_aside(path, exc)
+    settings.roots_defaulted = "roots" not in raw
+    if notices:
+        settings.load_warning = " ".join(notices)
+    return settings
+
+
+def _kept_aside(path: Path, exc: Exception) -> Settings:
+    """Defaults in memory, the unreadable file (or folder) renamed so that the next save can write anew."""
+    why = _first_line(exc) if not isinstance(exc, OSError) else (exc.strerror or type(exc).__name__)
+    aside = path.with_name(f"settings.corrupt-{time.strftime('%Y%m%d-%H%M%S')}.json")
+    try:
         os.replace(path, aside)
-        warning = (
-            f"Your settings file could not be read ({_first_line(exc)}). It was kept as {aside} "
-            "and SenseTree started with default settings."
-        )
-        log.warning(warning)
-        settings = Settings()
-        settings.load_warning = warning
-        return settings
+        kept = f"It was kept as {aside}"
+    except OSError as move_exc:
+        kept = f"It could not be moved aside either ({move_exc.strerror or move_exc}); fix or remove {path}"
+    warning = f"Your settings file could not be read ({why}). {kept} and SenseTree started with default settings."
+    log.warning(warning)
+    return Settings(load_warning=warning, roots_defaulted=True)
 
 
 def save_settings(settings: Settings, home: Path | None = None) -> None:
     """Write atomically (temp file + rename) so a crash never leaves half a settings file."""
     path = settings_path(home)
     tmp = path.with_suffix(".json.tmp")
+    data = secrets.protect(settings.to_json_dict())
     try:
-        tmp.write_text(json.dumps(settings.to_json_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, privacy.FILE_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, indent=2, ensure_ascii=False))
+        if privacy.posix():
+            os.chmod(tmp, privacy.FILE_MODE)  # an older tmp file kept its mode through O_TRUNC
         os.replace(tmp, path)
     except OSError as exc:
         raise ConfigError(f"Could not save settings to {path}: {exc.strerror or exc}") from exc

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import prompts
-from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
-from engine.db import Database
-from engine.errors import EngineError, InvalidInput, ModelError, NotFound
+from engine import privacy, prompts, stores
+from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings, settings_path
+from engine.errors import ConfigError, EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
@@ -30,18 +29,24 @@ from engine.retrieval.vectors import VectorIndex
 log = logging.getLogger(__name__)
 
 LIST_LIMIT = 500
+PURGE_NOTICE_FILES = 5  # a start-up purge of more files than this is announced
 
 
 class Engine:
     def __init__(self, home: Path | str | None = None, *, embedder: Embedder | None = None,
                  chat_model: Any = None, background: bool = False, events: EventBus | None = None):
+        privacy.private_umask()  # before anything is written: every store file is created 0600
         self.home = Path(home) if home is not None else data_dir()
-        self.home.mkdir(parents=True, exist_ok=True)
+        self.home.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
+        privacy.make_private(self.home)  # what an older version (or a copy) left readable by others
         self.settings: Settings = load_settings(self.home)
         self._load_warning = self.settings.load_warning
+        self._store_notices: list[str] = []
         self.events = events or EventBus()
-        self.db = Database(self.home / "sensetree.db")
-        self.db.migrate(catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
+        self.db, db_notice = stores.open_database(self.home / "sensetree.db",
+                                                  catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
+        self._note(db_notice)
+        self._keep_known_roots()
         active = embedder or self._active_embedder()
         self._chat_model = chat_model
         self.keywords = KeywordIndex(self.home / "keywords.duckdb")
@@ -52,6 +57,10 @@ class Engine:
                                   lambda: self.settings, self._save_roots, self._index_options, str(self.home))
         self.indexer = self.index.indexer
         self.repair_report = self.index.startup_repair()
+        self._db_rebuilt = db_notice is not None
+        if self._db_rebuilt and not background:  # the background start re-scans every root anyway
+            for root in self.index.roots():
+                self.index.worker.request_scan(root)
         self.reembedder = Reembedder(self.indexer, self.search, self.index.catalog, self.vectors_dir, self.events,
                                      self._open_vectors)
         self._build_actions_and_agent()
@@ -90,9 +99,38 @@ class Engine:
         return make_embedder(model, emb.device, quantize or "none", emb.batch_size)
 
     def _open_vectors(self, embedder: Embedder) -> VectorIndex:
-        return VectorIndex(self.vectors_dir / slug(embedder.name), embedder.dim)
+        vectors, notice = stores.open_vectors(self.vectors_dir / slug(embedder.name), embedder.dim)
+        self._note(notice)
+        return vectors
+
+    def _note(self, notice: str | None) -> None:
+        if notice:
+            self._store_notices.append(notice)
+
+    def _keep_known_roots(self) -> None:
+        """Settings that said nothing about the roots (no file, a file kept aside, no `roots` key) never
+        shrink the index: the roots the catalog knows stay until the person removes them, and a new
+        settings file is written so the next start does not load defaults again."""
+        if not self.settings.roots_defaulted:
+            return
+        known = stores.known_roots(self.db)
+        kept_aside = self._load_warning is not None and not os.path.lexists(settings_path(self.home))
+        if not known and not kept_aside:
+            return  # a first start: nothing to keep, nothing to write
+        self.settings = self.settings.model_copy(update={"roots": known})
+        try:
+            save_settings(self.settings, self.home)
+        except ConfigError as exc:
+            self._note(f"{exc.message}. SenseTree runs with the folders it has indexed until settings can be saved.")
+        if known:
+            kept = (f"The settings did not list the indexed folders, so SenseTree kept the {len(known)} it has "
+                    f"indexed: {', '.join(known)}. Remove a folder in Folders & indexing to stop indexing it.")
+            if kept_aside:  # one notice for one event: the file kept aside, and what was kept of it
+                self._load_warning = f"{self._load_warning} {kept}"
+            else:
+                self._note(kept)
     def _save_roots(self, roots: list[str]) -> None:
-        self._update_settings(self.settings.model_copy(update={"roots": roots}))
+        self._update_settings(self.settings.model_copy(update={"roots": roots, "roots_defaulted": False}))
 
     def _update_settings(self, settings: Settings) -> None:
         save_settings(settings, self.home)
@@ -288,11 +326,17 @@ class Engine:
     def startup_notices(self) -> list[str]:
         """What start-up did on the person's behalf: recoveries, repairs, a settings file kept aside."""
         notices = [self._load_warning] if self._load_warning else []
+        notices.extend(self._store_notices)
         for item in self.recovery_report:
             notices.append(f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
                            f"{item.get('message') or 'it was rolled back.'}")
         report = self.repair_report
-        if report.requeued or report.orphans_dropped or report.keywords_refilled:
+        if len(report.outside_roots) > PURGE_NOTICE_FILES:
+            notices.append(f"{len(report.outside_roots)} file(s) outside the indexed folders were removed from the "
+                           f"index (for example {report.outside_roots[0]}).")
+        if self._db_rebuilt:
+            pass  # the database notice says what happened; the repair figures would only repeat it
+        elif report.requeued or report.orphans_dropped or report.keywords_refilled:
             notices.append(f"The index was repaired after an unclean shutdown: {len(report.requeued)} file(s) "
                            f"re-queued, {len(report.keywords_refilled)} keyword entries rebuilt, "
                            f"{len(report.orphans_dropped)} stale entries removed.")
@@ -349,6 +393,7 @@ def _open_with_os(path: str, reveal: bool) -> None:
     else:
         cmd = ["xdg-open", os.path.dirname(path) if reveal else path]
     try:
-        subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                         umask=privacy.user_umask())  # what the person's program saves is not made 0600
     except FileNotFoundError as exc:
         raise EngineError(f"No program to open files was found ({cmd[0]}); open {path} yourself.") from exc

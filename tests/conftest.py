@@ -38,3 +38,17 @@ def _guarded_connect(self, address):
 def no_network(monkeypatch):
     """Any unplanned request to a real model endpoint (or anywhere off this machine) fails loudly."""
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+
+
+@pytest.fixture(autouse=True)
+def no_real_keyring(monkeypatch):
+    """No test touches the person's keyring: keyring's fail backend (as on headless CI) unless a test
+    installs an in-memory one; subprocesses get the same through PYTHON_KEYRING_BACKEND."""
+    import keyring
+    from keyring.backends import fail
+
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    yield
+    keyring.set_keyring(previous)

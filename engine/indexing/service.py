@@ -49,7 +49,9 @@ class IndexService:
 
     # ---- lifecycle ----------------------------------------------------------------------------
     def startup_repair(self) -> RepairReport:
-        trusted = self.settings().load_warning is None
+        # Never purge on the word of settings that were just defaulted (no file, a file kept aside, no
+        # `roots` key): the Engine keeps the catalog's roots then, and the person removes a folder explicitly.
+        trusted = not self.settings().roots_defaulted
         return repair(self.catalog, self.queue, self.keywords, self.vectors, self.roots(), roots_trusted=trusted)
 
     def start_background(self) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine import privacy
 from engine.db import Database
 from engine.errors import Conflict
 from engine.txn import fsops
@@ -128,7 +129,7 @@ class DiskPhase:
     def _do(self, txn_id: str, seq: int, step: Step) -> None:
         token = f"{txn_id[:8]}-{seq}"
         if step.kind == "mkdir":
-            os.mkdir(step.dst)
+            privacy.mkdir_for_user(step.dst)  # the person's folder, not the data folder's 0700
         elif step.kind == "rmdir":
             try:
                 os.rmdir(step.dst)
@@ -201,7 +202,7 @@ def _undo_folder(step: Step) -> str:
     if step.kind == "rmdir":
         if os.path.isdir(step.dst):
             return ""
-        os.mkdir(step.dst)
+        privacy.mkdir_for_user(step.dst)
         return f"created {step.dst} again"
     if not os.path.lexists(step.dst):
         return ""

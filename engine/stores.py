@@ -1,0 +1,106 @@
+"""Opening the stores at start-up so that a damaged one never stops the app.
+
+A SQLite file that SQLite itself calls damaged (`file is not a database`, `database disk image is
+malformed`) or a LanceDB table that cannot be read (`Could not count chunks: lance error …`) is renamed
+aside with a time stamp (`sensetree.corrupt-20260101-120000.db`, `vectors/<model>.corrupt-…`) and
+a fresh one is opened. What can be rebuilt is rebuilt by the caller: the catalog and the queue by a
+re-scan of the roots, the vectors by re-queueing the catalogued files (start-up repair does that when a
+file's vector rows are missing). What cannot be rebuilt does not live only in SQLite: the trash keeps a
+manifest per item and an in-flight plan keeps its own journal file (engine/txn/journal_file.py).
+Each quarantine returns a sentence for the person (the page shows start-up notices as toasts, the CLI
+prints them).
+
+Only *corruption* is handled this way: a locked, unreadable or full disk is an error to report, not
+a reason to set the person's data aside.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine.db import Database, Migration
+from engine.errors import StoreError
+from engine.paths import is_within, normalize
+from engine.retrieval.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+CORRUPT_WORDS = ("file is not a database", "malformed", "database corrupt")
+
+
+def stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def is_corruption(exc: sqlite3.DatabaseError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB):
+        return True
+    return any(word in str(exc).lower() for word in CORRUPT_WORDS)
+
+
+def open_database(path: Path, migrations: Sequence[Migration]) -> tuple[Database, str | None]:
+    """Open, check and migrate the SQLite file; a corrupt one is kept aside and a new one started."""
+    db: Database | None = None
+    try:
+        db = Database(path)
+        _check(db)
+        db.migrate(migrations)
+        return db, None
+    except sqlite3.DatabaseError as exc:
+        if not is_corruption(exc):
+            raise StoreError(f"SenseTree's database {path} could not be opened: {exc}") from exc
+        if db is not None:
+            db.close()
+        aside = path.with_name(f"{path.stem}.corrupt-{stamp()}{path.suffix}")
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(str(path) + suffix)
+            if part.exists():
+                os.replace(part, Path(str(aside) + suffix))
+        log.error("%s is damaged (%s); kept as %s, starting a new one", path, exc, aside)
+        fresh = Database(path)
+        fresh.migrate(migrations)
+        return fresh, (f"SenseTree's database was damaged ({exc}). It was kept as {aside} and a new one was "
+                       "started: your folders are re-scanned and re-indexed, so search fills in again as that "
+                       "runs. Past action plans are no longer listed; the SenseTree trash is still listed.")
+
+
+def _check(db: Database) -> None:
+    """`quick_check` reads every page, which is where a garbled file shows up (the header check alone
+    lets a file with damaged pages through until some query touches them)."""
+    rows = db.query("PRAGMA quick_check")
+    problems = [r[0] for r in rows if r[0] != "ok"]
+    if problems:
+        raise sqlite3.DatabaseError(f"database disk image is malformed: {problems[0]}")
+
+
+def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
+    """Open the chunk table and read its path column once (what a truncated data file breaks)."""
+    vectors: VectorIndex | None = None
+    try:
+        vectors = VectorIndex(directory, dim)
+        vectors.chunk_counts()
+        return vectors, None
+    except StoreError as exc:
+        if vectors is not None:
+            vectors.close()
+        if not directory.exists():
+            raise
+        aside = directory.with_name(f"{directory.name}.corrupt-{stamp()}")
+        os.replace(directory, aside)
+        log.error("vector index %s is damaged (%s); kept as %s, starting a new one", directory, exc, aside)
+        return VectorIndex(directory, dim), (
+            f"The search index was damaged ({exc.message}). It was kept as {aside} and a new one was started: "
+            "every indexed file is re-queued, so semantic search fills in again as it is re-indexed.")
+
+
+def known_roots(db: Database) -> list[str]:
+    """The roots the catalog has files under (outermost only): what to keep when settings lost them."""
+    roots = sorted({normalize(r["root"]) for r in db.query("SELECT DISTINCT root FROM files")})
+    return [r for r in roots if not any(o != r and is_within(r, o) for o in roots)]
