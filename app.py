@@ -46,7 +46,11 @@ def build_engine(background: bool = False, events=None):
     """The one place the engine is built (the window, the server and the CLI all come through here)."""
     from engine.engine import Engine
 
-    return Engine(background=background, events=events)
+    engine = Engine(background=background, events=events)
+    if sys.stderr is not None:  # what start-up did for the person (the page shows the same as toasts)
+        for notice in engine.startup_notices():
+            print(f"Notice: {notice}", file=sys.stderr)
+    return engine
 
 
 # ---- sub-commands --------------------------------------------------------------------------------

@@ -330,6 +330,7 @@ class Engine:
         for item in self.recovery_report:
             notices.append(f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
                            f"{item.get('message') or 'it was rolled back.'}")
+        notices.extend(self.txn.startup_notices(self.recovery_report))
         report = self.repair_report
         if len(report.outside_roots) > PURGE_NOTICE_FILES:
             notices.append(f"{len(report.outside_roots)} file(s) outside the indexed folders were removed from the "

@@ -5,6 +5,7 @@
     ├── InvalidInput        "invalid_input"    arguments that cannot be acted on as given
     ├── OutOfBounds         "out_of_bounds"    a path outside every indexed folder
     ├── Conflict            "conflict"         the world changed under us (target exists, fingerprint moved)
+    ├── NoSpace             "no_space"         the data folder cannot hold what a plan would copy into it
     ├── PlanInvalid         "plan_invalid"     an action plan that fails validation (carries .problems)
     ├── ConfigError         "config"           a settings file that cannot be read or written
     ├── StoreError          "store"            LanceDB / DuckDB / SQLite refused an operation
@@ -81,3 +82,7 @@ class ModelError(EngineError):
 
 class EndpointError(ModelError):
     code = "endpoint"
+
+
+class NoSpace(EngineError):
+    code = "no_space"

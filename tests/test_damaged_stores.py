@@ -146,3 +146,34 @@ def test_a_start_up_purge_of_many_files_is_announced(tmp_path, sensetree_home):
                    for n in restarted.get_config()["notices"])
     finally:
         restarted.close()
+
+
+def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_home):
+    root, engine = indexed_sample(tmp_path, sensetree_home)
+    target = str(root / TRAVEL)
+    plan = engine.txn.propose_plan("Clean up", [{"kind": "delete", "old_path": target}])
+    assert engine.apply_action_plan(plan["transaction_id"])["applied"] == 1
+    engine.close()
+    db = sensetree_home / "sensetree.db"
+    db.write_bytes(b"garbage" * 1000)
+    restarted = make_engine(sensetree_home)
+    try:
+        [item] = restarted.trash_list()
+        assert item["original_path"] == target and item["transaction_id"] == plan["transaction_id"]
+        assert restarted.trash_restore(item["item_id"]) == {"path": target}
+        restarted.drain()
+        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == target
+    finally:
+        restarted.close()
+
+
+def test_the_cli_prints_start_up_notices(tmp_path, sensetree_home):
+    import subprocess
+    import sys
+
+    (sensetree_home / "settings.json").write_text("{ torn", encoding="utf-8")
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "app.py", "status"], cwd=repo, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(repo)}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Notice: Your settings file could not be read" in done.stderr

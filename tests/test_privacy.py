@@ -12,7 +12,7 @@ from keyring.backend import KeyringBackend
 
 from engine import privacy
 from engine.config import load_settings, save_settings
-from tests.indexing.helpers import indexed_sample, make_engine
+from tests.indexing.helpers import indexed_sample
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX modes (per-user data folders elsewhere)")
 

@@ -1,7 +1,10 @@
 """Phase 1 of a transaction: the disk, journaled step by step, and its rollback.
 
-Each primitive step is written to the journal and committed *before* the disk is touched, then
-marked done (with its trash-manifest change in the same SQLite transaction). Rollback walks the
+Each primitive step is written to the journal — its own file first (engine/txn/journal_file.py), then
+SQLite — *before* the disk is touched, then marked done (with its trash-manifest change in the same
+SQLite transaction; a trash item's manifest file is written before it moves). Rollback makes no SQLite
+write while it works: its marks go to the journal file and into a `Writeback` that the caller commits
+at the end, or later when a full disk refuses it. Rollback walks the
 journal backwards and, for every step that may have happened, looks at the disk to see what is
 actually there (the process may have died between the journal write and the disk step, or between
 the disk step and the done mark), then undoes exactly that. Crash recovery is the same walk.
@@ -19,14 +22,15 @@ import logging
 import os
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine import privacy
 from engine.db import Database
 from engine.errors import Conflict
-from engine.txn import fsops
+from engine.txn import fsops, trash
+from engine.txn.journal_file import JournalFiles, merge
 from engine.txn.model import Operation, Step
 from engine.txn.store import JournalEntry, TxnStore
 
@@ -70,11 +74,43 @@ def rollback_entry(description: str, ok: bool, detail: str = "") -> dict[str, An
     return entry
 
 
+@dataclass
+class Writeback:
+    """The SQLite writes a rollback owes, made together at its end (or once a full disk allows)."""
+
+    marks: list[tuple[int, str]] = field(default_factory=list)
+    forget: list[str] = field(default_factory=list)  # trash rows whose item left the trash again
+    unrestore: list[str] = field(default_factory=list)  # trash rows whose item went back into the trash
+
+    def apply(self, store: TxnStore, txn_id: str) -> None:
+        for seq, state in self.marks:
+            store.journal_mark(txn_id, seq, state)
+        for item in self.forget:
+            store.trash_forget(item)
+        for item in self.unrestore:
+            store.trash_mark_restored(item, None)
+
+    @staticmethod
+    def from_entries(entries: list[JournalEntry]) -> Writeback:
+        """What a finished rollback recorded in its journal file (the next start writes it back)."""
+        done = Writeback()
+        for entry in entries:
+            if entry.state in ("undoing", "undone"):
+                done.marks.append((entry.seq, entry.state))
+            if entry.state == "undone" and entry.step.kind == "trash":
+                done.forget.append(entry.step.item_id)
+            elif entry.state == "undone" and entry.step.kind == "untrash":
+                done.unrestore.append(entry.step.item_id)
+        return done
+
+
 class DiskPhase:
     """Performs and reverses journaled disk steps for one transaction at a time."""
 
-    def __init__(self, db: Database, store: TxnStore, trash_dir: Path, fault: Fault | None):
+    def __init__(self, db: Database, store: TxnStore, trash_dir: Path, fault: Fault | None,
+                 journal: JournalFiles | None = None):
         self.db, self.store, self.trash_dir, self.fault = db, store, trash_dir, fault
+        self.journal = journal or JournalFiles(Path(trash_dir).parent / "journal")
 
     def hit(self, txn_id: str, phase: str, stage: str, seq: int, step: Step | None = None) -> None:
         if self.fault is not None:
@@ -114,17 +150,23 @@ class DiskPhase:
     def perform(self, txn_id: str, seq: int, step: Step) -> None:
         """Journal the intent, touch the disk, mark it done; exceptions leave the intent for rollback."""
         self.hit(txn_id, "disk", "before_intent", seq, step)
+        self.journal.intent(txn_id, seq, step)
+        if step.kind == "trash":
+            trash.write_manifest(self.trash_dir, step.item_id, step.src, step.dst, txn_id)
         with self.db.atomic():
             self.store.journal_intent(txn_id, seq, step)
         self.hit(txn_id, "disk", "before_disk", seq, step)
         self._do(txn_id, seq, step)
         self.hit(txn_id, "disk", "before_done", seq, step)
+        self.journal.mark(txn_id, seq, "done")
         with self.db.atomic():
             self.store.journal_mark(txn_id, seq, "done")
             if step.kind == "trash":
                 self.store.trash_add(step.item_id, step.src, step.dst, txn_id)
             elif step.kind == "untrash":
                 self.store.trash_mark_restored(step.item_id, step.dst)
+        if step.kind == "untrash":
+            trash.remove_manifest(self.trash_dir, step.item_id)
 
     def _do(self, txn_id: str, seq: int, step: Step) -> None:
         token = f"{txn_id[:8]}-{seq}"
@@ -153,32 +195,41 @@ class DiskPhase:
                             on_placed=lambda: self.hit(txn_id, "disk", "after_place", seq, step))
 
     def _mark(self, txn_id: str, seq: int, state: str) -> None:
+        self.journal.mark(txn_id, seq, state)
         with self.db.atomic():
             self.store.journal_mark(txn_id, seq, state)
 
     # backward -----------------------------------------------------------------------------------
-    def rollback(self, txn_id: str) -> list[dict[str, Any]]:
-        """Undo, newest first, every journaled step that may have touched the disk."""
-        report = []
-        for entry in reversed(self.store.journal(txn_id)):
+    def entries(self, txn_id: str) -> list[JournalEntry]:
+        """The journal as SQLite and the journal file together know it (either may be behind)."""
+        return merge(self.store.journal(txn_id), self.journal.read(txn_id))
+
+    def rollback(self, txn_id: str) -> tuple[list[dict[str, Any]], Writeback]:
+        """Undo, newest first, every journaled step that may have touched the disk; no SQLite writes."""
+        report: list[dict[str, Any]] = []
+        owed = Writeback()
+        for entry in reversed(self.entries(txn_id)):
             if entry.state == "undone":
                 continue
             description = entry.step.inverse().describe()
             try:
-                detail = self._undo(txn_id, entry)
+                detail = self._undo(txn_id, entry, owed)
             except (OSError, Conflict) as exc:
                 log.error("rollback of %s failed: %s", entry.step.describe(), exc)
-                report.append(rollback_entry(description, False, str(exc)))
+                failed = rollback_entry(description, False, str(exc))
+                failed["where"] = where_now(entry.step)
+                report.append(failed)
                 continue
             if detail:
                 report.append(rollback_entry(description, True, detail))
-        return report
+        return report, owed
 
-    def _undo(self, txn_id: str, entry: JournalEntry) -> str:
+    def _undo(self, txn_id: str, entry: JournalEntry, owed: Writeback) -> str:
         step, seq = entry.step, entry.seq
         happened = entry.state != "intent"
         if happened and entry.state != "undoing":
-            self._mark(txn_id, seq, "undoing")
+            self.journal.mark_soon(txn_id, seq, "undoing")
+            owed.marks.append((seq, "undoing"))
         if step.kind in ("mkdir", "rmdir"):
             detail = _undo_folder(step)
         elif not happened and not os.path.lexists(step.src) and not os.path.lexists(step.dst):
@@ -189,13 +240,42 @@ class DiskPhase:
             detail = fsops.undo_move(step.src, step.dst, f"{txn_id[:8]}-{seq}", dst_is_ours=ours)
             if not happened and detail.endswith("is in place"):
                 detail = ""  # the step never reached the disk: nothing to report
-        with self.db.atomic():
-            self.store.journal_mark(txn_id, seq, "undone")
-            if step.kind == "trash":
-                self.store.trash_forget(step.item_id)
-            elif step.kind == "untrash":
-                self.store.trash_mark_restored(step.item_id, None)
+        self.journal.mark_soon(txn_id, seq, "undone")
+        owed.marks.append((seq, "undone"))
+        if step.kind == "trash":
+            trash.remove_manifest(self.trash_dir, step.item_id)
+            owed.forget.append(step.item_id)
+        elif step.kind == "untrash":
+            self._manifest_again(step)
+            owed.unrestore.append(step.item_id)
         return detail
+
+    def _manifest_again(self, step: Step) -> None:
+        """An item a rollback put back into the trash gets its manifest file back."""
+        row = self.store.trash_item(step.item_id)
+        original = row["original_path"] if row else step.dst
+        try:
+            trash.write_manifest(self.trash_dir, step.item_id, original, step.src,
+                                 row["transaction_id"] if row else None, row["trashed_at"] if row else None)
+        except OSError as exc:
+            log.warning("could not write the trash manifest of %s again: %s", step.src, exc)
+
+
+def where_now(step: Step) -> str:
+    """Where a step whose undo failed left things, in the person's words."""
+    if step.kind == "mkdir":
+        return f"the folder {step.dst} that the plan created is still there"
+    if step.kind == "rmdir":
+        return f"the folder {step.dst} is missing (it was there before)"
+    src, dst = os.path.lexists(step.src), os.path.lexists(step.dst)
+    belongs = "in the SenseTree trash" if step.kind == "untrash" else f"at {step.src}"
+    if dst and not src:
+        return f"{step.dst} is still there; before the plan it was {belongs}"
+    if dst and src:
+        return f"both {step.src} and {step.dst} exist; {step.src} is the original"
+    if src:
+        return f"{step.src} is in place"
+    return f"neither {step.src} nor {step.dst} exists; look for a hidden .sensetree-* file next to them"
 
 
 def _undo_folder(step: Step) -> str:

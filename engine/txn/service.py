@@ -3,8 +3,11 @@
 A plan is validated and stored as a draft (`propose_plan`, `plan_reorganization`); approval checks
 the selection against the draft field by field and the sources against their fingerprints, then
 runs disk → index → semantics. Any failure rolls everything back and reports each undo step;
-a crash is rolled back by `recover()` at the next start. Committed plans can be undone, and what
-`delete` put in the trash can be restored.
+a crash is rolled back by `recover()` at the next start — from SQLite, or from the transaction's own
+journal file when the database was lost. A rollback writes nothing to SQLite until it is over; when
+SQLite then refuses (a full disk), the outcome waits in memory and in the journal file and is written
+back at the next command or start. Committed plans can be undone, a `rollback_incomplete` one retried
+by `undo_transaction`, and what `delete` put in the trash can be restored.
 """
 
 from __future__ import annotations
@@ -23,19 +26,17 @@ from typing import Any
 from engine import paths
 from engine.db import Database
 from engine.errors import Conflict, EngineError, InvalidInput, NotFound, OutOfBounds
-from engine.txn import fsops
-from engine.txn.executor import DiskPhase, Fault, env_fault, rollback_entry
+from engine.txn import fsops, trash
+from engine.txn.executor import DiskPhase, Fault, env_fault
 from engine.txn.model import ActionPlan, Operation, Step
 from engine.txn.planner import Planner, plan_request
+from engine.txn.rollback import Rollbacks, outcome, unsaved
 from engine.txn.store import TxnRecord, TxnStore
 from engine.txn.sync import (
     IndexSync,
     SenseChange,
     current,
-    enqueue_tree,
-    index_backward,
     index_forward,
-    senses_backward,
     senses_forward,
 )
 from engine.txn.validate import Validated, normalize_op_path, validate
@@ -56,6 +57,7 @@ class TxnService:
         self.trash_dir = Path(data_dir) / "trash"
         self.disk = DiskPhase(db, self.store, self.trash_dir, fault or env_fault())
         self._lock = threading.RLock()
+        self.rollbacks = Rollbacks(db, self.store, self.disk, index, self.quiesce, self._done_steps)
 
     # proposals ----------------------------------------------------------------------------------
     def propose_plan(self, summary: str, operations: Sequence[Any]) -> dict[str, Any]:
@@ -81,12 +83,15 @@ class TxnService:
         return {"ok": True}
 
     def list_transactions(self) -> list[dict[str, Any]]:
-        return self.store.listing()
+        with self._lock:
+            self.rollbacks.settle_pending()
+            return self.rollbacks.overlay(self.store.listing())
 
     # apply / undo -------------------------------------------------------------------------------
     def apply_action_plan(self, transaction_id: str, operations: Sequence[Any] | None = None) -> dict[str, Any]:
         """Approve a draft (or the person's selection from it) and run it; failures roll back."""
         with self._lock:
+            self.rollbacks.settle_pending()
             record = self._record(transaction_id)
             if record.status != "draft":
                 raise Conflict(f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
@@ -94,6 +99,8 @@ class TxnService:
             chosen = self._selected(record, operations)
             self._check_fingerprints(record, chosen)
             validated = validate(chosen, self.roots())
+            trash.check_room([op.old_path for op in validated.operations if op.kind == "delete" and op.old_path],
+                             self.trash_dir)
             if not self.store.claim(record.id, "draft", "applying"):
                 raise Conflict(f"The plan {record.id} was approved or discarded meanwhile; nothing was done twice")
             with self.db.atomic():
@@ -102,9 +109,13 @@ class TxnService:
                              lambda steps: self._requalify_changes(validated))
 
     def undo_transaction(self, transaction_id: str) -> dict[str, Any]:
-        """Apply the inverse of a committed plan under the same rules, including its index sync."""
+        """Apply the inverse of a committed plan under the same rules, including its index sync; for a
+        plan whose rollback was incomplete, retry that rollback."""
         with self._lock:
+            self.rollbacks.settle_pending()
             record = self._record(transaction_id)
+            if record.status == "rollback_incomplete":
+                return self.rollbacks.retry(record)
             if record.kind != "plan" or record.status != "committed":
                 raise Conflict(f"The transaction {record.id} is {record.status}; only a committed plan can be undone")
             steps = [e.step for e in self.store.journal(record.id) if e.state == "done"]
@@ -119,17 +130,12 @@ class TxnService:
                              lambda: self._steps_disk(undo.transaction_id, inverse), lambda s: changes)
 
     def recover(self) -> list[dict[str, Any]]:
-        """Roll back every transaction a crash interrupted; one report per transaction."""
-        reports = []
+        """Roll back every transaction a crash interrupted (engine/txn/rollback.py); one report each."""
         with self._lock:
-            for record in self.store.active():
-                with self.quiesce():
-                    steps, status = self._rollback(record.id)
-                reports.append({"transaction_id": record.id, "summary": record.summary, "status": status,
-                                "message": f"SenseTree stopped while applying “{record.summary}”; "
-                                           f"{_outcome(steps)}", "rollback": steps})
-                log.warning("recovered interrupted transaction %s: %s", record.id, status)
-        return reports
+            return self.rollbacks.recover()
+
+    def startup_notices(self, recovered: list[dict[str, Any]]) -> list[str]:
+        return self.rollbacks.startup_notices(recovered)
 
     # trash --------------------------------------------------------------------------------------
     def trash_list(self) -> list[dict[str, Any]]:
@@ -138,6 +144,7 @@ class TxnService:
     def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:
         """Put a trashed item back at its original place (or `target_path`), never over anything."""
         with self._lock:
+            self.rollbacks.settle_pending()
             item = self.store.trash_item(item_id)
             if item is None or item["restored_at"] is not None:
                 raise NotFound(f"Nothing with id {item_id} is in the SenseTree trash; refresh the trash list")
@@ -165,6 +172,8 @@ class TxnService:
     def _phases(self, txn_id: str, count: int, disk: Callable[[], None],
                 changes_for: Callable[[list[Step]], list[SenseChange]]) -> dict[str, Any]:
         try:
+            record = self._record(txn_id)
+            self.disk.journal.begin(txn_id, record.summary, record.kind)
             disk()
             steps = self._done_steps(txn_id)
             self._phase(txn_id, "index")
@@ -175,10 +184,14 @@ class TxnService:
             self._commit(txn_id, steps)
         except Exception as exc:  # noqa: BLE001 - every failure, ours or the OS's, ends in a full rollback
             log.warning("transaction %s failed, rolling back: %s", txn_id, exc)
-            report, _status = self._rollback(txn_id)
+            report, status, settled = self.rollbacks.rollback(txn_id)
             reason = exc.message if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
-            return {"applied": 0, "message": f"Nothing was changed: {reason}. {_outcome(report)}",
-                    "rollback": report}
+            if status == "rolled_back":
+                message = f"Nothing was changed: {reason}. {outcome(report)}"
+            else:
+                message = (f"The plan failed ({reason}) and could not be fully undone. {outcome(report)} "
+                           "Choose Retry rollback in History once that is fixed.")
+            return {"applied": 0, "message": message + unsaved(settled), "rollback": report}
         return {"applied": count, "message": _done_message(count, txn_id, self.store)}
 
     def _plan_disk(self, txn_id: str, validated: Validated) -> None:
@@ -207,29 +220,7 @@ class TxnService:
             self.store.update(txn_id, status="committed", phase="done", after=after, committed_at=time.time())
             if record.kind == "undo" and record.undo_of:
                 self.store.update(record.undo_of, status="undone")
-
-    def _rollback(self, txn_id: str) -> tuple[list[dict[str, Any]], str]:
-        """Semantics, then index, then disk, each backwards; the transaction ends rolled_back."""
-        record = self._record(txn_id)
-        report: list[dict[str, Any]] = []
-        requeue: list[str] = []
-        try:
-            if record.phase in ("semantics", "done"):
-                for path in senses_backward(self.index, [SenseChange(**c) for c in record.senses]):
-                    report.append(rollback_entry(f"restore the description of {path}", True))
-            if record.phase in ("index", "semantics", "done"):
-                requeue = index_backward(self.index, self._done_steps(txn_id))
-                report.append(rollback_entry("move the index entries back", True))
-        except Exception as exc:  # noqa: BLE001 - report it and still put the disk back
-            log.error("index rollback of %s failed: %s", txn_id, exc)
-            report.append(rollback_entry("restore the index", False, f"{exc}; run a re-index of the folder"))
-        report.extend(self.disk.rollback(txn_id))
-        for path in requeue:
-            enqueue_tree(self.index, path)
-        status = "rolled_back" if all(step["ok"] for step in report) else "rollback_incomplete"
-        with self.db.atomic():
-            self.store.update(txn_id, status=status, phase="", message=_outcome(report))
-        return report, status
+        self.disk.journal.remove(txn_id)  # SQLite holds the outcome now
 
     # checks -------------------------------------------------------------------------------------
     def _selected(self, record: TxnRecord, operations: Sequence[Any] | None) -> list[Operation]:
@@ -344,14 +335,6 @@ def _trace_back(path: str, steps: list[Step]) -> str:
         if step.kind == "move" and paths.is_within(path, step.dst, fold_case=False):
             path = paths.rebase(path, step.dst, step.src)
     return path
-
-
-def _outcome(report: list[dict[str, Any]]) -> str:
-    failed = [step for step in report if not step["ok"]]
-    if not failed:
-        return "Everything done so far was undone; your files are as they were."
-    return (f"{len(failed)} undo step(s) failed (see the report); check those paths by hand: "
-            + "; ".join(step.get("error", step["step"]) for step in failed))
 
 
 def _done_message(count: int, txn_id: str, store: TxnStore) -> str:

@@ -8,6 +8,10 @@
   then marked `copied` / `done` / `undoing` / `undone`. With `synchronous=FULL` (engine/db.py) a row
   that was committed survives a crash, which is what lets `recover()` find an interrupted apply.
 - `txn_trash`: the manifest of what `delete` moved into `<data dir>/trash`.
+
+Durable state that cannot be rebuilt does not live only here: each trash item also has a manifest
+file next to it (engine/txn/trash.py) and an in-flight transaction its own journal file
+(engine/txn/journal_file.py), so a lost or damaged database loses neither.
 """
 
 from __future__ import annotations
@@ -163,11 +167,12 @@ class TxnStore:
         return [JournalEntry(r["seq"], Step.from_json(r["step"]), r["state"]) for r in rows]
 
     # trash manifest -----------------------------------------------------------------------------
-    def trash_add(self, item_id: str, original: str, trash_path: str, txn_id: str | None) -> None:
+    def trash_add(self, item_id: str, original: str, trash_path: str, txn_id: str | None,
+                  trashed_at: float | None = None) -> None:
         self.db.execute(
             "INSERT INTO txn_trash(item_id, original_path, trash_path, transaction_id, trashed_at)"
             " VALUES (?, ?, ?, ?, ?)",
-            (item_id, original, trash_path, txn_id, time.time()),
+            (item_id, original, trash_path, txn_id, trashed_at or time.time()),
         )
 
     def trash_forget(self, item_id: str) -> None:

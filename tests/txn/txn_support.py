@@ -108,8 +108,13 @@ class World:
         return TxnService(self.db, self.home, lambda: list(self.roots), self.index, planner, fault=fault)
 
     def trash_files(self) -> list[str]:
+        """The items in the trash (their manifest files aside: see trash_manifests)."""
         trash = self.home / "trash"
-        return sorted(os.listdir(trash)) if trash.exists() else []
+        return sorted(n for n in os.listdir(trash) if not n.endswith(".manifest.json")) if trash.exists() else []
+
+    def trash_manifests(self) -> list[str]:
+        trash = self.home / "trash"
+        return sorted(n for n in os.listdir(trash) if n.endswith(".manifest.json")) if trash.exists() else []
 
 
 def make_world(tmp_path: Path, home: Path, files: dict[str, str], extra_roots: list[Path] = ()) -> World:
