@@ -196,3 +196,30 @@ def test_a_partial_rollback_says_what_is_where_and_can_be_retried(world):
     assert not (world.root / "Finance").exists()
     assert restarted.list_transactions()[0]["status"] == "rolled_back"
     assert restarted.startup_notices([]) == []
+
+
+def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retries_it(tmp_path, sensetree_home):
+    from tests.indexing.helpers import indexed_sample, make_engine
+
+    root, engine = indexed_sample(tmp_path, sensetree_home)
+    plan = engine.txn.propose_plan("File the recipes", [
+        {"kind": "move", "old_path": f"{root}/recipes/bread.txt", "new_path": f"{root}/Kitchen/bread.txt"}])
+
+    def hook(point: FaultPoint) -> None:
+        if point.phase == "index":
+            (root / "Kitchen" / "stranger.txt").write_text("added by someone else")
+            raise RuntimeError("injected failure")
+
+    engine.txn.disk.fault = hook
+    assert "could not be fully undone" in engine.apply_action_plan(plan["transaction_id"])["message"]
+    engine.close()
+    restarted = make_engine(sensetree_home)
+    try:
+        [notice] = [n for n in restarted.get_config()["notices"] if "File the recipes" in n]
+        assert "Retry rollback" in notice and f"{root}/Kitchen" in notice
+        (root / "Kitchen" / "stranger.txt").unlink()
+        assert "is complete" in restarted.undo_transaction(plan["transaction_id"])["message"]
+        assert (root / "recipes" / "bread.txt").exists() and not (root / "Kitchen").exists()
+        assert not [n for n in restarted.get_config()["notices"] if "File the recipes" in n]
+    finally:
+        restarted.close()
