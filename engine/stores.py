@@ -81,13 +81,18 @@ def _check(db: Database) -> None:
 
 
 def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
-    """Open the chunk table and read its path column once (what a truncated data file breaks)."""
+    """Open the chunk table and probe it; damaged index structures are dropped (they are derived and
+    rebuilt by `optimize()`), a table whose data cannot be read is kept aside and started anew."""
     vectors: VectorIndex | None = None
     try:
         vectors = VectorIndex(directory, dim)
-        vectors.chunk_counts()
+        vectors.probe()
         return vectors, None
     except StoreError as exc:
+        if vectors is not None and _without_indices(vectors):
+            log.error("vector index structures in %s were damaged (%s); dropped them", directory, exc)
+            return vectors, (f"Part of the search index was damaged ({exc.message}); it was dropped and is "
+                             "rebuilt in the background. Nothing needs re-indexing.")
         if vectors is not None:
             vectors.close()
         if not directory.exists():
@@ -98,6 +103,17 @@ def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
         return VectorIndex(directory, dim), (
             f"The search index was damaged ({exc.message}). It was kept as {aside} and a new one was started: "
             "every indexed file is re-queued, so semantic search fills in again as it is re-indexed.")
+
+
+def _without_indices(vectors: VectorIndex) -> bool:
+    """True when the table reads fine once its (derived) index structures are gone."""
+    try:
+        vectors.chunk_counts()  # the data itself must read, or dropping indices cannot help
+        vectors.drop_indices()
+        vectors.probe()
+    except StoreError:
+        return False
+    return True
 
 
 def known_roots(db: Database) -> list[str]:

@@ -177,3 +177,21 @@ def test_the_cli_prints_start_up_notices(tmp_path, sensetree_home):
                           timeout=120, env={**os.environ, "PYTHONPATH": str(repo)}, check=False)
     assert done.returncode == 0, done.stderr
     assert "Notice: Your settings file could not be read" in done.stderr
+
+
+def test_damaged_vector_index_files_are_dropped_and_rebuilt_without_reindexing(tmp_path, sensetree_home):
+    root, engine = indexed_sample(tmp_path, sensetree_home)
+    engine.close()
+    damaged = list((sensetree_home / "vectors").rglob("_indices/*/*.lance"))
+    assert damaged  # the path B-tree that scoped searches use
+    for path in damaged:
+        with open(path, "r+b") as handle:
+            handle.truncate(os.path.getsize(path) // 2)
+    restarted = make_engine(sensetree_home)
+    try:
+        assert any("Part of the search index was damaged" in n for n in restarted.get_config()["notices"])
+        assert restarted.repair_report.requeued == []
+        hits = restarted.semantic_search("Lisbon Alfama", scope=str(root / "notes"))
+        assert hits[0]["path"] == str(root / TRAVEL)
+    finally:
+        restarted.close()

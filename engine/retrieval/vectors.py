@@ -250,6 +250,22 @@ class VectorIndex:
     def count(self) -> int:
         return self._table.count_rows()
 
+    def probe(self) -> None:
+        """Read what a start depends on — every path, one search, one scoped search (the data files and
+        the index files) — so damage shows at start-up (engine/stores.py), not at the first search."""
+        counts = self.chunk_counts()
+        if counts:
+            query = np.full(self.dim, 1.0 / np.sqrt(self.dim), dtype=np.float32)
+            self.search(query, 1)
+            self.search(query, 1, scope=os.path.dirname(next(iter(counts))))
+
+    def drop_indices(self) -> None:
+        """Forget the path B-tree and the ANN index (both derived; `optimize()` builds them again)."""
+        with self._lock, _store_errors("drop the vector index structures"):
+            for index in self._table.list_indices():
+                self._table.drop_index(index.name)
+            self._shape = None
+
     def close(self) -> None:
         """LanceDB holds no open handles that need closing; kept for symmetry with KeywordIndex."""
 
