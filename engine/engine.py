@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import privacy, prompts, stores
-from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings, settings_path
-from engine.errors import ConfigError, EngineError, InvalidInput, ModelError, NotFound
+from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
+from engine.errors import EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
@@ -40,13 +40,14 @@ class Engine:
         self.home.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
         privacy.make_private(self.home)  # what an older version (or a copy) left readable by others
         self.settings: Settings = load_settings(self.home)
-        self._load_warning = self.settings.load_warning
         self._store_notices: list[str] = []
         self.events = events or EventBus()
         self.db, db_notice = stores.open_database(self.home / "sensetree.db",
                                                   catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
         self._note(db_notice)
-        self._keep_known_roots()
+        self.settings, roots_notice = stores.keep_known_roots(self.settings, self.db, self.home)
+        self._note(roots_notice)
+        self._load_warning = self.settings.load_warning
         active = embedder or self._active_embedder()
         self._chat_model = chat_model
         self.keywords = KeywordIndex(self.home / "keywords.duckdb")
@@ -107,28 +108,6 @@ class Engine:
         if notice:
             self._store_notices.append(notice)
 
-    def _keep_known_roots(self) -> None:
-        """Settings that said nothing about the roots (no file, a file kept aside, no `roots` key) never
-        shrink the index: the roots the catalog knows stay until the person removes them, and a new
-        settings file is written so the next start does not load defaults again."""
-        if not self.settings.roots_defaulted:
-            return
-        known = stores.known_roots(self.db)
-        kept_aside = self._load_warning is not None and not os.path.lexists(settings_path(self.home))
-        if not known and not kept_aside:
-            return  # a first start: nothing to keep, nothing to write
-        self.settings = self.settings.model_copy(update={"roots": known})
-        try:
-            save_settings(self.settings, self.home)
-        except ConfigError as exc:
-            self._note(f"{exc.message}. SenseTree runs with the folders it has indexed until settings can be saved.")
-        if known:
-            kept = (f"The settings did not list the indexed folders, so SenseTree kept the {len(known)} it has "
-                    f"indexed: {', '.join(known)}. Remove a folder in Folders & indexing to stop indexing it.")
-            if kept_aside:  # one notice for one event: the file kept aside, and what was kept of it
-                self._load_warning = f"{self._load_warning} {kept}"
-            else:
-                self._note(kept)
     def _save_roots(self, roots: list[str]) -> None:
         self._update_settings(self.settings.model_copy(update={"roots": roots, "roots_defaulted": False}))
 

@@ -23,8 +23,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.config import Settings, save_settings, settings_path
 from engine.db import Database, Migration
-from engine.errors import StoreError
+from engine.errors import ConfigError, StoreError
 from engine.paths import is_within, normalize
 from engine.retrieval.vectors import VectorIndex
 
@@ -120,3 +121,30 @@ def known_roots(db: Database) -> list[str]:
     """The roots the catalog has files under (outermost only): what to keep when settings lost them."""
     roots = sorted({normalize(r["root"]) for r in db.query("SELECT DISTINCT root FROM files")})
     return [r for r in roots if not any(o != r and is_within(r, o) for o in roots)]
+
+
+def keep_known_roots(settings: Settings, db: Database, home: Path) -> tuple[Settings, str | None]:
+    """Settings that said nothing about the roots (no file, a file kept aside, no `roots` key) never
+    shrink the index: the roots the catalog knows stay until the person removes them, and a new settings
+    file is written so the next start does not load defaults again. Returns the settings to run with and
+    a notice (when the file was kept aside, the sentence joins its `load_warning`: one event, one notice)."""
+    if not settings.roots_defaulted:
+        return settings, None
+    known = known_roots(db)
+    kept_aside = settings.load_warning is not None and not os.path.lexists(settings_path(home))
+    if not known and not kept_aside:
+        return settings, None  # a first start: nothing to keep, nothing to write
+    settings = settings.model_copy(update={"roots": known})
+    notice = None
+    try:
+        save_settings(settings, home)
+    except ConfigError as exc:
+        notice = f"{exc.message}. SenseTree runs with the folders it has indexed until settings can be saved."
+    if known:
+        kept = (f"The settings did not list the indexed folders, so SenseTree kept the {len(known)} it has "
+                f"indexed: {', '.join(known)}. Remove a folder in Folders & indexing to stop indexing it.")
+        if kept_aside:
+            settings.load_warning = f"{settings.load_warning} {kept}"
+        else:
+            notice = f"{notice} {kept}" if notice else kept
+    return settings, notice
