@@ -158,7 +158,7 @@ class DiskPhase:
         self.hit(txn_id, "disk", "before_disk", seq, step)
         self._do(txn_id, seq, step)
         self.hit(txn_id, "disk", "before_done", seq, step)
-        self.journal.mark(txn_id, seq, "done")
+        self.journal.mark(txn_id, seq, "done", sync=False)  # SQLite's commit below is the durable one
         with self.db.atomic():
             self.store.journal_mark(txn_id, seq, "done")
             if step.kind == "trash":

@@ -1,7 +1,7 @@
 """The journal of an in-flight transaction in its own file, beside the SQLite copy.
 
-`<data dir>/journal/<transaction id>.jsonl`, one JSON object a line, each appended and fsynced
-*before* the SQLite row it mirrors: `begin` (summary, kind), `intent` (seq, step), `mark` (seq, state)
+`<data dir>/journal/<transaction id>.jsonl`, one JSON object a line, each appended *before* the SQLite
+row it mirrors: `begin` (summary, kind), `intent` (seq, step), `mark` (seq, state)
 and `end` (the status a rollback reached, when SQLite could not take it). It exists so that
 
 - rollback needs no new SQLite writes: when the data folder is full (`database or disk is full`) the
@@ -9,7 +9,11 @@ and `end` (the status a rollback reached, when SQLite could not take it). It exi
 - start-up recovery works when `sensetree.db` is lost or damaged: the file alone says which steps may
   have touched the disk.
 
-The file is removed once SQLite holds the outcome (commit, or a rollback written back). A torn last
+What recovery from the file alone depends on is fsynced before the disk is touched: the intent of a step
+and the `copied` mark of a cross-device copy (without it a complete copy would be left as a duplicate).
+`done` and the rollback's own marks are written without an fsync (survive a crash of the process, and
+rollback looks at the disk anyway): an fsync per step more than that doubled the disk phase of
+`bench/apply.py`. The file is removed once SQLite holds the outcome (commit, or a rollback written back). A torn last
 line (power loss mid-append) is ignored: the step it describes was not started.
 """
 
@@ -44,7 +48,7 @@ class FileJournal:
 
 
 class JournalFiles:
-    """The folder of journal files; every write is appended and fsynced."""
+    """The folder of journal files; every write is appended (and fsynced where recovery depends on it)."""
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
@@ -59,13 +63,13 @@ class JournalFiles:
     def intent(self, txn_id: str, seq: int, step: Step) -> None:
         self._append(txn_id, {"type": "intent", "seq": seq, "step": step.to_json()})
 
-    def mark(self, txn_id: str, seq: int, state: str) -> None:
-        self._append(txn_id, {"type": "mark", "seq": seq, "state": state})
+    def mark(self, txn_id: str, seq: int, state: str, sync: bool = True) -> None:
+        self._append(txn_id, {"type": "mark", "seq": seq, "state": state}, sync)
 
     def mark_soon(self, txn_id: str, seq: int, state: str) -> None:
         """A mark during rollback: best effort (a full disk must not stop the rollback)."""
         try:
-            self.mark(txn_id, seq, state)
+            self.mark(txn_id, seq, state, sync=False)
         except OSError as exc:
             log.warning("could not note %s of step %d of %s in its journal file: %s", state, seq, txn_id, exc)
 
@@ -99,12 +103,13 @@ class JournalFiles:
                 log.warning("ignored a torn line in the journal file of %s", txn_id)
         return journal
 
-    def _append(self, txn_id: str, record: dict[str, Any]) -> None:
+    def _append(self, txn_id: str, record: dict[str, Any], sync: bool = True) -> None:
         data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         fd = os.open(self.path(txn_id), os.O_WRONLY | os.O_CREAT | os.O_APPEND, privacy.FILE_MODE)
         try:
             os.write(fd, data)
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
 
