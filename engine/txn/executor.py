@@ -90,19 +90,6 @@ class Writeback:
         for item in self.unrestore:
             store.trash_mark_restored(item, None)
 
-    @staticmethod
-    def from_entries(entries: list[JournalEntry]) -> Writeback:
-        """What a finished rollback recorded in its journal file (the next start writes it back)."""
-        done = Writeback()
-        for entry in entries:
-            if entry.state in ("undoing", "undone"):
-                done.marks.append((entry.seq, entry.state))
-            if entry.state == "undone" and entry.step.kind == "trash":
-                done.forget.append(entry.step.item_id)
-            elif entry.state == "undone" and entry.step.kind == "untrash":
-                done.unrestore.append(entry.step.item_id)
-        return done
-
 
 class DiskPhase:
     """Performs and reverses journaled disk steps for one transaction at a time."""
