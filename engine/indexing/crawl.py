@@ -62,7 +62,8 @@ FOLDER_TOO_LONG = ("The folder's path is longer than this system allows (ENAMETO
 FILE_TOO_LONG = ("The path is longer than this system allows (ENAMETOOLONG), so the file cannot be opened; "
                  "move it to a shorter folder path to index it")
 Refused = Callable[[str, str], None]  # (path, reason)
-_WINDOWS_HIDDEN = getattr(stat, "FILE_ATTRIBUTE_HIDDEN", 0) | getattr(stat, "FILE_ATTRIBUTE_SYSTEM", 0)
+# the stat module defines these constants on every OS; only Windows has the attributes to test
+_WINDOWS_HIDDEN = (stat.FILE_ATTRIBUTE_HIDDEN | stat.FILE_ATTRIBUTE_SYSTEM) if os.name == "nt" else 0
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,7 @@ def _is_hidden_on_windows(entry: os.DirEntry[str]) -> bool:
     try:
         return bool(getattr(entry.stat(follow_symlinks=False), "st_file_attributes", 0) & _WINDOWS_HIDDEN)
     except OSError:
-        return True
+        return False  # the entry's own checks meet the error again and report or skip it
 
 
 def _is_build_output_on_disk(name: str, parent: str) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import ExtractionError, InvalidInput
+from engine.indexing.extractors.archive import check_archive
 from engine.indexing.extractors.base import NotText, ReadMeta, TextBudget
 from engine.indexing.extractors.markup import read_epub, read_html, read_rtf
 from engine.indexing.extractors.office import read_docx, read_odf, read_pptx, read_xlsx
@@ -49,7 +50,7 @@ class Format:
     doc_type: str
     label: str  # how a reason names the format: "Damaged DOCX: …"
     reader: Reader
-    zipped: bool = False  # a zip container underneath (checked first, for a clear reason)
+    zipped: bool = False  # a zip container underneath (its inflated size is checked first: extractors/archive)
 
 
 def _formats() -> dict[str, Format]:
@@ -159,8 +160,8 @@ def _regular_file_size(path: str) -> int:
 def _read(fmt: Format, path: str, budget: TextBudget) -> ReadMeta:
     """Run the format's reader, turning whatever it raises into an ExtractionError with a reason."""
     try:
-        if fmt.zipped and not zipfile.is_zipfile(path):
-            raise ExtractionError(f"Damaged {fmt.label}: not a valid zip archive")
+        if fmt.zipped:  # before any parser inflates it: a zip bomb is refused from its directory alone
+            check_archive(path, fmt.label)
         with warnings.catch_warnings():  # libraries warn about quirks of files we only read
             warnings.simplefilter("ignore")
             return fmt.reader(path, budget)

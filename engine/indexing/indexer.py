@@ -182,13 +182,14 @@ class Indexer:
             if exc.errno == errno.ENAMETOOLONG:
                 self._fail(job.path, root, PATH_TOO_LONG, permanent=True)
                 return "failed"
-            return self._unexpected(job, root, exc)
+            log.exception("indexing failed for %s", printable(job.path))
+            return self._retry_later(job, root, exc)
         except Exception as exc:  # an unexpected error on one file must never stop the worker
-            return self._unexpected(job, root, exc)
+            log.exception("indexing failed for %s", printable(job.path))
+            return self._retry_later(job, root, exc)
 
-    def _unexpected(self, job: Job, root: str, exc: Exception) -> str:
-        """Retried later (with backoff) until `max_attempts`, keeping the error as the reason."""
-        log.warning("indexing failed for %s", printable(job.path), exc_info=exc)
+    def _retry_later(self, job: Job, root: str, exc: Exception) -> str:
+        """Retried (with backoff) until `max_attempts`, keeping the error as the reason."""
         reason = f"{type(exc).__name__}: {exc}"
         return "failed" if self._fail(job.path, root, reason, permanent=False) else "retry"
 
