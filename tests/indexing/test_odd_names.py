@@ -133,9 +133,18 @@ def test_the_index_command_reports_39_indexed_and_names_the_failed_file_without_
     home.mkdir()
     (home / "settings.json").write_text('{"embedding": {"model": "hashing-384"}}', encoding="utf-8")
     env = {**os.environ, "SENSETREE_HOME": str(home), "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
-    done = subprocess.run([sys.executable, str(REPO / "app.py"), "index", "--quiet", str(tmp_path / "Docs")],
-                          env=env, capture_output=True, text=True, timeout=300, check=False)
+
+    def index() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(REPO / "app.py"), "index", "--quiet", str(tmp_path / "Docs")],
+                              env=env, capture_output=True, text=True, timeout=300, check=False)
+
+    done = index()
     assert "Traceback" not in done.stderr and "Logging error" not in done.stderr, done.stderr
     assert "Indexed 39 file(s)" in done.stdout and "1 failed" in done.stdout, done.stdout + done.stderr
     assert "Rechnung_M\ufffdller.txt" in done.stderr and "not valid text" in done.stderr
     assert done.returncode == 1  # not every file could be indexed, and the exit status says so
+    (tmp_path / "Docs" / "note-00.txt").unlink()  # the same command again sees deletions and additions
+    (tmp_path / "Docs" / "note-01.txt").unlink()
+    (tmp_path / "Docs" / "added.txt").write_text("Added after the first run.", encoding="utf-8")
+    again = index()
+    assert "Indexed 38 file(s)" in again.stdout and "Traceback" not in again.stderr, again.stdout + again.stderr
