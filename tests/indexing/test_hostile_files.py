@@ -20,7 +20,7 @@ from engine.indexing.crawl import FILE_TOO_LONG, FOLDER_TOO_LONG
 from engine.indexing.extract import extract
 from engine.indexing.extractors import archive
 from tests.indexing.bombs import docx_bomb
-from tests.indexing.helpers import make_engine, write_docs
+from tests.indexing.helpers import indexed_engine, make_engine, write_docs
 
 REPO = Path(__file__).resolve().parents[2]
 FIVE = {f"ordinary-{i}.txt": f"Ordinary file {i} about the {['harbour', 'orchard', 'mill', 'quarry', 'forge'][i]}."
@@ -76,16 +76,11 @@ def test_a_document_whose_markup_would_inflate_past_the_limit_is_refused(tmp_pat
 def test_the_other_files_of_a_zip_bomb_batch_are_indexed(tmp_path, sensetree_home):
     root = write_docs(tmp_path / "Docs", FIVE)
     docx_bomb(root / "bomb.docx", inflated_mb=120)
-    engine = make_engine(sensetree_home)
-    try:
-        engine.add_indexed_folder(str(root))
-        engine.drain()
+    with indexed_engine(root, sensetree_home) as engine:
         stats = engine.indexing_stats()
         assert (stats["done"], stats["failed"], stats["queued"]) == (5, 1, 0)
         record = engine.index.catalog.get(str(root / "bomb.docx"))
         assert record.status == "failed" and "zip bomb" in record.error
-    finally:
-        engine.close()
 
 
 def run_crashing_indexer(home: Path, folder: Path) -> int:
@@ -179,10 +174,7 @@ def test_files_nested_beyond_path_max_are_recorded_failed_with_a_reason(tmp_path
     with pytest.raises(OSError) as refused:
         os.stat(deep_file)
     assert refused.value.errno == errno.ENAMETOOLONG
-    engine = make_engine(sensetree_home)
-    try:
-        engine.add_indexed_folder(str(root))
-        engine.drain()
+    with indexed_engine(root, sensetree_home) as engine:
         failed = {q["path"]: q["error"] for q in engine.indexing_queue(100) if q["status"] == "failed"}
         assert failed == {deep_file: FILE_TOO_LONG, deep_folder: FOLDER_TOO_LONG}
         stats = engine.indexing_stats()
@@ -190,16 +182,11 @@ def test_files_nested_beyond_path_max_are_recorded_failed_with_a_reason(tmp_path
         engine.index.worker.request_scan(str(root))  # a re-scan keeps them recorded, not deleted and re-added
         engine.drain()
         assert engine.indexing_stats()["failed"] == 2
-    finally:
-        engine.close()
 
 
 def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_path, sensetree_home):
     root = write_docs(tmp_path / "Docs", FIVE)
-    engine = make_engine(sensetree_home)
-    try:
-        engine.add_indexed_folder(str(root))
-        engine.drain()
+    with indexed_engine(root, sensetree_home) as engine:
         (root / "ordinary-0.txt").unlink()
         (root / "added.txt").write_text("A lighthouse keeper's log, added later.", encoding="utf-8")
         engine.add_indexed_folder(str(root))  # what `sensetree index FOLDER` does on the second run
@@ -207,5 +194,3 @@ def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_p
         assert engine.index.catalog.get(str(root / "ordinary-0.txt")) is None
         assert engine.semantic_search("lighthouse keeper")[0]["path"] == str(root / "added.txt")
         assert engine.indexing_stats()["done"] == 5
-    finally:
-        engine.close()

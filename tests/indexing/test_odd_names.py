@@ -23,7 +23,7 @@ from engine.indexing import queue as queue_mod
 from engine.indexing.indexer import NOT_TEXT_NAME
 from engine.indexing.pathtext import from_store, is_text, printable, to_store
 from engine.indexing.queue import CRAWL, WorkQueue
-from tests.indexing.helpers import make_engine
+from tests.indexing.helpers import indexed_engine, make_engine
 
 REPO = Path(__file__).resolve().parents[2]
 LATIN1_NAME = b"Rechnung_M\xfcller.txt"
@@ -72,10 +72,7 @@ def test_one_refused_row_does_not_roll_back_the_rest_of_a_batch(tmp_path):
 @posix_bytes_names
 def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a_reason(tmp_path, sensetree_home):
     odd = forty_files_one_latin1(tmp_path / "Docs")
-    engine = make_engine(sensetree_home)
-    try:
-        engine.add_indexed_folder(str(tmp_path / "Docs"))
-        engine.drain()
+    with indexed_engine(tmp_path / "Docs", sensetree_home) as engine:
         stats = engine.indexing_stats()
         assert (stats["done"], stats["failed"], stats["queued"]) == (39, 1, 0)
         failed = [q for q in engine.indexing_queue(100) if q["status"] == "failed"]
@@ -83,6 +80,10 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
         assert os.fsencode(failed[0]["path"]).endswith(LATIN1_NAME)  # lossless: it still opens the file
         assert engine.index.catalog.get(odd).error == NOT_TEXT_NAME
         assert engine.semantic_search("budget of project 7")[0]["path"].endswith("note-07.txt")
+        raw = sqlite3.connect(sensetree_home / "sensetree.db")
+        stored = [row[0].decode("utf-8") for row in raw.execute("SELECT CAST(path AS BLOB) FROM files")]
+        raw.close()
+        assert odd in [from_store(text) for text in stored]  # valid UTF-8 in the database, the exact path back
         engine.index.worker.request_scan(str(tmp_path / "Docs"))  # a re-scan neither re-queues nor forgets it
         engine.drain()
         assert engine.indexing_stats()["failed"] == 1 and engine.indexing_stats()["queued"] == 0
@@ -90,12 +91,6 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
         engine.index.worker.request_scan(str(tmp_path / "Docs"))
         engine.drain()
         assert engine.index.catalog.get(odd) is None and engine.indexing_stats()["failed"] == 0
-    finally:
-        engine.close()
-    raw = sqlite3.connect(sensetree_home / "sensetree.db")
-    stored = [row[0] for row in raw.execute("SELECT CAST(path AS BLOB) FROM files")]
-    raw.close()
-    assert all(b.decode("utf-8") for b in stored)  # the database holds valid UTF-8 only
 
 
 @posix_bytes_names
