@@ -51,6 +51,7 @@ class Format:
     label: str  # how a reason names the format: "Damaged DOCX: …"
     reader: Reader
     zipped: bool = False  # a zip container underneath (its inflated size is checked first: extractors/archive)
+    streamed: str | None = None  # members the reader streams rather than parses whole (name prefix)
 
 
 def _formats() -> dict[str, Format]:
@@ -70,7 +71,7 @@ def _formats() -> dict[str, Format]:
     register("html htm xhtml", Format("html", "HTML", read_html))
     register("pdf", Format("pdf", "PDF", read_pdf))
     register("docx docm dotx", Format("docx", "DOCX", read_docx, zipped=True))
-    register("xlsx xlsm xltx", Format("spreadsheet", "XLSX", read_xlsx, zipped=True))
+    register("xlsx xlsm xltx", Format("spreadsheet", "XLSX", read_xlsx, zipped=True, streamed="xl/worksheets/"))
     register("pptx pptm ppsx", Format("presentation", "PPTX", read_pptx, zipped=True))
     register("odt ott", Format("odt", "ODT", read_odf, zipped=True))
     register("ods", Format("spreadsheet", "ODS", read_odf, zipped=True))
@@ -161,7 +162,7 @@ def _read(fmt: Format, path: str, budget: TextBudget) -> ReadMeta:
     """Run the format's reader, turning whatever it raises into an ExtractionError with a reason."""
     try:
         if fmt.zipped:  # before any parser inflates it: a zip bomb is refused from its directory alone
-            check_archive(path, fmt.label)
+            check_archive(path, fmt.label, fmt.streamed)
         with warnings.catch_warnings():  # libraries warn about quirks of files we only read
             warnings.simplefilter("ignore")
             return fmt.reader(path, budget)

@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 import docx
+import openpyxl
 import pytest
 
 from engine.errors import ExtractionError
@@ -194,3 +195,13 @@ def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_p
         assert engine.index.catalog.get(str(root / "ordinary-0.txt")) is None
         assert engine.semantic_search("lighthouse keeper")[0]["path"] == str(root / "added.txt")
         assert engine.indexing_stats()["done"] == 5
+
+
+def test_worksheets_that_are_streamed_do_not_count_against_the_markup_limit(tmp_path, monkeypatch):
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["Ledger"])
+    for i in range(3000):
+        workbook.active.append([i, i * 3, i * 7])
+    workbook.save(tmp_path / "ledger.xlsx")
+    monkeypatch.setattr(archive, "MAX_MARKUP_BYTES", 20_000)  # well under the sheet, over everything else
+    assert "2999\t8997\t20993" in extract(str(tmp_path / "ledger.xlsx")).text

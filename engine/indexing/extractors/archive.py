@@ -6,7 +6,8 @@ ran out, killed the process on the same file at every start). `max_file_mb` only
 size. The zip's central directory states every member's inflated size (`ZipInfo.file_size`) without
 inflating anything, so the check is free:
 
-* the markup a parser builds a tree from (XML, HTML, relationships…) may inflate to `MAX_MARKUP_BYTES`;
+* the markup a parser builds a tree from (XML, HTML, relationships…) may inflate to `MAX_MARKUP_BYTES`
+  (parts a reader streams, such as XLSX worksheets under openpyxl's read-only mode, do not count);
 * everything together (media included, which the Office readers load as blobs) to `MAX_ARCHIVE_BYTES`;
 * a member of at least `RATIO_FLOOR_BYTES` packed tighter than `MAX_RATIO`:1 is a bomb, not a document
   (real document XML deflates 5–30:1; deflate itself cannot exceed ~1030:1).
@@ -34,8 +35,10 @@ _MEDIA_EXTENSIONS = frozenset((  # blobs the readers hold as bytes, never parse 
 ))
 
 
-def check_archive(path: str, label: str) -> None:
-    """Raise ExtractionError (with the figures) when the archive at `path` would inflate past the limits."""
+def check_archive(path: str, label: str, streamed: str | None = None) -> None:
+    """Raise ExtractionError (with the figures) when the archive at `path` would inflate past the limits.
+    Members whose name starts with `streamed` are read piecewise by their reader, so only the total and
+    ratio limits apply to them."""
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
@@ -47,7 +50,7 @@ def check_archive(path: str, label: str) -> None:
     markup = total = 0
     for member in members:
         total += member.file_size
-        if not _is_media(member.filename):
+        if not _is_media(member.filename) and not (streamed and member.filename.startswith(streamed)):
             markup += member.file_size
         if member.file_size >= RATIO_FLOOR_BYTES and member.file_size > MAX_RATIO * max(member.compress_size, 1):
             ratio = member.file_size / max(member.compress_size, 1)
