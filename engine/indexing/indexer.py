@@ -25,6 +25,7 @@ from engine.db import Database
 from engine.errors import ExtractionError
 from engine.indexing.catalog import Catalog
 from engine.indexing.chunk import chunk_text
+from engine.indexing.crawl import FILE_TOO_LONG
 from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.pathtext import is_text, printable, to_store
@@ -35,8 +36,6 @@ from engine.paths import find_root, is_within
 log = logging.getLogger(__name__)
 
 HASH_BLOCK = 1 << 20
-PATH_TOO_LONG = ("The path is longer than this system allows (ENAMETOOLONG), so the file cannot be opened; "
-                 "move it to a shorter folder path to index it")
 NOT_TEXT_NAME = ("The file name is not valid text in this system's encoding (it was written by another system, "
                  "for example in Latin-1), so its contents are not indexed; rename the file to index it")
 
@@ -87,6 +86,18 @@ class _Prepared:
     embedded: list[str]
     status: str
     note: str | None
+
+
+def _present(path: str) -> bool:
+    """Like `os.path.lexists`, but a path the OS refuses to name (ENAMETOOLONG) is there, to be failed
+    with its reason rather than forgotten as deleted."""
+    try:
+        os.lstat(path)
+    except OSError as exc:
+        return exc.errno == errno.ENAMETOOLONG
+    except ValueError:  # an embedded NUL: no such file can exist
+        return False
+    return True
 
 
 def _rename_many(store, pairs: list[tuple[str, str]]) -> None:
@@ -161,7 +172,7 @@ class Indexer:
 
     def _prepare(self, job: Job) -> _Prepared | str:
         root = find_root(job.path, self.roots())
-        if root is None or job.action == "delete" or not os.path.lexists(job.path):
+        if root is None or job.action == "delete" or not _present(job.path):
             self.deleted(job.path)
             return "deleted"
         if self.queue.exhausted(job):  # reading it killed the process every time: stop trying
@@ -180,7 +191,7 @@ class Indexer:
             return "deleted"
         except OSError as exc:
             if exc.errno == errno.ENAMETOOLONG:
-                self._fail(job.path, root, PATH_TOO_LONG, permanent=True)
+                self._fail(job.path, root, FILE_TOO_LONG, permanent=True)
                 return "failed"
             log.exception("indexing failed for %s", printable(job.path))
             return self._retry_later(job, root, exc)

@@ -140,8 +140,9 @@ class WorkQueue:
 
     def release(self, paths: list[str]) -> None:
         """End the claims of jobs that are still queued (their attempt stays counted)."""
-        self.db.executemany("UPDATE queue SET claimed = 0 WHERE path = ? AND claimed = 1",
-                            [(to_store(p),) for p in paths])
+        with self.db.atomic():  # one transaction, not one commit per row
+            self.db.executemany("UPDATE queue SET claimed = 0 WHERE path = ? AND claimed = 1",
+                                [(to_store(p),) for p in paths])
 
     def earliest_retry(self) -> float | None:
         row = self.db.one("SELECT min(not_before) AS t FROM queue WHERE state = 'queued'")

@@ -183,6 +183,9 @@ def test_files_nested_beyond_path_max_are_recorded_failed_with_a_reason(tmp_path
         engine.index.worker.request_scan(str(root))  # a re-scan keeps them recorded, not deleted and re-added
         engine.drain()
         assert engine.indexing_stats()["failed"] == 2
+        engine.retry_indexing()  # Retry finds them still out of reach: failed again, not taken for deleted
+        engine.drain()
+        assert {q["path"] for q in engine.indexing_queue(100) if q["status"] == "failed"} == set(failed)
 
 
 def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_path, sensetree_home):
