@@ -28,7 +28,7 @@ def configure_logging(home: Path, verbose: bool = False) -> None:
     logs = home / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     handler = logging.handlers.RotatingFileHandler(logs / "sensetree.log", maxBytes=2_000_000, backupCount=3,
-                                                   encoding="utf-8")
+                                                   encoding="utf-8", errors="backslashreplace")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.sensetree = True  # type: ignore[attr-defined]
     root.addHandler(handler)
@@ -56,21 +56,30 @@ def build_engine(background: bool = False, events=None):
 # ---- sub-commands --------------------------------------------------------------------------------
 def cmd_index(args: argparse.Namespace) -> int:
     from cli.progress import ProgressPrinter
+    from engine.indexing.pathtext import printable
+    from engine.paths import is_within, normalize
 
     engine = build_engine()
     try:
         printer = ProgressPrinter(sys.stderr, quiet=args.quiet)
         unsubscribe = engine.events.subscribe(printer.on_progress, "indexing-progress")
         for path in args.paths:
-            roots = engine.add_indexed_folder(path)
-            print(f"Indexing {os.path.abspath(path)}", file=sys.stderr)
+            roots = engine.add_indexed_folder(path)  # an indexed folder is re-scanned: additions and deletions
+            print(f"Indexing {printable(os.path.abspath(path))}", file=sys.stderr)
         engine.drain()
         unsubscribe()
         printer.finish(engine.indexing_stats())
         stats = engine.indexing_stats()
         print(f"Indexed {stats['done']} file(s), {stats['chunks']} chunk(s); {stats['skipped']} by name only; "
-              f"{stats['failed']} failed. Roots: {', '.join(roots)}")
-        return 0
+              f"{stats['failed']} failed. Roots: {', '.join(printable(r) for r in roots)}")
+        tops = [normalize(path) for path in args.paths]  # own up to every failure beneath these folders
+        failed = [q for q in engine.indexing_queue(1000)
+                  if q["status"] == "failed" and any(is_within(str(q["path"]), top) for top in tops)]
+        for item in failed[:20]:
+            print(f"  failed: {printable(str(item['path']))}: {item['error']}", file=sys.stderr)
+        if len(failed) > 20:
+            print(f"  … and {len(failed) - 20} more (`sensetree status --json` lists them)", file=sys.stderr)
+        return 1 if failed else 0  # like cp: a file that could not be indexed is not a success
     finally:
         engine.close()
 
@@ -94,6 +103,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from engine.indexing.pathtext import printable
+
     engine = build_engine()
     try:
         stats, roots = engine.indexing_stats(), engine.get_roots()
@@ -111,7 +122,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"Files: {stats['files']} ({stats['done']} done, {stats['skipped']} by name only, {stats['failed']} failed, "
           f"{stats['queued']} queued); chunks: {stats['chunks']}{'; PAUSED' if stats['paused'] else ''}")
     for item in failed[:20]:
-        print(f"  failed: {item['path']}: {item['error']}")
+        print(f"  failed: {printable(item['path'])}: {item['error']}")
     if warning:
         print(f"Warning: {warning}")
     return 0

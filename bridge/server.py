@@ -210,7 +210,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     # Responses
     def _send_json(self, status: int, envelope: dict[str, Any]) -> None:
-        body = json.dumps(envelope, ensure_ascii=False).encode()
+        body = _json_bytes(envelope)
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -272,9 +272,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._write_event(*item)
 
     def _write_event(self, topic: str, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload, ensure_ascii=False, default=str)
-        self.wfile.write(f"event: {topic}\ndata: {data}\n\n".encode())
+        self.wfile.write(f"event: {topic}\ndata: ".encode() + _json_bytes(payload) + b"\n\n")
         self.wfile.flush()
+
+
+def _json_bytes(value: Any) -> bytes:
+    """UTF-8 JSON; where a file name is not valid UTF-8 (lone surrogates), ASCII escapes carry it losslessly."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str).encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, default=str).encode()
 
 
 def _content_type(file: Path) -> str:

@@ -1,6 +1,9 @@
 """The catalog: one SQLite row per known file — what we indexed (hash), what it means (sense, doc type,
 pinned), and how indexing went (status, error). It is the source of truth the repair pass checks the
-keyword and vector stores against."""
+keyword and vector stores against.
+
+Paths go in and come out exactly as the OS spells them; SQLite holds `pathtext.to_store(path)`, so a
+name that is not valid UTF-8 is kept without loss instead of failing its insert."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import time
 from dataclasses import dataclass
 
 from engine.db import Database, Migration
+from engine.indexing.pathtext import from_store, to_store
 from engine.paths import subtree_range
 
 MIGRATIONS: list[Migration] = [
@@ -59,7 +63,7 @@ class FileRecord:
 
 
 def _record(row) -> FileRecord:
-    return FileRecord(row["path"], row["root"], row["name"], row["size"], row["mtime"], row["hash"],
+    return FileRecord(from_store(row["path"]), from_store(row["root"]), from_store(row["name"]), row["size"], row["mtime"], row["hash"],
                       row["sense"], bool(row["pinned"]), row["doc_type"], row["status"], row["error"],
                       row["note"], row["chunks"])
 
@@ -71,7 +75,9 @@ def under_clause(column: str = "path") -> str:
 
 
 def under_params(path: str) -> tuple[str, str, str]:
-    return (path, *subtree_range(path))
+    """The parameters of `under_clause` for `path` as the OS spells it (stored spelling inside)."""
+    stored = to_store(path)
+    return (stored, *subtree_range(stored))
 
 
 class Catalog:
@@ -79,7 +85,7 @@ class Catalog:
         self.db = db
 
     def get(self, path: str) -> FileRecord | None:
-        row = self.db.one("SELECT * FROM files WHERE path = ?", (path,))
+        row = self.db.one("SELECT * FROM files WHERE path = ?", (to_store(path),))
         return _record(row) if row else None
 
     def under(self, path: str, limit: int | None = None) -> list[FileRecord]:
@@ -92,12 +98,12 @@ class Catalog:
         """path → (size, mtime, status) for every file under `root` (the fast re-scan compares these)."""
         rows = self.db.query(f"SELECT path, size, mtime, status FROM files WHERE {under_clause()}",
                              under_params(root))
-        return {r["path"]: (r["size"], r["mtime"], r["status"]) for r in rows}
+        return {from_store(r["path"]): (r["size"], r["mtime"], r["status"]) for r in rows}
 
     def ensure(self, path: str, root: str) -> None:
         self.db.execute(
             "INSERT INTO files(path, root, name) VALUES (?, ?, ?) ON CONFLICT(path) DO NOTHING",
-            (path, root, os.path.basename(path)))
+            (to_store(path), to_store(root), to_store(os.path.basename(path))))
 
     def record_indexed(self, path: str, root: str, *, size: int, mtime: float, hash: str, sense: str | None,
                        doc_type: str, chunks: int, status: str, note: str | None, model: str) -> None:
@@ -110,26 +116,29 @@ class Catalog:
                  sense=CASE WHEN files.pinned THEN files.sense ELSE excluded.sense END,
                  doc_type=excluded.doc_type, status=excluded.status, error=NULL, note=excluded.note,
                  chunks=excluded.chunks, indexed_at=excluded.indexed_at, embed_model=excluded.embed_model""",
-            (path, root, os.path.basename(path), size, mtime, hash, sense, doc_type, status, note, chunks,
+            (to_store(path), to_store(root), to_store(os.path.basename(path)), size, mtime, hash, sense, doc_type, status, note, chunks,
              time.time(), model))
 
     def touch(self, path: str, size: int, mtime: float) -> None:
-        self.db.execute("UPDATE files SET size = ?, mtime = ? WHERE path = ?", (size, mtime, path))
+        self.db.execute("UPDATE files SET size = ?, mtime = ? WHERE path = ?", (size, mtime, to_store(path)))
 
-    def record_failure(self, path: str, root: str, reason: str, *, final: bool) -> None:
+    def record_failure(self, path: str, root: str, reason: str, *, final: bool, size: int | None = None,
+                       mtime: float | None = None) -> None:
+        """Keep the reason; with the file's size and mtime, a re-scan leaves the unchanged file alone
+        (a permanent failure waits for the person's Retry or for the file to change)."""
         self.ensure(path, root)
-        self.db.execute("UPDATE files SET status = ?, error = ? WHERE path = ?",
-                        ("failed" if final else "queued", reason, path))
+        self.db.execute("UPDATE files SET status = ?, error = ?, size = coalesce(?, size), mtime = coalesce(?, mtime) "
+                        "WHERE path = ?", ("failed" if final else "queued", reason, size, mtime, to_store(path)))
 
     def set_sense(self, path: str, sense: str | None, *, pinned: bool) -> None:
-        self.db.execute("UPDATE files SET sense = ?, pinned = ? WHERE path = ?", (sense, int(pinned), path))
+        self.db.execute("UPDATE files SET sense = ?, pinned = ? WHERE path = ?", (sense, int(pinned), to_store(path)))
 
     def forget_stat(self, path: str) -> None:
         """Make the next visit re-read the file (the hash still spares an embedding if nothing changed)."""
-        self.db.execute("UPDATE files SET mtime = NULL WHERE path = ?", (path,))
+        self.db.execute("UPDATE files SET mtime = NULL WHERE path = ?", (to_store(path),))
 
     def forget_hash(self, path: str) -> None:
-        self.db.execute("UPDATE files SET hash = NULL WHERE path = ?", (path,))
+        self.db.execute("UPDATE files SET hash = NULL WHERE path = ?", (to_store(path),))
 
     def rename(self, old: str, new: str, new_root: str) -> int:
         """Move `old` and everything beneath it to `new` (paths only)."""
@@ -137,7 +146,8 @@ class Catalog:
             f"""UPDATE OR REPLACE files SET path = ? || substr(path, length(?) + 1), root = ?,
                    name = CASE WHEN path = ? THEN ? ELSE name END
                 WHERE {under_clause()}""",
-            (new, old, new_root, old, os.path.basename(new), *under_params(old)))
+            (to_store(new), to_store(old), to_store(new_root), to_store(old), to_store(os.path.basename(new)),
+             *under_params(old)))
         return cur.rowcount
 
     def delete(self, path: str) -> int:
@@ -145,10 +155,10 @@ class Catalog:
 
     def done_chunk_counts(self) -> dict[str, int]:
         rows = self.db.query("SELECT path, chunks FROM files WHERE status IN ('done', 'skipped')")
-        return {r["path"]: r["chunks"] for r in rows}
+        return {from_store(r["path"]): r["chunks"] for r in rows}
 
     def all_paths(self) -> set[str]:
-        return {r["path"] for r in self.db.query("SELECT path FROM files")}
+        return {from_store(r["path"]) for r in self.db.query("SELECT path FROM files")}
 
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(STATUSES, 0)

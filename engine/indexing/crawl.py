@@ -18,15 +18,18 @@ Paths come out resolved (the root is `realpath`-ed), so each file has exactly on
 Symlinked folders are followed only when their target lies inside the root and has not been walked
 yet (by device and inode), so loops end and nothing outside the root is ever listed. Symlinked files
 are not listed: their target is either inside the root (and listed under its own name) or outside it.
-Files that vanish or cannot be read during the walk are skipped, never raised.
+Files that vanish or cannot be read during the walk are skipped, never raised — except a path the
+OS refuses to name at all (deeper than PATH_MAX: ENAMETOOLONG), which is handed to `on_refused` with
+a reason, so the index can record it as failed instead of losing it without a word.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.errors import NotFound
@@ -54,7 +57,13 @@ BUNDLE_SUFFIXES = (".app", ".photoslibrary", ".framework", ".musiclibrary", ".im
 JUNK_FILE_NAMES = frozenset({".ds_store", "thumbs.db", "ehthumbs.db", "desktop.ini", "icon\r"})
 JUNK_FILE_PREFIXES = ("~$", ".~lock.")
 JUNK_FILE_SUFFIXES = (".tmp", ".part", ".crdownload")
-_WINDOWS_HIDDEN = getattr(stat, "FILE_ATTRIBUTE_HIDDEN", 0) | getattr(stat, "FILE_ATTRIBUTE_SYSTEM", 0)
+FOLDER_TOO_LONG = ("The folder's path is longer than this system allows (ENAMETOOLONG), so none of its files "
+                   "can be read; move it to a shorter folder path to index them")
+FILE_TOO_LONG = ("The path is longer than this system allows (ENAMETOOLONG), so the file cannot be opened; "
+                 "move it to a shorter folder path to index it")
+Refused = Callable[[str, str], None]  # (path, reason)
+# the stat module defines these constants on every OS; only Windows has the attributes to test
+_WINDOWS_HIDDEN = (stat.FILE_ATTRIBUTE_HIDDEN | stat.FILE_ATTRIBUTE_SYSTEM) if os.name == "nt" else 0
 
 
 @dataclass(frozen=True)
@@ -107,11 +116,16 @@ def is_skipped(path: str, root: str) -> bool:
     return False
 
 
-def crawl(root: str) -> Iterator[FileEntry]:
+def _ignore(path: str, reason: str) -> None:
+    log.info("cannot index %r: %s", path, reason)
+
+
+def crawl(root: str, on_refused: Refused = _ignore) -> Iterator[FileEntry]:
     """Every indexable file under `root`, depth-first in name order, as resolved paths.
 
     Raises NotFound when `root` itself is not an existing folder (an unplugged drive must not look
-    like a folder whose files were all deleted).
+    like a folder whose files were all deleted). Folders and files whose path the OS refuses
+    (ENAMETOOLONG) go to `on_refused(path, reason)`.
     """
     top = normalize(root)
     if not os.path.isdir(top):
@@ -121,20 +135,24 @@ def crawl(root: str) -> Iterator[FileEntry]:
     while pending:
         folder = pending.pop()
         identity = _identity(folder)
-        if identity is None or identity in visited:
+        if identity is None:
+            if _too_long(folder):
+                on_refused(folder, FOLDER_TOO_LONG)
+            continue
+        if identity in visited:
             continue
         visited.add(identity)
         entries = _list(folder)
         names = {entry.name for entry in entries}
         if folder != top and VENV_MARKER in names:
             continue
-        subfolders, files = _sort_entries(entries, names, top)
+        subfolders, files = _sort_entries(entries, names, top, on_refused)
         yield from files
         pending.extend(reversed(subfolders))
 
 
 def _sort_entries(
-    entries: list[os.DirEntry[str]], names: set[str], top: str
+    entries: list[os.DirEntry[str]], names: set[str], top: str, on_refused: Refused
 ) -> tuple[list[str], list[FileEntry]]:
     """One folder's entries split into the subfolders to walk and the files to list."""
     subfolders: list[str] = []
@@ -150,7 +168,7 @@ def _sort_entries(
             if target is not None:
                 subfolders.append(target)
         elif not is_junk_file_name(entry.name):
-            found = _file_entry(entry)
+            found = _file_entry(entry, on_refused)
             if found is not None:
                 files.append(found)
     return subfolders, files
@@ -173,15 +191,26 @@ def _list(folder: str) -> list[os.DirEntry[str]]:
         return []
 
 
-def _file_entry(entry: os.DirEntry[str]) -> FileEntry | None:
+def _file_entry(entry: os.DirEntry[str], on_refused: Refused) -> FileEntry | None:
     try:
         if not entry.is_file(follow_symlinks=False):
             return None  # a socket, pipe or device
         info = entry.stat(follow_symlinks=False)
     except OSError as exc:
-        log.debug("skipping vanished file %s: %s", entry.path, exc)
+        if exc.errno == errno.ENAMETOOLONG:
+            on_refused(entry.path, FILE_TOO_LONG)
+        else:
+            log.debug("skipping vanished file %r: %s", entry.path, exc)
         return None
     return FileEntry(entry.path, info.st_size, info.st_mtime)
+
+
+def _too_long(path: str) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ENAMETOOLONG
+    return False
 
 
 def _identity(folder: str) -> tuple[int, int] | None:
@@ -198,7 +227,7 @@ def _is_hidden_on_windows(entry: os.DirEntry[str]) -> bool:
     try:
         return bool(getattr(entry.stat(follow_symlinks=False), "st_file_attributes", 0) & _WINDOWS_HIDDEN)
     except OSError:
-        return True
+        return False  # the entry's own checks meet the error again and report or skip it
 
 
 def _is_build_output_on_disk(name: str, parent: str) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import ExtractionError, InvalidInput
+from engine.indexing.extractors.archive import check_archive
 from engine.indexing.extractors.base import NotText, ReadMeta, TextBudget
 from engine.indexing.extractors.markup import read_epub, read_html, read_rtf
 from engine.indexing.extractors.office import read_docx, read_odf, read_pptx, read_xlsx
@@ -49,7 +50,8 @@ class Format:
     doc_type: str
     label: str  # how a reason names the format: "Damaged DOCX: …"
     reader: Reader
-    zipped: bool = False  # a zip container underneath (checked first, for a clear reason)
+    zipped: bool = False  # a zip container underneath (its inflated size is checked first: extractors/archive)
+    streamed: str | None = None  # members the reader streams rather than parses whole (name prefix)
 
 
 def _formats() -> dict[str, Format]:
@@ -69,7 +71,7 @@ def _formats() -> dict[str, Format]:
     register("html htm xhtml", Format("html", "HTML", read_html))
     register("pdf", Format("pdf", "PDF", read_pdf))
     register("docx docm dotx", Format("docx", "DOCX", read_docx, zipped=True))
-    register("xlsx xlsm xltx", Format("spreadsheet", "XLSX", read_xlsx, zipped=True))
+    register("xlsx xlsm xltx", Format("spreadsheet", "XLSX", read_xlsx, zipped=True, streamed="xl/worksheets/"))
     register("pptx pptm ppsx", Format("presentation", "PPTX", read_pptx, zipped=True))
     register("odt ott", Format("odt", "ODT", read_odf, zipped=True))
     register("ods", Format("spreadsheet", "ODS", read_odf, zipped=True))
@@ -159,8 +161,8 @@ def _regular_file_size(path: str) -> int:
 def _read(fmt: Format, path: str, budget: TextBudget) -> ReadMeta:
     """Run the format's reader, turning whatever it raises into an ExtractionError with a reason."""
     try:
-        if fmt.zipped and not zipfile.is_zipfile(path):
-            raise ExtractionError(f"Damaged {fmt.label}: not a valid zip archive")
+        if fmt.zipped:  # before any parser inflates it: a zip bomb is refused from its directory alone
+            check_archive(path, fmt.label, fmt.streamed)
         with warnings.catch_warnings():  # libraries warn about quirks of files we only read
             warnings.simplefilter("ignore")
             return fmt.reader(path, budget)

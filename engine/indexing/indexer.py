@@ -5,10 +5,15 @@ Write order (what makes a crash repairable): vectors, then keywords, then — in
 transaction — the catalog row and the queue entry. A crash before the catalog commit leaves store rows
 the catalog does not vouch for; `repair` finds and re-queues them. Unchanged content (same hash) is
 never re-embedded, and a move is a path update in all three stores, never an embedding.
+
+One bad file never costs the others: a file that cannot be read is failed with its reason; if a store
+refuses a whole batch, each file is stored alone so only the culprit is retried. Every store receives
+`pathtext.to_store(path)`; a name that is not valid text is failed with a reason instead of indexed.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import os
@@ -20,15 +25,19 @@ from engine.db import Database
 from engine.errors import ExtractionError
 from engine.indexing.catalog import Catalog
 from engine.indexing.chunk import chunk_text
+from engine.indexing.crawl import FILE_TOO_LONG
 from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
+from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.qualify import Complete, qualify
-from engine.indexing.queue import DELETION, MANUAL, Job, WorkQueue
+from engine.indexing.queue import DELETION, INTERRUPTED, MANUAL, Job, WorkQueue
 from engine.paths import find_root, is_within
 
 log = logging.getLogger(__name__)
 
 HASH_BLOCK = 1 << 20
+NOT_TEXT_NAME = ("The file name is not valid text in this system's encoding (it was written by another system, "
+                 "for example in Latin-1), so its contents are not indexed; rename the file to index it")
 
 
 @dataclass
@@ -79,6 +88,18 @@ class _Prepared:
     note: str | None
 
 
+def _present(path: str) -> bool:
+    """Like `os.path.lexists`, but a path the OS refuses to name (ENAMETOOLONG) is there, to be failed
+    with its reason rather than forgotten as deleted."""
+    try:
+        os.lstat(path)
+    except OSError as exc:
+        return exc.errno == errno.ENAMETOOLONG
+    except ValueError:  # an embedded NUL: no such file can exist
+        return False
+    return True
+
+
 def _rename_many(store, pairs: list[tuple[str, str]]) -> None:
     """One batched rename where the store offers it, else one call per pair."""
     many = getattr(store, "rename_many", None)
@@ -93,7 +114,7 @@ def _with_vectors(ready: list[_Prepared], vectors) -> list[tuple[str, list[str],
     """Split one embedding matrix back into (path, stored texts, vectors) rows, file by file."""
     rows, start = [], 0
     for item in ready:
-        rows.append((item.path, item.stored, vectors[start:start + len(item.stored)]))
+        rows.append((to_store(item.path), item.stored, vectors[start:start + len(item.stored)]))
         start += len(item.stored)
     return rows
 
@@ -129,21 +150,37 @@ class Indexer:
                     statuses.append(outcome.status)
                 else:
                     statuses.append(outcome)
-            if ready:
-                try:
-                    self._store(ready)
-                except Exception as exc:  # a store or the model refused: retry these files later
-                    log.exception("could not store %d file(s)", len(ready))
-                    for item in ready:
-                        self._fail(item.path, item.root, f"{type(exc).__name__}: {exc}", permanent=False)
-                    return [s if s not in ("done", "skipped") else "retry" for s in statuses]
-            return statuses
+            failed = self._store_or_isolate(ready) if ready else set()
+            return [("retry" if job.path in failed else s) for job, s in zip(jobs, statuses)]
+
+    def _store_or_isolate(self, ready: list[_Prepared]) -> set[str]:
+        """Store the batch; if that fails, store each file alone so the good ones are kept and only the
+        file(s) the model or a store refused are retried later. Returns the paths that failed."""
+        try:
+            self._store(ready)
+            return set()
+        except Exception as exc:
+            if len(ready) == 1:
+                log.exception("could not store %s", printable(ready[0].path))
+                self._fail(ready[0].path, ready[0].root, f"{type(exc).__name__}: {exc}", permanent=False)
+                return {ready[0].path}
+            log.warning("storing %d files at once failed (%s); storing them one by one", len(ready), exc)
+        failed: set[str] = set()
+        for item in ready:
+            failed |= self._store_or_isolate([item])
+        return failed
 
     def _prepare(self, job: Job) -> _Prepared | str:
         root = find_root(job.path, self.roots())
-        if root is None or job.action == "delete" or not os.path.lexists(job.path):
+        if root is None or job.action == "delete" or not _present(job.path):
             self.deleted(job.path)
             return "deleted"
+        if self.queue.exhausted(job):  # reading it killed the process every time: stop trying
+            self._fail(job.path, root, INTERRUPTED.format(n=job.attempts - 1), permanent=True)
+            return "failed"
+        if not is_text(job.path):
+            self._fail(job.path, root, NOT_TEXT_NAME, permanent=True)
+            return "failed"
         try:
             return self._read_file(job.path, root)
         except ExtractionError as exc:
@@ -152,15 +189,30 @@ class Indexer:
         except FileNotFoundError:
             self.deleted(job.path)
             return "deleted"
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:
+                self._fail(job.path, root, FILE_TOO_LONG, permanent=True)
+                return "failed"
+            log.exception("indexing failed for %s", printable(job.path))
+            return self._retry_later(job, root, exc)
         except Exception as exc:  # an unexpected error on one file must never stop the worker
-            log.exception("indexing failed for %s", job.path)
-            reason = f"{type(exc).__name__}: {exc}"
-            return "failed" if self._fail(job.path, root, reason, permanent=False) else "retry"
+            log.exception("indexing failed for %s", printable(job.path))
+            return self._retry_later(job, root, exc)
+
+    def _retry_later(self, job: Job, root: str, exc: Exception) -> str:
+        """Retried (with backoff) until `max_attempts`, keeping the error as the reason."""
+        reason = f"{type(exc).__name__}: {exc}"
+        return "failed" if self._fail(job.path, root, reason, permanent=False) else "retry"
 
     def _fail(self, path: str, root: str, reason: str, *, permanent: bool) -> bool:
+        try:  # the size and mtime let a re-scan leave the unchanged file alone
+            st: os.stat_result | None = os.stat(path)
+        except (OSError, ValueError):
+            st = None
         with self.db.atomic():
             final = self.queue.failed(path, reason, permanent=permanent)
-            self.catalog.record_failure(path, root, reason, final=final)
+            self.catalog.record_failure(path, root, reason, final=final, size=st.st_size if st else None,
+                                        mtime=st.st_mtime if st else None)
         return final
 
     def _read_file(self, path: str, root: str) -> _Prepared | str:
@@ -202,7 +254,7 @@ class Indexer:
         """Embed every prepared chunk at once, then write vectors, keywords, and last the catalog."""
         inputs = [text for item in ready for text in item.embedded]
         self.vectors.upsert_many(_with_vectors(ready, self.embedder.embed(inputs)))
-        self.keywords.upsert_many([(item.path, item.stored) for item in ready])
+        self.keywords.upsert_many([(to_store(item.path), item.stored) for item in ready])
         if self.shadow is not None:  # mirror into the index being built for the next model
             self.shadow.vectors.upsert_many(_with_vectors(ready, self.shadow.embedder.embed(inputs)))
             self.shadow.written.update(item.path for item in ready)
@@ -236,13 +288,15 @@ class Indexer:
         if self.catalog.under(new, limit=1):
             self.deleted(new)  # whatever was recorded at the destination is gone now
         new_root = find_root(new, self.roots())
-        if new_root is None:  # moved out of every root: it is no longer ours to index
+        if new_root is None or not is_text(new):  # out of every root, or to a name we cannot index
             self.deleted(old)
+            if new_root is not None and os.path.isfile(new):
+                self.enqueue(new, MANUAL)  # recorded failed with its reason
             return
-        self.vectors.rename(old, new)
-        self.keywords.rename(old, new)
+        self.vectors.rename(to_store(old), to_store(new))
+        self.keywords.rename(to_store(old), to_store(new))
         if self.shadow is not None:
-            self.shadow.vectors.rename(old, new)
+            self.shadow.vectors.rename(to_store(old), to_store(new))
             self.shadow.rebase_written(old, new)
         with self.db.atomic():
             self.catalog.rename(old, new, new_root)
@@ -257,17 +311,19 @@ class Indexer:
                 new_root = find_root(new, roots)
                 if old == new:
                     continue
-                if new_root is None or not self.catalog.under(old, limit=1) or self.catalog.under(new, limit=1):
+                if (new_root is None or not is_text(new) or not self.catalog.under(old, limit=1)
+                        or self.catalog.under(new, limit=1)):
                     self._moved(old, new)  # the unusual cases keep their one-by-one handling
                 else:
                     simple.append((old, new, new_root))
             if not simple:
                 return
             renames = [(old, new) for old, new, _ in simple]
-            _rename_many(self.vectors, renames)
-            _rename_many(self.keywords, renames)
+            stored = [(to_store(old), to_store(new)) for old, new in renames]
+            _rename_many(self.vectors, stored)
+            _rename_many(self.keywords, stored)
             if self.shadow is not None:
-                _rename_many(self.shadow.vectors, renames)
+                _rename_many(self.shadow.vectors, stored)
                 for old, new in renames:
                     self.shadow.rebase_written(old, new)
             with self.db.atomic():
@@ -277,10 +333,10 @@ class Indexer:
 
     def deleted(self, path: str) -> None:
         with self.lock:
-            self.vectors.delete(path)
-            self.keywords.delete(path)
+            self.vectors.delete(to_store(path))
+            self.keywords.delete(to_store(path))
             if self.shadow is not None:
-                self.shadow.vectors.delete(path)
+                self.shadow.vectors.delete(to_store(path))
             with self.db.atomic():
                 self.catalog.delete(path)
                 self.queue.drop_under(path)

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 
 from engine.indexing.catalog import Catalog
+from engine.indexing.pathtext import to_store
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.paths import is_within, normalize
 
@@ -37,8 +38,8 @@ def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[st
     normalized = [normalize(r) for r in roots]
     for path in sorted(catalog.all_paths()) if roots_trusted else []:
         if not any(is_within(path, r) for r in normalized):
-            keywords.delete(path)
-            vectors.delete(path)
+            keywords.delete(to_store(path))  # the stores hold the stored spelling (see pathtext)
+            vectors.delete(to_store(path))
             with catalog.db.atomic():
                 catalog.delete(path)
                 queue.drop_under(path)
@@ -60,7 +61,8 @@ def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[st
             vectors.delete(path)
             with catalog.db.atomic():
                 catalog.forget_hash(path)
-                catalog.db.execute("UPDATE files SET status = 'queued', chunks = 0 WHERE path = ?", (path,))
+                catalog.db.execute("UPDATE files SET status = 'queued', chunks = 0 WHERE path = ?",
+                                   (to_store(path),))
                 queue.push(path, MANUAL)
             report.requeued.append(path)
     if report.changed:

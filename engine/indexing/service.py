@@ -16,6 +16,7 @@ from engine.errors import InvalidInput, NotFound, OutOfBounds
 from engine.events import EventBus
 from engine.indexing.catalog import Catalog
 from engine.indexing.indexer import Indexer, IndexOptions
+from engine.indexing.pathtext import to_store
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.watch import RootWatcher
@@ -93,8 +94,9 @@ class IndexService:
             raise InvalidInput(f'"{path}" holds SenseTree\'s own data folder; choose a folder of your documents.')
         roots = self.roots()
         covering = find_root(root, roots)
-        if covering is not None:
-            return roots  # already indexed, as itself or as part of a larger root
+        if covering is not None:  # already indexed, as itself or as part of a larger root: bring it up to date
+            self.worker.request_scan(root)
+            return roots
         roots = [r for r in roots if not is_within(r, root)] + [root]  # a parent absorbs its sub-roots
         self._save_roots(roots)
         if self.watcher._started:
@@ -218,7 +220,7 @@ class IndexService:
             raise NotFound(f'"{path}" does not exist.')
         st = os.stat(target)
         record = self.catalog.get(target)
-        queued = self.db.one("SELECT state, error FROM queue WHERE path = ?", (target,))
+        queued = self.db.one("SELECT state, error FROM queue WHERE path = ?", (to_store(target),))
         details: dict[str, object] = {
             "path": target, "name": os.path.basename(target), "is_dir": os.path.isdir(target),
             "size": st.st_size, "mtime": st.st_mtime, "root": find_root(target, self.roots()),

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from engine.events import INDEXING_PROGRESS, EventBus
 from engine.indexing.indexer import Indexer
+from engine.indexing.pathtext import printable
 from engine.indexing.queue import WorkQueue
 from engine.indexing.scan import scan_root
 
@@ -76,17 +77,20 @@ class IndexWorker:
         while not should_stop():
             if self._scans:
                 root = self._scans.popleft()
-                self.current = root
+                self.current = printable(root)
                 report = scan_root(root, self.indexer.catalog, self.queue, should_stop)
-                log.info("scanned %s: %d files seen, %d queued, %d gone", root, report.seen, report.queued,
-                         report.removed)
+                log.info("scanned %s: %d files seen, %d queued, %d gone, %d refused", printable(root), report.seen,
+                         report.queued, report.removed, len(report.refused) + len(report.unqueued))
                 self.publish(force=True)
                 continue
-            jobs = self.queue.next_batch(BATCH_FILES)
+            jobs = self.queue.claim_batch(BATCH_FILES)  # counts an attempt for each before reading it
             if not jobs:
                 break
-            self.current = jobs[0].path
-            self.indexer.process_batch(jobs)
+            self.current = printable(jobs[0].path)
+            try:
+                self.indexer.process_batch(jobs)
+            finally:  # only a process that dies leaves a claim behind (see queue)
+                self.queue.release([job.path for job in jobs])
             self._dirty = True
             ran += len(jobs)
             self.publish()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from engine.engine import Engine
@@ -35,3 +37,15 @@ def indexed_sample(tmp_path: Path, home: Path, **kwargs) -> tuple[Path, Engine]:
     engine.add_indexed_folder(str(root))
     engine.drain()
     return root, engine
+
+
+@contextlib.contextmanager
+def indexed_engine(root: Path, home: Path, **kwargs) -> Iterator[Engine]:
+    """An engine on the hashing embedder with `root` added and fully indexed, closed afterwards."""
+    engine = make_engine(home, **kwargs)
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.drain()
+        yield engine
+    finally:
+        engine.close()
