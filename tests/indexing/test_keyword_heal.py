@@ -142,3 +142,20 @@ def test_damage_that_comes_back_at_once_is_reported_not_healed_forever(tmp_path,
         assert len(sorted(tmp_path.glob("k.corrupt-*.duckdb"))) == MAX_HEALS
     finally:
         store.close()
+
+
+def test_a_keyword_index_that_cannot_heal_leaves_search_to_the_vectors(tmp_path, sensetree_home, monkeypatch):
+    from engine.retrieval.keyword_store import MAX_HEALS
+
+    root, engine = indexed_sample(tmp_path, sensetree_home)
+
+    def always_fatal(cur, query):
+        raise duckdb.FatalException("FATAL Error: database has been invalidated")
+
+    monkeypatch.setattr(KeywordIndex, "_term_ids", staticmethod(always_fatal))
+    try:
+        for _ in range(MAX_HEALS + 1):  # the last search finds the heals used up: the keyword arm is skipped
+            results = engine.semantic_search("Lisbon Alfama museum")
+            assert results and results[0]["path"] == str(root / "notes" / "travel.txt")
+    finally:
+        engine.close()
