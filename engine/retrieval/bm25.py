@@ -43,8 +43,9 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from engine.errors import StoreDamaged, StoreError
+from engine.errors import StoreError
 from engine.retrieval import tokenize
+from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
 
 log = logging.getLogger(__name__)
@@ -387,26 +388,6 @@ class _Transaction:
                 raise store_error(f"{self._what} ({self._index.db_path})", exc) from exc
         finally:
             self._index._write_lock.release()
-
-
-# What DuckDB says when the file itself is bad, as opposed to a lock held by another process, a full disk
-# or a query it refused: these are answered by setting the file aside and rebuilding (keyword_store).
-_DAMAGE_WORDS = ("not a valid duckdb database", "corrupt", "checksum", "could not read enough bytes",
-                 "invalidated", "replaying wal", "failed to delete all rows from index", "serializ")
-
-
-def is_damage(exc: BaseException) -> bool:
-    """True for an error that means the index file is damaged or its indexes are inconsistent."""
-    if isinstance(exc, (duckdb.FatalException, duckdb.InternalException, duckdb.SerializationException)):
-        return True
-    return isinstance(exc, duckdb.Error) and any(word in str(exc).lower() for word in _DAMAGE_WORDS)
-
-
-def store_error(what: str, exc: duckdb.Error) -> StoreError:
-    """The engine's error for a failed DuckDB call: `StoreDamaged` when the file is at fault."""
-    if is_damage(exc):
-        return StoreDamaged(f"The keyword index is damaged (could not {what}): {exc}")
-    return StoreError(f"Could not {what}: {exc}")
 
 
 def keyword_index_path(data_dir: Path) -> Path:

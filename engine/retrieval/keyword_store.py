@@ -61,7 +61,8 @@ class KeywordStore:
         self._swap = threading.RLock()
         self._rebuilder: Rebuilder | None = None
         self._rebuild_thread: threading.Thread | None = None
-        self.rebuilt = threading.Event()  # set when the last rebuild finished (tests, soak bench)
+        self.rebuilt = threading.Event()  # set while no rebuild is pending or running (tests, soak bench)
+        self.rebuilt.set()
         self.notices: list[str] = []
         self.quarantined: list[Path] = []
         self._closed = False
@@ -101,8 +102,8 @@ class KeywordStore:
             log.error("keyword index damaged (%s); kept aside as %s and rebuilt from the stored chunks", exc, kept)
             self._tell(f"The keyword index was damaged; it was kept aside as {kept.name} and is being rebuilt "
                        "from the indexed text (nothing is re-read or re-embedded). Keyword matches return as it fills.")
-            self.rebuilt.clear()
             if rebuild_here:
+                self.rebuilt.clear()
                 self._start_rebuild()
             return fresh
 
