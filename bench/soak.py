@@ -2,12 +2,13 @@
 
 Each cycle adds and rewrites files in a generated folder, starts a separate process that opens the
 Engine and indexes the changes, and kills it with SIGKILL at a random moment: one cycle in five while
-the Engine opens (imports, DuckDB's WAL replay and checkpoint, start-up repair), the others while it
-indexes (within 1.5× the length of a clean indexing run, so mid-batch and just-finished kills both
-happen). The bench
-process then restarts the Engine on the same data folder and times the **self-heal**: open (DuckDB WAL
-replay and checkpoint, start-up repair, a damaged store set aside) + a rescan + draining the queue,
-until the three stores agree. Then it edits and deletes files, lets the index catch up, and checks:
+the Engine opens (imports, DuckDB's WAL replay and checkpoint, start-up repair), one in five when it has
+indexed everything but not closed (every write still in DuckDB's WAL), the others while it indexes
+(within 1.5× the length of a clean indexing run, so mid-batch and just-finished kills both happen). In half the cycles the Engine is then opened and closed once with nothing to do (a person who
+starts the app and quits: the start that turned a WAL into a stale DuckDB ART before issue 11). The
+bench process then restarts the Engine on the same data folder and times the **self-heal**: open
+(DuckDB WAL replay and checkpoint, start-up repair, a damaged store set aside) + a rescan + draining the
+queue, until the three stores agree. Then it edits and deletes files, lets the index catch up, and checks:
 
 - catalog, keyword and vector chunk counts agree for every file, and the catalog holds exactly the
   files on disk;
@@ -23,6 +24,7 @@ hashing embedder (what is soaked is the stores, not the model), so cycles take s
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import signal
@@ -55,6 +57,8 @@ print("open", flush=True)
 started = time.monotonic()
 engine.drain()
 print(f"drained {time.monotonic() - started:.3f}", flush=True)
+if len(sys.argv) > 3:  # "hold": wait to be killed with everything written and nothing closed
+    sys.stdin.read()
 engine.close()
 """
 
@@ -104,6 +108,7 @@ class Folder:
 class Kill:
     while_opening: bool
     after_s: float
+    before_close: bool = False
 
 
 def run_child(home: Path, root: Path, kill: Kill | None) -> tuple[str, float, float]:
@@ -112,9 +117,10 @@ def run_child(home: Path, root: Path, kill: Kill | None) -> tuple[str, float, fl
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     started = time.monotonic()
     errors = home.parent / "child.stderr"
+    hold = ["hold"] if kill is not None and kill.before_close else []
     with errors.open("w") as stderr, subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(CHILD), str(home), str(root)], env=env, stdout=subprocess.PIPE,
-            stderr=stderr, text=True) as proc:
+            [sys.executable, "-c", textwrap.dedent(CHILD), str(home), str(root), *hold], env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True) as proc:
         assert proc.stdout is not None
         if kill is not None and kill.while_opening:
             try:
@@ -128,6 +134,11 @@ def run_child(home: Path, root: Path, kill: Kill | None) -> tuple[str, float, fl
             last = (errors.read_text(errors="replace").strip().splitlines() or ["no error output"])[-1]
             return f"ended before opening (status {proc.returncode}: {last})", 0.0, 0.0
         opened = time.monotonic()
+        if hold:
+            proc.stdout.readline()  # "drained": all written, nothing closed
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(60)
+            return "killed after indexing, before closing", opened - started, 0.0
         if kill is None:
             line = proc.stdout.readline()
             proc.wait(600)
@@ -178,9 +189,15 @@ def cycle(home: Path, folder: Folder, rng: random.Random, open_s: float, index_s
           ) -> tuple[list[str], float, str]:
     folder.add(rng.randint(10, 40))
     folder.rewrite(rng.randint(3, 10))
-    opening = rng.random() < 0.2
-    kill = Kill(opening, rng.uniform(0.0, open_s if opening else 1.5 * index_s))
+    roll = rng.random()
+    opening = roll < 0.2
+    kill = Kill(opening, rng.uniform(0.0, open_s if opening else 1.5 * index_s), before_close=roll > 0.8)
     fate, _, _ = run_child(home, folder.root, kill)
+    if (home / "keywords.duckdb.wal").exists():
+        fate += " (keyword WAL left)"
+    if rng.random() < 0.5:
+        Engine(home, embedder=HashingEmbedder()).close()
+        fate += ", then a start that only opened and quit"
     started = time.monotonic()
     engine = restart(home, folder.root)
     healed = time.monotonic() - started
@@ -217,7 +234,9 @@ def main() -> None:
             try:
                 problems, healed, note = cycle(home, folder, rng, open_s, index_s)
             except Exception as exc:  # a cycle that raises is a failure; the soak carries on
-                problems, healed, note = [f"{type(exc).__name__}: {exc}"], float("nan"), "raised"
+                text = " ".join(str(exc).split())[:300]
+                problems, healed, note = [f"{type(exc).__name__}: {text}"], float("nan"), "raised"
+                gc.collect()  # an Engine that failed half-built still holds its DuckDB lock until collected
             if healed == healed:
                 heal_times.append(healed)
             failures += bool(problems)
