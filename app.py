@@ -184,9 +184,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from engine.starter import EngineStarter
 
     # the window opens at once; the stores open on a thread and the page's first calls wait for them
+    from engine import lifecycle
+
     engine = EngineStarter(lambda events: build_engine(background=True, events=events))
     try:
-        code = run_window(Api(engine), engine, start_hidden=getattr(args, "tray", False))
+        code = run_window(Api(engine), engine, start_hidden=getattr(args, "tray", False),
+                          on_started=lambda _window, quit_app: lifecycle.on_quit(quit_app))  # SIGTERM closes it
     finally:
         engine.close()
     # pystray's thread is not a daemon where no tray can dock; the window is gone, so leave now.
@@ -198,10 +201,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from bridge.api import Api
     from bridge.server import serve
+    from engine import lifecycle
 
     engine = build_engine(background=True)
+    stop = lifecycle.stop_event()  # SIGTERM / SIGHUP / Ctrl+C set it: serving ends, the engine closes below
     try:
-        serve(Api(engine), port=args.port, open_browser=args.open)
+        serve(Api(engine), port=args.port, open_browser=args.open, stop=stop)
     finally:
         engine.close()
     return 0
@@ -249,6 +254,7 @@ def _add_optional_commands(sub: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from engine import lifecycle
     from engine.config import data_dir
     from engine.errors import EngineError
 
@@ -257,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(data_dir(), args.verbose)
     func = getattr(args, "func", cmd_run)
     try:
-        return int(func(args) or 0)
+        return int(lifecycle.run_quitting(func, args) or 0)  # a quit signal closes the stores like an exit
     except EngineError as exc:
         print(f"Error: {exc.message}", file=sys.stderr)
         return 1

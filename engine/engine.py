@@ -21,8 +21,8 @@ from engine.indexing.embed import Embedder, make_embedder
 from engine.indexing.indexer import IndexOptions
 from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
 
@@ -50,7 +50,7 @@ class Engine:
         self._load_warning = self.settings.load_warning
         active = embedder or self._active_embedder()
         self._chat_model = chat_model
-        self.keywords = KeywordIndex(self.home / "keywords.duckdb")
+        self.keywords = KeywordStore(self.home / "keywords.duckdb", self.events)  # heals a damaged file
         vectors = self._open_vectors(active)
         write_active(self.vectors_dir, active.name)
         self.search = HybridSearch(self.keywords, vectors, active, make_reranker(self.settings.rerank))
@@ -306,6 +306,7 @@ class Engine:
         """What start-up did on the person's behalf: recoveries, repairs, a settings file kept aside."""
         notices = [self._load_warning] if self._load_warning else []
         notices.extend(self._store_notices)
+        notices += self.keywords.notices  # a damaged keyword index set aside and rebuilt
         for item in self.recovery_report:
             notices.append(f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
                            f"{item.get('message') or 'it was rolled back.'}")

@@ -9,6 +9,7 @@
     ├── PlanInvalid         "plan_invalid"     an action plan that fails validation (carries .problems)
     ├── ConfigError         "config"           a settings file that cannot be read or written
     ├── StoreError          "store"            LanceDB / DuckDB / SQLite refused an operation
+    │   └── StoreDamaged    "store"            the store's file is damaged (set aside and rebuilt)
     ├── ExtractionError     "extraction"       a file whose text could not be extracted (carries .reason)
     └── ModelError          "model"            the reasoning or embedding model failed
         └── EndpointError   "endpoint"         an OpenAI-compatible endpoint refused or was unreachable
@@ -64,6 +65,10 @@ class ConfigError(EngineError):
 
 class StoreError(EngineError):
     code = "store"
+
+
+class StoreDamaged(StoreError):
+    """The store's file is damaged or inconsistent; the store sets it aside and rebuilds it."""
 
 
 class ExtractionError(EngineError):

@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 AGENT_STEP = "agent-step"
 ANSWER_DELTA = "answer-delta"
 INDEXING_PROGRESS = "indexing-progress"
+NOTICE = "notice"  # {message, level}: something the person should know now (a store rebuilt, ...)
 
 Handler = Callable[[str, dict[str, Any]], None]
 

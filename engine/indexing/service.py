@@ -17,6 +17,7 @@ from engine.events import EventBus
 from engine.indexing.catalog import Catalog
 from engine.indexing.indexer import Indexer, IndexOptions
 from engine.indexing.pathtext import to_store
+from engine.indexing.keyword_rebuild import rebuild_keywords
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.watch import RootWatcher
@@ -43,6 +44,8 @@ class IndexService:
         self.watcher = RootWatcher(self.queue, self.indexer.moved, self.roots, self.worker.notify,
                                    settings().indexing.debounce_s)
         self.worker.set_paused(settings().indexing.paused)
+        if hasattr(keywords, "set_rebuilder"):  # a KeywordStore: refill it from the vectors if it is ever replaced
+            keywords.set_rebuilder(lambda should_stop: rebuild_keywords(self.indexer, keywords, should_stop))
 
     @property
     def vectors(self):

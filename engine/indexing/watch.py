@@ -48,6 +48,8 @@ class RootWatcher:
             self._observer.stop()
             self._observer.join(10)
             self._started = False
+        else:  # watchdog opens its inotify instance when the observer is built: give it back (limit: 128 a user)
+            self._observer.stop()
 
     def watch(self, root: str) -> None:
         if root in self._watches or not os.path.isdir(root):

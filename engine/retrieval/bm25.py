@@ -19,10 +19,22 @@ chunks); ART indexes make a query's term and chunk lookups point reads instead o
 
 Writes are serialised by a lock on one writer cursor; reads use a cursor per thread (DuckDB's MVCC
 lets them run while a write is in progress).
+
+**Unclean exits.** DuckDB 1.5.5 replays a WAL's index changes into *unbound* ART indexes and applies them
+only when a client binds the index. The checkpoint a plain `close()` runs has no client, so it wrote the
+pre-crash ART back to the file with the WAL's rows missing from it (duckdb/duckdb#23788, PR #23848): from
+then on the rows are in the tables but not in the indexes, term lookups miss them and the first delete of
+one is `FATAL Error: Failed to delete all rows from index`. So the index runs `CHECKPOINT` itself, with a
+client, right after opening (folding any replayed WAL into the indexes and the file) and before closing
+(the shutdown checkpoint then has nothing left to write). Format 4 empties indexes written before this,
+which may already hold such a stale ART; the start-up repair refills them. Errors that mean the file is
+damaged (fatal, internal, corruption, an unreadable file) raise `StoreDamaged`, which `keyword_store`
+answers by setting the file aside and rebuilding.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Iterable, Sequence
@@ -33,6 +45,7 @@ import pyarrow as pa
 
 from engine.errors import StoreError
 from engine.retrieval import tokenize
+from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
 
 log = logging.getLogger(__name__)
@@ -42,7 +55,8 @@ B = 0.75
 
 # Bumped whenever tokenisation or the tables change: an index of another format is emptied at open,
 # and the engine's start-up repair refills it from the chunk texts the vector store keeps (no embedding).
-FORMAT = 3.0
+# 4: written with a checkpoint after opening (format 3 files may hold an ART that lost a WAL's rows).
+FORMAT = 4.0
 
 # Point lookups a query makes: its few terms among all terms, and its top chunks' paths among all chunks.
 # Without these DuckDB scans both tables for every query (docs/search-latency.md has the figures).
@@ -78,18 +92,23 @@ class KeywordIndex:
     def __init__(self, db_path: Path):
         self.db_path = Path(db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        root = None
         try:
-            self._root = duckdb.connect(str(self.db_path))
-            tokenize.install(self._root)
+            root = duckdb.connect(str(self.db_path))
+            root.execute("CHECKPOINT")  # with a client: replayed WAL index changes are bound, then written
+            tokenize.install(root)
+            self._root = root
             self._prepare_tables()
         except duckdb.Error as exc:
-            if "lock" in str(exc).lower():
+            if root is not None:
+                with contextlib.suppress(duckdb.Error):
+                    root.close()
+            if "lock" in str(exc).lower() and not is_damage(exc):
                 raise StoreError(
                     "SenseTree is already running and has the index open; a second process cannot use it at the "
                     "same time. Use the open SenseTree window (or its `sensetree serve` page), or quit it first."
                 ) from exc
-            raise StoreError(f"The keyword index at {self.db_path} could not be opened: {exc}. "
-                             "Close other SenseTree windows, or delete the file to rebuild it.") from exc
+            raise store_error(f"open the keyword index at {self.db_path}", exc) from exc
         self._cursor_lock = threading.Lock()
         self._write_lock = threading.RLock()
         self._local = threading.local()
@@ -111,11 +130,18 @@ class KeywordIndex:
         return cursor
 
     def close(self) -> None:
+        """Checkpoint (so the next open replays no WAL) and close; a damaged file still closes."""
         with self._write_lock, self._cursor_lock:
+            try:
+                self._writer.execute("CHECKPOINT")
+            except duckdb.Error as exc:
+                log.warning("keyword index %s: no checkpoint at close: %s", self.db_path, exc)
             for cursor in self._cursors:
-                cursor.close()
+                with contextlib.suppress(duckdb.Error):
+                    cursor.close()
             self._cursors.clear()
-            self._root.close()
+            with contextlib.suppress(duckdb.Error):
+                self._root.close()
 
     def _prepare_tables(self) -> None:
         """Create the tables; an index written in another format is dropped first (recreated empty)."""
@@ -296,7 +322,7 @@ class KeywordIndex:
                 SELECT c.path, c.chunk_index, top.score, c.text FROM top JOIN chunks c ON c.id = top.chunk_id
                 ORDER BY top.score DESC, top.chunk_id""", params).fetchall()
         except duckdb.Error as exc:
-            raise StoreError(f"Keyword search for {query!r} failed: {exc}") from exc
+            raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
         hits = [Hit(path, int(index), float(score)) for path, index, score, _ in rows]
         return hits, {hit.key: text or "" for hit, (*_, text) in zip(hits, rows)}
 
@@ -305,22 +331,29 @@ class KeywordIndex:
         """The ids of the query's terms that occur in the corpus (tokenised and looked up in one query)."""
         return [row[0] for row in cur.execute(_TERM_IDS_SQL, [query]).fetchall()]
 
+    def _read(self, what: str, sql: str) -> list[tuple]:
+        try:
+            return self._reader().execute(sql).fetchall()
+        except duckdb.Error as exc:
+            raise store_error(what, exc) from exc
+
     def chunk_counts(self) -> dict[str, int]:
-        rows = self._reader().execute("SELECT path, count(*) FROM chunks GROUP BY path").fetchall()
+        rows = self._read("count the keyword index's chunks", "SELECT path, count(*) FROM chunks GROUP BY path")
         return {path: int(n) for path, n in rows}
 
     def stale_ratio(self) -> float:
         """Chunks added or removed since the last refresh, over the chunks indexed now (0 when fresh)."""
-        cur = self._reader()
-        changed = cur.execute("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'changed'").fetchone()
-        total = cur.execute("SELECT count(*) FROM chunks").fetchone()
-        return float(changed[0] if changed else 0) / max(int(total[0] if total else 0), 1)
+        rows = self._read("read the keyword index's statistics",
+                          "SELECT (SELECT coalesce(max(value), 0) FROM meta WHERE key = 'changed'), "
+                          "(SELECT count(*) FROM chunks)")
+        changed, total = rows[0]
+        return float(changed or 0) / max(int(total or 0), 1)
 
     def stats(self) -> dict[str, float]:
-        row = self._reader().execute("SELECT count(*), coalesce(sum(len), 0) FROM chunks").fetchone()
-        postings = self._reader().execute("SELECT count(*) FROM postings").fetchone()
-        n, total_len = (row or (0, 0))
-        return {"chunks": int(n), "total_len": int(total_len), "postings": int(postings[0] if postings else 0)}
+        rows = self._read("read the keyword index's statistics",
+                          "SELECT count(*), coalesce(sum(len), 0), (SELECT count(*) FROM postings) FROM chunks")
+        n, total_len, postings = rows[0]
+        return {"chunks": int(n), "total_len": int(total_len), "postings": int(postings)}
 
 
 _TERM_IDS_SQL = f"SELECT tid FROM terms WHERE term IN ({tokenize.query_terms_sql('?')})"
@@ -347,9 +380,12 @@ class _Transaction:
                     return
                 except duckdb.Error as commit_error:
                     exc = commit_error
-            writer.execute("ROLLBACK")
+            try:
+                writer.execute("ROLLBACK")
+            except duckdb.Error as rollback_error:  # a fatal error invalidates the database: nothing to roll back
+                log.debug("keyword index rollback failed: %s", rollback_error)
             if isinstance(exc, duckdb.Error):
-                raise StoreError(f"Could not {self._what} ({self._index.db_path}): {exc}") from exc
+                raise store_error(f"{self._what} ({self._index.db_path})", exc) from exc
         finally:
             self._index._write_lock.release()
 

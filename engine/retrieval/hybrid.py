@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.errors import StoreError
 from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
@@ -80,7 +81,11 @@ class HybridSearch:
         keyword_future = self._pool.submit(self.keywords.search_with_text, query, candidates, scope)
         dense_hits, texts = self.vectors.search_with_text(
             self.embed_query(query) if vector is None else vector, candidates, scope)
-        keyword_hits, keyword_texts = keyword_future.result()
+        try:
+            keyword_hits, keyword_texts = keyword_future.result()
+        except StoreError as exc:  # a keyword index that cannot answer (or heal) must not fail the search
+            log.warning("keyword arm unavailable, answering from vectors alone: %s", exc)
+            keyword_hits, keyword_texts = [], {}
         texts = {**keyword_texts, **texts}
         ceiling = rrf_ceiling(RRF_K, self.weights)
         fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, self.weights)

@@ -41,7 +41,7 @@ export const SIGNATURES = {
   app_version: [],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice"];
 
 export class ApiError extends Error {
   constructor(code, message) {

@@ -6,7 +6,7 @@ import { initFolders, onFoldersShown } from "./folders.js";
 import { initSearch } from "./search.js";
 import { loadSettings, initSettings } from "./settings.js";
 import { onShowFile, refreshStats, state } from "./state.js";
-import { call } from "./api.js";
+import { call, on } from "./api.js";
 import { $, toast } from "./ui.js";
 
 const VIEWS = ["chat", "search", "folders", "settings"];
@@ -51,5 +51,8 @@ async function showStartupNotices() {
     for (const notice of config.notices || []) toast(notice, "info", 15000);
   } catch { /* the settings view reports a failing get_config itself */ }
 }
+
+// Something the engine did on the person's behalf while running (a damaged index set aside and rebuilt).
+on("notice", (payload) => { if (payload.message) toast(payload.message, "info", 15000); });
 
 init();
