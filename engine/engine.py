@@ -22,6 +22,7 @@ from engine.indexing.embed import Embedder, make_embedder
 from engine.indexing.indexer import IndexOptions
 from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
+from engine.key_guard import KeyGuard
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.rerank import make_reranker
@@ -39,6 +40,7 @@ class Engine:
         self.home.mkdir(parents=True, exist_ok=True)
         self.settings: Settings = load_settings(self.home)
         self._load_warning = self.settings.load_warning
+        self.key_guard = KeyGuard(self.settings)  # API keys go only where they were entered (docs/api-keys.md)
         self.events = events or EventBus()
         self.db = Database(self.home / "sensetree.db")
         self.db.migrate(catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
@@ -303,7 +305,9 @@ class Engine:
             raise InvalidInput("Settings changes must be an object of keys to new values.")
         if "roots" in patch:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
+        patch, key_notices = self.key_guard.review(self.settings, patch)
         self._update_settings(apply_patch(self.settings, patch))
+        self.key_guard.trust(self.settings)
         if "indexing" in patch and "paused" in patch["indexing"]:
             self.index.set_indexing_paused(self.settings.indexing.paused)
         if "rerank" in patch:
@@ -315,7 +319,7 @@ class Engine:
         wanted = self._wanted_embedder()
         if "embedding" in patch and wanted.name != self.embedder.name:
             self.reembedder.start(wanted, background=self._background)
-        return self.get_config()
+        return {**self.get_config(), "save_notices": key_notices}
 
     def get_default_prompts(self) -> dict[str, str]:
         return dict(prompts.DEFAULTS)

@@ -30,6 +30,7 @@ async function saveConfig(patch, message = "Settings saved.") {
   try {
     config = await call("set_config", { patch });
     toast(message);
+    for (const notice of config.save_notices || []) toast(notice, "info", 15000); // e.g. a key not sent to a new address
     return true;
   } catch (error) {
     reportError(error, "Could not save");
