@@ -28,11 +28,12 @@ log = logging.getLogger(__name__)
 Envelope = dict[str, Any]
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
-# The IPC commands of DESIGN §6, in the order of its table. tests/bridge pins this against the document.
+# The IPC commands of DESIGN §6, in the order of its table, and those open issues added (agent_memory_confirm:
+# issue 11). tests/bridge pins this against the document.
 COMMANDS: tuple[str, ...] = (
     "chat_with_assistant", "plan_reorganization", "apply_action_plan", "discard_action_plan",
     "list_transactions", "undo_transaction", "trash_list", "trash_restore",
-    "agent_memory_list", "agent_memory_delete", "agent_memory_clear",
+    "agent_memory_list", "agent_memory_delete", "agent_memory_clear", "agent_memory_confirm",
     "qualify_file", "qualify_folder", "set_file_summary", "read_semantics",
     "get_roots", "add_indexed_folder", "remove_indexed_folder", "pick_folder",
     "indexing_stats", "indexing_queue", "set_indexing_paused", "reindex_path", "retry_indexing",
@@ -146,6 +147,11 @@ class Api:
     @_command
     def agent_memory_clear(self) -> Any:
         return self._engine.agent_memory_clear()
+
+    @_command
+    def agent_memory_confirm(self, id: RowId) -> Any:
+        """Keep a pending note (one a turn suggested after reading files): it enters prompts from now on."""
+        return self._engine.agent_memory_confirm(id=id)
 
     # Senses
     @_command

@@ -256,6 +256,9 @@ class Engine:
     def agent_memory_clear(self) -> dict[str, Any]:
         return self.agent.agent_memory_clear()
 
+    def agent_memory_confirm(self, id: int) -> dict[str, Any]:
+        return self.agent.agent_memory_confirm(id)
+
     # ---- files --------------------------------------------------------------------------------
     def list_directory(self, path: str) -> list[dict[str, Any]]:
         target = self.index.require_in_roots(path)

@@ -18,6 +18,7 @@ export const SIGNATURES = {
   agent_memory_list: [],
   agent_memory_delete: ["id"],
   agent_memory_clear: [],
+  agent_memory_confirm: ["id"],
   qualify_file: ["path"],
   qualify_folder: ["path"],
   set_file_summary: ["path", "summary"],
