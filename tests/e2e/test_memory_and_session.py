@@ -3,9 +3,6 @@ the page keeps working after a reload without any cookie (the token lives in ses
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
 from bridge import Api
@@ -14,21 +11,9 @@ from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
+from tests.e2e.test_browser_journey import ARTIFACTS, browser  # noqa: E402, F401 (the Chromium fixture)
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 WAIT_MS = 30_000
-
-
-@pytest.fixture
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_a_pending_note_is_kept_from_settings_after_a_reload_without_cookies(tmp_path, browser):
