@@ -11,6 +11,7 @@ refused, and the bounds below cap what one call may cost (a 10 MB search text to
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -27,6 +28,12 @@ SQL_INT = 2**63 - 1  # SQLite's largest integer: a bigger id is refused here, no
 MAX_LIMIT = 10_000
 MAX_DEPTH = 32  # nested JSON deeper than this is no argument any command takes
 _SHOWN = 60  # characters of a refused value quoted back
+# Paths may carry the bytes of a file name that is not UTF-8 as surrogate escapes (U+DC80–U+DCFF, the
+# way Python reads such names); no other text an argument holds may contain a lone surrogate, which
+# SQLite and the file system cannot encode.
+PATH_ARGUMENTS = frozenset({"path", "scope", "target_path"})
+_ANY_SURROGATE = re.compile("[\ud800-\udfff]")
+_NOT_AN_ESCAPE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 
 
 class ChatMessage(TypedDict):
@@ -73,7 +80,7 @@ class ArgumentCheck:
             raise InvalidInput(f"{self.name}: {exc}. {self._takes()}") from None
         given = {k: v for k, v in bound.arguments.items() if k in self._names}
         for key, value in given.items():
-            problem = _shape_problem(value)
+            problem = _shape_problem(value, _NOT_AN_ESCAPE if key in PATH_ARGUMENTS else _ANY_SURROGATE)
             if problem:
                 raise InvalidInput(f"{self.name}: argument `{key}` {problem}.")
         try:
@@ -103,14 +110,17 @@ class ArgumentCheck:
         return f"{self.name}: argument `{where}` {detail[:1].lower()}{detail[1:]} (got {shown})."
 
 
-def _shape_problem(value: Any) -> str | None:
-    """Refuse text with NUL characters and nesting deeper than MAX_DEPTH, walked without recursion."""
+def _shape_problem(value: Any, surrogates: re.Pattern[str]) -> str | None:
+    """Refuse text with NUL characters or lone surrogates, and nesting deeper than MAX_DEPTH, walked
+    without recursion."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
                 return "contains a NUL character"
+            if surrogates.search(item):
+                return "contains a lone surrogate, which is not valid Unicode text"
         elif isinstance(item, (list, tuple, dict)):
             if depth >= MAX_DEPTH:
                 return f"is nested deeper than {MAX_DEPTH} levels"

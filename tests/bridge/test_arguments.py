@@ -21,7 +21,7 @@ from engine.indexing.embed import HashingEmbedder
 # One good value and every kind of wrong value, per kind of parameter.
 GOOD: dict[str, Any] = {"str": "x", "int": 3, "bool": False, "list": [], "dict": {}}
 WRONG: dict[str, list[Any]] = {
-    "str": [123, 1.5, True, [], {}, ["a"], "a\x00b"],
+    "str": [123, 1.5, True, [], {}, ["a"], "a\x00b", "half \ud83d of an emoji"],
     "int": ["5", "1 OR 1=1", 1.5, True, [], {}, -1, 10**30],
     "bool": ["false", "true", 0, 1, [], {}, "no"],
     "list": ["x", 5, {}, True, [1], ["a"]],
@@ -156,6 +156,16 @@ def test_a_search_text_at_the_cap_reaches_the_engine():
     engine = _EngineThatMustNotBeCalled()
     assert Api(engine).semantic_search(query="a" * QUERY_CHARS)["ok"] is True
     assert engine.calls == ["semantic_search"]
+
+
+def test_a_path_may_carry_a_surrogate_escaped_byte_but_other_text_may_not():
+    engine = _EngineThatMustNotBeCalled()
+    api = Api(engine)
+    assert api.path_details(path="/docs/Rechnung_M\udcfcller.txt")["ok"] is True  # a Latin-1 name, as Python reads it
+    _assert_refused(api.semantic_search(query="M\udcfcller"), "semantic_search", "query")
+    _assert_refused(api.discard_action_plan(transaction_id="\udcfc"), "discard_action_plan", "transaction_id")
+    _assert_refused(api.set_config(patch={"prompts": {"chat_system": "\udcfc"}}), "set_config", "patch")
+    assert engine.calls == ["path_details"]
 
 
 def test_good_arguments_pass_through_unchanged():
