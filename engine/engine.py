@@ -4,6 +4,7 @@ HTTP server and the CLI all talk to this object and nothing else."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import subprocess
@@ -40,7 +41,6 @@ class Engine:
         self.home.mkdir(parents=True, exist_ok=True)
         self.settings: Settings = load_settings(self.home)
         self._load_warning = self.settings.load_warning
-        self.key_guard = KeyGuard(self.settings)  # API keys go only where they were entered (docs/api-keys.md)
         self.events = events or EventBus()
         self.db = Database(self.home / "sensetree.db")
         self.db.migrate(catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
@@ -302,6 +302,12 @@ class Engine:
                            f"re-queued, {len(report.keywords_refilled)} keyword entries rebuilt, "
                            f"{len(report.orphans_dropped)} stale entries removed.")
         return notices
+
+    @functools.cached_property
+    def key_guard(self) -> KeyGuard:
+        """API keys go only where they were entered (docs/api-keys.md). Built on first use, from the
+        settings as loaded: only set_config changes keys, and it asks the guard before it does."""
+        return KeyGuard(self.settings)
 
     def set_config(self, patch: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(patch, dict):
