@@ -315,7 +315,7 @@ class Engine:
         if "roots" in patch:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
         patch, key_notices = self.key_guard.review(self.settings, patch)
-        self._update_settings(apply_patch(self.settings, patch))
+        self._update_settings(self.key_guard.finish(apply_patch(self.settings, patch)))
         self.key_guard.trust(self.settings)
         if "indexing" in patch and "paused" in patch["indexing"]:
             self.index.set_indexing_paused(self.settings.indexing.paused)

@@ -146,6 +146,32 @@ def test_the_rerank_endpoint_follows_the_same_rule(api):
     assert saved["rerank"]["api_key"] == "" and "rerank endpoint" in saved["save_notices"][0]
 
 
+def test_an_mcp_servers_headers_do_not_follow_its_url_to_another_server(api, home):
+    token = {"Authorization": "Bearer mcp-secret", "X-Team": "t-1"}
+    api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/mcp", "headers": token}}})
+    masked = {"Authorization": MASK, "X-Team": MASK}
+    saved = api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/v2/mcp", "headers": masked}}})
+    assert saved["data"]["save_notices"] == []  # same server, another path
+    saved = api.set_config(patch={"mcpServers": {"notes": {"url": "https://evil.example/mcp",
+                                                           "headers": {"Authorization": MASK, "X-Team": "t-2"}}}})
+    assert "Authorization" in saved["data"]["save_notices"][0] and "X-Team" not in saved["data"]["save_notices"][0]
+    assert api.get_config()["data"]["mcpServers"]["notes"]["headers"] == {"X-Team": MASK}
+    assert "mcp-secret" not in (home / "settings.json").read_text()
+    api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/mcp", "headers": token}}})
+    saved = api.set_config(patch={"mcpServers": {"notes": {"url": "https://other.example/mcp", "headers": masked,
+                                                           "keep_headers": True}}})
+    assert saved["data"]["save_notices"] == [] and "keep_headers" not in (home / "settings.json").read_text()
+    assert "mcp-secret" in (home / "settings.json").read_text()
+
+
+def test_a_refused_save_does_not_leave_a_header_drop_for_the_next_one(api):
+    api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/mcp", "headers": {"A": "1"}}}})
+    bad = api.set_config(patch={"mcpServers": {"notes": {"url": "https://b.example/mcp", "enabled": "maybe"}}})
+    assert bad["ok"] is False
+    api.set_config(patch={"agent": {"max_rounds": 4}})
+    assert api.get_config()["data"]["mcpServers"]["notes"]["headers"] == {"A": MASK}
+
+
 def test_origins_compare_scheme_host_and_port():
     assert origin("http://LocalHost:11434/v1") == origin("http://localhost:11434/api")
     assert origin("https://api.example.com/v1") == origin("https://api.example.com:443")
