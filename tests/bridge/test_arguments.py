@@ -24,7 +24,7 @@ WRONG: dict[str, list[Any]] = {
     "str": [123, 1.5, True, [], {}, ["a"], "a\x00b", "half \ud83d of an emoji"],
     "int": ["5", "1 OR 1=1", 1.5, True, [], {}, -1, 10**30],
     "bool": ["false", "true", 0, 1, [], {}, "no"],
-    "list": ["x", 5, {}, True, [1], ["a"]],
+    "list": ["x", 5, {}, True, [None]],
     "dict": [[], "x", 5, True, [{"a": 1}]],
 }
 # The examples the adversarial run reported as `internal`.
@@ -46,6 +46,8 @@ def _kind(annotation: Any) -> str:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
         return _kind(annotation)
+    if typing.get_origin(annotation) is typing.Literal:  # e.g. decision: Literal["once", "always", "deny"]
+        return _kind(type(typing.get_args(annotation)[0]))
     origin = typing.get_origin(annotation) or annotation
     return {str: "str", int: "int", bool: "bool", list: "list", dict: "dict"}[origin]
 
