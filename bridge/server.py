@@ -228,16 +228,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _refuse(self, status: int, envelope: dict[str, Any]) -> None:
         """Answer and close: a body we did not read must not be taken for the next request."""
         self.close_connection = True
-        self._send_json(status, envelope, close=True)
+        self._send_json(status, envelope)
 
-    def _send_json(self, status: int, envelope: dict[str, Any], *, close: bool = False) -> None:
-        body = _encode(envelope)
+    def _send_json(self, status: int, envelope: dict[str, Any]) -> None:
+        body = _json_bytes(envelope)
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
-        if close:
+        if self.close_connection:
             self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
@@ -293,8 +293,21 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._write_event(*item)
 
     def _write_event(self, topic: str, payload: dict[str, Any]) -> None:
-        self.wfile.write(f"event: {topic}\ndata: ".encode() + _encode(payload) + b"\n\n")
+        self.wfile.write(f"event: {topic}\ndata: ".encode() + _json_bytes(payload) + b"\n\n")
         self.wfile.flush()
+
+
+def _json_bytes(value: Any) -> bytes:
+    """UTF-8 JSON; where a file name is not valid UTF-8 (lone surrogates), ASCII escapes carry it losslessly."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str).encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, default=str).encode()
+
+
+def _content_type(file: Path) -> str:
+    kind = _TYPES.get(file.suffix.lower()) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else kind
 
 
 class _BadRequest(Exception):
@@ -320,17 +333,3 @@ def _content_length(values: list[str], transfer_encoding: str | None) -> int:
 
 def _json_kind(value: Any) -> str:
     return {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")
-
-
-def _encode(payload: Any) -> bytes:
-    """UTF-8 JSON; text with lone surrogates (a file name that is not valid UTF-8, kept losslessly)
-    falls back to ASCII escapes, which the page's JSON.parse reads and sends back unchanged."""
-    try:
-        return json.dumps(payload, ensure_ascii=False, default=str).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(payload, default=str).encode("ascii")
-
-
-def _content_type(file: Path) -> str:
-    kind = _TYPES.get(file.suffix.lower()) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-    return f"{kind}; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else kind
