@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import prompts
 from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
@@ -23,11 +23,13 @@ from engine.indexing.embed import Embedder, make_embedder
 from engine.indexing.indexer import IndexOptions
 from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
-from engine.key_guard import KeyGuard
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
+
+if TYPE_CHECKING:
+    from engine.key_guard import KeyGuard
 
 log = logging.getLogger(__name__)
 
@@ -307,6 +309,8 @@ class Engine:
     def key_guard(self) -> KeyGuard:
         """API keys go only where they were entered (docs/api-keys.md). Built on first use, from the
         settings as loaded: only set_config changes keys, and it asks the guard before it does."""
+        from engine.key_guard import KeyGuard
+
         return KeyGuard(self.settings)
 
     def set_config(self, patch: dict[str, Any]) -> dict[str, Any]:
