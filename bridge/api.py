@@ -28,8 +28,7 @@ log = logging.getLogger(__name__)
 Envelope = dict[str, Any]
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
-# The IPC commands of DESIGN §6, in the order of its table, and those open issues added (agent_memory_confirm:
-# issue 11). tests/bridge pins this against the document.
+# The IPC commands of DESIGN §6, in the order of its table. tests/bridge pins this against the document.
 COMMANDS: tuple[str, ...] = (
     "chat_with_assistant", "plan_reorganization", "apply_action_plan", "discard_action_plan",
     "list_transactions", "undo_transaction", "trash_list", "trash_restore",
@@ -108,7 +107,7 @@ class Api:
         return self._engine.chat_with_assistant(messages=messages, **_given(scope=scope))
 
     @_command
-    def plan_reorganization(self, instruction: Query, scope: str) -> Any:
+    def plan_reorganization(self, instruction: str, scope: str) -> Any:
         return self._engine.plan_reorganization(instruction=instruction, scope=scope)
 
     @_command
