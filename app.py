@@ -150,8 +150,10 @@ def cmd_config(args: argparse.Namespace) -> int:
         for part in parts[:-1]:
             cursor = cursor.setdefault(part, {})
         cursor[parts[-1]] = _parse_value(args.value)
-        engine.set_config(patch)
+        result = engine.set_config(patch)
         print(f"{args.key} set.")
+        for notice in result.get("save_notices", []):  # e.g. an API key not sent to a new address
+            print(notice)
         return 0
     finally:
         engine.close()

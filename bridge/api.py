@@ -14,12 +14,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import inspect
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import PurePath
 from typing import Any, TypeVar
 
+from bridge.arguments import ArgumentCheck, Limit, Messages, Query, RowId
 from engine.errors import EngineError
 from engine.events import EventBus
 
@@ -32,7 +32,7 @@ _Method = TypeVar("_Method", bound=Callable[..., Any])
 COMMANDS: tuple[str, ...] = (
     "chat_with_assistant", "plan_reorganization", "apply_action_plan", "discard_action_plan",
     "list_transactions", "undo_transaction", "trash_list", "trash_restore",
-    "agent_memory_list", "agent_memory_delete", "agent_memory_clear",
+    "agent_memory_list", "agent_memory_delete", "agent_memory_clear", "agent_memory_confirm",
     "qualify_file", "qualify_folder", "set_file_summary", "read_semantics",
     "get_roots", "add_indexed_folder", "remove_indexed_folder", "pick_folder",
     "indexing_stats", "indexing_queue", "set_indexing_paused", "reindex_path", "retry_indexing",
@@ -70,25 +70,22 @@ def to_jsonable(value: Any) -> Any:
 
 
 def _command(method: _Method) -> _Method:
-    """Wrap a command: check the arguments, call, and translate the outcome into the envelope."""
-    signature = inspect.signature(method)
+    """Wrap a command: check the arguments against its annotations (bridge/arguments.py), call, and
+    translate the outcome into the envelope."""
+    check = ArgumentCheck(method)
     name = method.__name__
 
     @functools.wraps(method)
     def call(self: Api, *args: Any, **kwargs: Any) -> Envelope:
         try:
-            signature.bind(self, *args, **kwargs)
-        except TypeError as exc:
-            return failure("invalid_input", f"{name}: {exc}. See DESIGN §6 for its arguments.")
-        try:
-            return ok(method(self, *args, **kwargs))
+            return ok(method(self, **check(self, args, kwargs)))
         except EngineError as exc:
             return failure(exc.code, exc.message)
         except Exception:
             log.exception("bridge command %s failed", name)
             return failure("internal", f"SenseTree hit an unexpected problem in {name}; the log file has details.")
 
-    call.__signature__ = signature  # type: ignore[attr-defined]  # pywebview reads parameter names
+    call.__signature__ = check.signature  # type: ignore[attr-defined]  # pywebview reads parameter names
     return call  # type: ignore[return-value]
 
 
@@ -106,7 +103,7 @@ class Api:
 
     # Chat and actions
     @_command
-    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> Any:
+    def chat_with_assistant(self, messages: Messages, scope: str | None = None) -> Any:
         return self._engine.chat_with_assistant(messages=messages, **_given(scope=scope))
 
     @_command
@@ -143,12 +140,17 @@ class Api:
         return self._engine.agent_memory_list()
 
     @_command
-    def agent_memory_delete(self, id: int | str) -> Any:  # `id`: the documented argument name
+    def agent_memory_delete(self, id: RowId) -> Any:  # `id`: the documented argument name
         return self._engine.agent_memory_delete(id=id)
 
     @_command
     def agent_memory_clear(self) -> Any:
         return self._engine.agent_memory_clear()
+
+    @_command
+    def agent_memory_confirm(self, id: RowId) -> Any:
+        """Keep a pending note (one a turn suggested after reading files): it enters prompts from now on."""
+        return self._engine.agent_memory_confirm(id=id)
 
     # Senses
     @_command
@@ -193,7 +195,7 @@ class Api:
         return self._engine.indexing_stats()
 
     @_command
-    def indexing_queue(self, limit: int | None = None) -> Any:
+    def indexing_queue(self, limit: Limit | None = None) -> Any:
         return self._engine.indexing_queue(**_given(limit=limit))
 
     @_command
@@ -210,7 +212,7 @@ class Api:
 
     # Search and files
     @_command
-    def semantic_search(self, query: str, scope: str | None = None, limit: int | None = None) -> Any:
+    def semantic_search(self, query: Query, scope: str | None = None, limit: Limit | None = None) -> Any:
         return self._engine.semantic_search(query=query, **_given(scope=scope, limit=limit))
 
     @_command

@@ -3,23 +3,29 @@
 It exists so SenseTree works without a display (and so the UI can be tested in a real browser). The
 surface is deliberately small: static files from `web/`, `POST /api/<command>` mapped onto
 `bridge.Api` (a JSON object of keyword arguments in, the bridge's envelope out) and
-`GET /api/events` as server-sent events. Every request must carry the per-launch secret token
-(header `X-SenseTree-Token`, `?token=` for the page and the event stream, or the cookie the page
-gets when it opens); anything else gets 403. No CORS headers, a Host check against DNS rebinding,
-and the listener binds loopback only. The stdlib threading server is enough: a long chat turn holds
-one thread while other requests are answered on theirs.
+`GET /api/events` as server-sent events. Every command must carry the per-launch secret token in
+the `X-SenseTree-Token` header and the event stream in `?token=` (EventSource cannot send headers);
+anything else gets 403. There is no cookie: browsers send cookies to every port of 127.0.0.1, so a
+token cookie would reach any other local server the person opens. The page keeps the token from its
+link in sessionStorage instead, which is why the static files themselves (the UI's code, no data)
+are served without it. No CORS headers, a Host check against DNS rebinding, and the listener binds
+loopback only. A request that is not what the API takes (no or a wrong Content-Length, a body that
+is not a JSON object, nesting that would exhaust the parser) is answered 400 with the envelope and
+the connection closed, and a client that stops sending mid-request is timed out: nothing is dropped
+silently or left waiting. The stdlib threading server is enough: a long chat turn holds one thread
+while other requests are answered on theirs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hmac
-import http.cookies
 import http.server
 import json
 import logging
 import mimetypes
 import queue
+import re
 import secrets
 import threading
 import urllib.parse
@@ -35,8 +41,8 @@ from engine.resources import web_dir
 log = logging.getLogger(__name__)
 
 TOKEN_HEADER = "X-SenseTree-Token"
-COOKIE = "sensetree_token"
 MAX_BODY = 16 * 1024 * 1024
+REQUEST_TIMEOUT_S = 30.0  # a client silent this long in the middle of a request is answered 408
 HEARTBEAT_S = 15.0
 _LOOPBACK = {"127.0.0.1", "localhost"}
 _CSP = (
@@ -95,6 +101,7 @@ class UiServer(http.server.ThreadingHTTPServer):
         self.token = token or secrets.token_urlsafe(24)
         self.web_root = web_dir().resolve()
         self.hub = EventHub(events)
+        self.request_timeout_s = REQUEST_TIMEOUT_S
         self._thread: threading.Thread | None = None
 
     @property
@@ -155,6 +162,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     server_version = "SenseTree"
     sys_version = ""
 
+    def setup(self) -> None:
+        self.timeout = self.server.request_timeout_s  # applied to the socket by StreamRequestHandler
+        super().setup()
+
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)
 
@@ -163,52 +174,62 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         if not self._host_is_loopback():
             return self._send_json(403, failure("forbidden", "Open SenseTree through http://127.0.0.1 only."))
-        query_token = urllib.parse.parse_qs(url.query).get("token", [""])[0]
-        if not self._authorised(query_token):
-            return self._send_json(403, failure("forbidden", "Open the UI with the link `sensetree serve` printed."))
-        if url.path == "/api/events":
-            return self._stream_events()
         if url.path.startswith("/api/"):
+            query_token = urllib.parse.parse_qs(url.query).get("token", [""])[0]
+            if not any(self._token_matches(t) for t in (query_token, self.headers.get(TOKEN_HEADER, ""))):
+                return self._send_json(403, failure("forbidden", "Open the UI with the link `sensetree serve` printed."))
+            if url.path == "/api/events":
+                return self._stream_events()
             return self._send_json(405, failure("invalid_input", "Commands are sent with POST /api/<command>."))
-        self._send_static(url.path, set_cookie=bool(query_token))
+        self._send_static(url.path)
 
     def do_POST(self) -> None:
         path = urllib.parse.urlsplit(self.path).path
         if not self._host_is_loopback() or not self._token_matches(self.headers.get(TOKEN_HEADER, "")):
-            return self._send_json(403, failure("forbidden", f"Send the session token in {TOKEN_HEADER}."))
+            return self._refuse(403, failure("forbidden", f"Send the session token in {TOKEN_HEADER}."))
         command = path.removeprefix("/api/") if path.startswith("/api/") else ""
         if command not in COMMANDS:
-            return self._send_json(404, failure("not_found", f"There is no command {command!r}."))
-        kwargs = self._read_json_object()
-        if kwargs is None:
-            return self._send_json(400, failure("invalid_input", "The body must be a JSON object of arguments."))
+            return self._refuse(404, failure("not_found", f"There is no command {command!r}."))
+        try:
+            kwargs = self._read_json_object()
+        except _BadRequest as exc:
+            return self._refuse(exc.status, failure("invalid_input", exc.message))
         self._send_json(200, getattr(self.server.api, command)(**kwargs))
 
     # Checks
     def _token_matches(self, candidate: str) -> bool:
         return bool(candidate) and hmac.compare_digest(candidate.encode(), self.server.token.encode())
 
-    def _authorised(self, query_token: str) -> bool:
-        cookies = http.cookies.SimpleCookie(self.headers.get("Cookie", ""))
-        cookie = cookies[COOKIE].value if COOKIE in cookies else ""
-        header = self.headers.get(TOKEN_HEADER, "")
-        return any(self._token_matches(t) for t in (query_token, header, cookie))
-
     def _host_is_loopback(self) -> bool:
         host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
         return host in _LOOPBACK
 
-    def _read_json_object(self) -> dict[str, Any] | None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            return None
+    def _read_json_object(self) -> dict[str, Any]:
+        """The body's JSON object, read exactly as long as Content-Length says; _BadRequest otherwise."""
+        length = _content_length(self.headers.get_all("Content-Length") or [],
+                                 self.headers.get("Transfer-Encoding"))
         try:
-            body = json.loads(self.rfile.read(length) or b"{}")
+            raw = self.rfile.read(length)
+        except TimeoutError:
+            raise _BadRequest(408, f"The body did not arrive within {self.server.request_timeout_s:g} s.") from None
+        if len(raw) < length:
+            raise _BadRequest(400, f"The body ended after {len(raw)} of {length} bytes.")
+        try:
+            body = json.loads(raw or b"{}")
+        except RecursionError:
+            raise _BadRequest(400, "The body is nested too deeply to be a command's arguments.") from None
         except (ValueError, UnicodeDecodeError):
-            return None
-        return body if isinstance(body, dict) else None
+            raise _BadRequest(400, "The body must be a JSON object of arguments (UTF-8).") from None
+        if not isinstance(body, dict):
+            raise _BadRequest(400, f"The body must be a JSON object of arguments, not a JSON {_json_kind(body)}.")
+        return body
 
     # Responses
+    def _refuse(self, status: int, envelope: dict[str, Any]) -> None:
+        """Answer and close: a body we did not read must not be taken for the next request."""
+        self.close_connection = True
+        self._send_json(status, envelope)
+
     def _send_json(self, status: int, envelope: dict[str, Any]) -> None:
         body = _json_bytes(envelope)
         self.send_response(status)
@@ -216,10 +237,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
 
-    def _send_static(self, url_path: str, *, set_cookie: bool) -> None:
+    def _send_static(self, url_path: str) -> None:
         file = self._static_file(url_path)
         if file is None:
             return self._send_json(404, failure("not_found", f"{url_path} is not part of the UI."))
@@ -231,8 +254,6 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Security-Policy", _CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
-        if set_cookie:
-            self.send_header("Set-Cookie", f"{COOKIE}={self.server.token}; Path=/; HttpOnly; SameSite=Strict")
         self.end_headers()
         self.wfile.write(body)
 
@@ -287,3 +308,28 @@ def _json_bytes(value: Any) -> bytes:
 def _content_type(file: Path) -> str:
     kind = _TYPES.get(file.suffix.lower()) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
     return f"{kind}; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else kind
+
+
+class _BadRequest(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _content_length(values: list[str], transfer_encoding: str | None) -> int:
+    """The one Content-Length a command body must declare: plain digits, at most MAX_BODY."""
+    if transfer_encoding:
+        raise _BadRequest(400, "Send the body with a Content-Length header, not a Transfer-Encoding.")
+    if not values:
+        raise _BadRequest(400, "The request has no Content-Length header; send the arguments as a JSON object.")
+    if len(set(values)) != 1 or not re.fullmatch(r"[0-9]{1,12}", values[0].strip()):
+        raise _BadRequest(400, f"Content-Length must be one whole number of bytes, not {', '.join(values)[:40]!r}.")
+    length = int(values[0])
+    if length > MAX_BODY:
+        raise _BadRequest(400, f"The body is {length:,} bytes; commands take at most {MAX_BODY:,}.")
+    return length
+
+
+def _json_kind(value: Any) -> str:
+    return {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")

@@ -4,12 +4,13 @@ HTTP server and the CLI all talk to this object and nothing else."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import privacy, prompts, stores
 from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
@@ -25,6 +26,9 @@ from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
+
+if TYPE_CHECKING:
+    from engine.key_guard import KeyGuard
 
 log = logging.getLogger(__name__)
 
@@ -271,6 +275,9 @@ class Engine:
     def agent_memory_clear(self) -> dict[str, Any]:
         return self.agent.agent_memory_clear()
 
+    def agent_memory_confirm(self, id: int) -> dict[str, Any]:
+        return self.agent.agent_memory_confirm(id)
+
     # ---- files --------------------------------------------------------------------------------
     def list_directory(self, path: str) -> list[dict[str, Any]]:
         target = self.index.require_in_roots(path)
@@ -323,12 +330,22 @@ class Engine:
                            f"{len(report.orphans_dropped)} stale entries removed.")
         return notices
 
+    @functools.cached_property
+    def key_guard(self) -> KeyGuard:
+        """API keys go only where they were entered (docs/api-keys.md). Built on first use, from the
+        settings as loaded: only set_config changes keys, and it asks the guard before it does."""
+        from engine.key_guard import KeyGuard
+
+        return KeyGuard(self.settings)
+
     def set_config(self, patch: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(patch, dict):
             raise InvalidInput("Settings changes must be an object of keys to new values.")
         if "roots" in patch:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
-        self._update_settings(apply_patch(self.settings, patch))
+        patch, key_notices = self.key_guard.review(self.settings, patch)
+        self._update_settings(self.key_guard.finish(apply_patch(self.settings, patch)))
+        self.key_guard.trust(self.settings)
         if "indexing" in patch and "paused" in patch["indexing"]:
             self.index.set_indexing_paused(self.settings.indexing.paused)
         if "rerank" in patch:
@@ -340,7 +357,7 @@ class Engine:
         wanted = self._wanted_embedder()
         if "embedding" in patch and wanted.name != self.embedder.name:
             self.reembedder.start(wanted, background=self._background)
-        return self.get_config()
+        return {**self.get_config(), "save_notices": key_notices}
 
     def get_default_prompts(self) -> dict[str, str]:
         return dict(prompts.DEFAULTS)

@@ -3,11 +3,19 @@
 One `TurnTools` lives for one turn: it collects the turn's sources (search hits, deduplicated by
 path) and the plan, if one is proposed. Every path argument passes through `Bounds` first; a refusal
 is returned as text, never data. Every bound in the table is enforced here.
+
+It also notes whether the turn has read anything besides the person's words (pre-RAG excerpts, file
+text, listings, senses, search hits, any external tool's output): a `remember` after that is saved
+pending, for the person to keep or discard (engine/agent/memory.py), and the answer says so — unless
+the note is the person's own words, quoted word for word from their message (`said`): "Remember: Jane
+is my accountant" stays a plain note even when the turn also searched the files.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 from typing import Any
 
 from engine.agent.bounds import Bounds, refusal
@@ -38,11 +46,31 @@ class TurnTools:
         self._texts: dict[str, str] = {}
         self.sources: dict[str, dict[str, Any]] = {}
         self.plan: dict[str, Any] | None = None
+        self.read_content = False  # has anything but the person's words entered this turn?
+        self.said = ""  # the person's message of this turn
+        self.pending_notes: list[str] = []
 
     def add_sources(self, hits: list[dict[str, Any]]) -> None:
+        self.read_content = self.read_content or bool(hits)
         for hit in hits:
             if hit["path"] not in self.sources:
                 self.sources[hit["path"]] = source_of(hit)
+
+    def external(self, tool: Tool) -> Tool:
+        """`tool` (an MCP tool) marking the turn as having read outside content when it runs."""
+        def run(*args: Any, **kwargs: Any) -> str:
+            self.read_content = True
+            return tool.fn(*args, **kwargs)
+
+        return dataclasses.replace(tool, fn=run)
+
+    def pending_notice(self) -> str:
+        """A line for the answer when this turn saved notes that await the person's confirmation."""
+        if not self.pending_notes:
+            return ""
+        quoted = "; ".join(f"“{note}”" for note in self.pending_notes)
+        return (f"\n\n🧠 A note awaits your confirmation in Settings → Agent memory before it is used: {quoted}. "
+                "It was suggested after reading your files, so keep it only if it is true.")
 
     def tools(self) -> list[Tool]:
         return [
@@ -92,6 +120,7 @@ class TurnTools:
             except (NotFound, ExtractionError) as exc:
                 return f"Could not read {path}: {exc.message}"
         text = self._texts[target]
+        self.read_content = True
         start = max(0, int(offset))
         piece = text[start:start + READ_CHARS]
         end = start + len(piece)
@@ -115,6 +144,7 @@ class TurnTools:
             return refusal(exc)
         except OSError as exc:
             return f"Could not list {path}: {exc.strerror or exc}"
+        self.read_content = self.read_content or bool(entries)  # names are written by whoever made the files
         lines = [f"{'[D]' if e.is_dir(follow_symlinks=False) else '[F]'} {e.path}" for e in entries[:LIST_LIMIT]]
         if len(entries) > LIST_LIMIT:
             lines.append(f"[… {len(entries) - LIST_LIMIT} more entries not shown]")
@@ -134,6 +164,7 @@ class TurnTools:
         rows = self._host.senses(target, bool(recursive), SENSES_LIMIT)[:SENSES_LIMIT]
         if not rows:
             return f"No stored senses under {path} (it may not be indexed yet)."
+        self.read_content = True
         return "\n".join(f"- {r['path']} [{r.get('doc_type') or '?'}]: {r.get('sense') or '(no sense yet)'}"
                          for r in rows)
 
@@ -163,10 +194,16 @@ class TurnTools:
         Args:
             note: the fact to remember, in one line
         """
-        saved = self._memory.remember(note)
+        saved = self._memory.remember(note, pending=self.read_content and not _quotes(self.said, note))
         if saved is None:
             return "Nothing saved: the note was empty."
-        return "Already remembered." if saved["duplicate"] else f"Remembered: {saved['note']}"
+        if saved["duplicate"]:
+            return "Already remembered." if not saved["pending"] else "Already suggested; it awaits the person's confirmation."
+        if not saved["pending"]:
+            return f"Remembered: {saved['note']}"
+        self.pending_notes.append(saved["note"])
+        return (f"Saved as a suggestion: {saved['note']}. This turn read file content, so the person confirms the note "
+                "in Settings before it is used; tell them it awaits their confirmation.")
 
     def _out_of_bounds(self, operations: Any) -> list[str]:
         if not isinstance(operations, list) or not all(isinstance(op, dict) for op in operations):
@@ -178,3 +215,9 @@ class TurnTools:
                 if value and not self._bounds.allows(str(value)):
                     problems.append(f"operation {i}: {key} {value!r} is outside the indexed folders")
         return problems
+
+
+def _quotes(said: str, note: str) -> bool:
+    """True when `note`'s words appear in `said` in the same order, contiguous (case and punctuation aside)."""
+    note_words, said_words = (" ".join(re.findall(r"\w+", text.casefold())) for text in (note, said))
+    return bool(note_words) and f" {note_words} " in f" {said_words} "

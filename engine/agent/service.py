@@ -80,6 +80,7 @@ class Agent:
         settings = self._settings()
         folder = self.bounds.check(scope) if scope else None
         tools = TurnTools(self._host, self.bounds, self.memory, folder)
+        tools.said = history[-1]["content"]  # a note quoting the person's own words is theirs, not a file's
         tools.add_sources(self._pre_rag(history[-1]["content"], folder))
         result: dict[str, Any] = {"answer": "", "sources": [], "plan": None, "steps": []}
         if not settings.reasoning.enabled or not settings.reasoning.model:
@@ -98,6 +99,7 @@ class Agent:
             result["answer"] = _with_sources(exc.message, list(tools.sources.values()))
             result["error"] = exc.to_dict()
         result["sources"] = list(tools.sources.values())
+        result["answer"] += tools.pending_notice()  # a note from this turn awaits the person's confirmation
         return result
 
     def test_chat_endpoint(self) -> dict[str, Any]:
@@ -115,6 +117,9 @@ class Agent:
     def agent_memory_delete(self, id: int) -> dict[str, Any]:  # the IPC argument is named id
         self.memory.delete(id)
         return {"ok": True}
+
+    def agent_memory_confirm(self, id: int) -> dict[str, Any]:
+        return self.memory.confirm(id)
 
     def agent_memory_clear(self) -> dict[str, Any]:
         self.memory.clear()
@@ -138,7 +143,7 @@ class Agent:
                result: dict[str, Any]) -> None:
         registry = ToolRegistry(tools.tools())
         for tool in self.mcp.tools() if settings.mcp_servers or self.mcp.has_in_process else []:
-            registry.add(tool)
+            registry.add(tools.external(tool))  # its output counts as read content for `remember`
         turn_id = uuid.uuid4().hex
         model = self._current_model(settings.reasoning)
         for event in run_turn(model, registry, prompt, max_rounds=settings.agent.max_rounds,

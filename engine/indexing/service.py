@@ -15,6 +15,7 @@ from engine.db import Database
 from engine.errors import InvalidInput, NotFound, OutOfBounds
 from engine.events import EventBus
 from engine.indexing.catalog import Catalog
+from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer, IndexOptions
 from engine.indexing.pathtext import to_store
 from engine.indexing.keyword_rebuild import rebuild_keywords
@@ -90,7 +91,7 @@ class IndexService:
         return self.roots()
 
     def add_indexed_folder(self, path: str) -> list[str]:
-        root = normalize(path)
+        root = checked_root(path)  # absolute, and no pseudo file system
         if not os.path.isdir(root):
             raise NotFound(f'"{path}" is not a folder that exists on this computer.')
         if is_within(root, self.data_dir) or is_within(self.data_dir, root):

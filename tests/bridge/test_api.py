@@ -27,6 +27,8 @@ DOCUMENTED = {
     "semantic_search", "list_directory", "path_details", "open_path", "get_config", "set_config",
     "get_default_prompts", "test_chat_endpoint", "list_mcp_tools", "gpu_available", "app_version",
 }
+# Built beyond DESIGN §6 by open issues (agent_memory_confirm: issue 11's pending notes).
+BUILT_BEYOND_DESIGN = {"agent_memory_confirm"}
 
 
 def _design_commands(design: Path) -> set[str]:
@@ -42,8 +44,8 @@ def _design_commands(design: Path) -> set[str]:
 def test_exposed_public_attributes_are_exactly_the_documented_commands():
     api = Api(engine=None)
     public = {name for name in dir(api) if not name.startswith("_")}
-    assert public == DOCUMENTED
-    assert set(COMMANDS) == DOCUMENTED and len(COMMANDS) == len(DOCUMENTED)
+    assert public == DOCUMENTED | BUILT_BEYOND_DESIGN
+    assert set(COMMANDS) == DOCUMENTED | BUILT_BEYOND_DESIGN and len(COMMANDS) == len(set(COMMANDS))
 
 
 def test_documented_commands_match_the_design_table_when_the_design_is_at_hand():

@@ -74,16 +74,20 @@ def test_a_body_that_is_not_a_json_object_is_refused(server):
     conn.close()
 
 
-def test_the_page_needs_the_token_and_then_gets_a_cookie_for_its_scripts(server):
-    response, _ = _request(server, "GET", "/")
-    assert response.status == 403
+def test_the_page_and_its_scripts_are_served_without_a_cookie_and_the_api_still_needs_the_token(server):
     response, body = _request(server, "GET", f"/?token={server.token}")
     assert response.status == 200 and b"SenseTree" in body
-    cookie = response.getheader("Set-Cookie")
-    assert server.token in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    response, body = _request(server, "GET", "/js/api.js", headers={"Cookie": cookie.split(";")[0]})
+    assert response.getheader("Set-Cookie") is None  # a cookie would reach every port of 127.0.0.1
+    response, body = _request(server, "GET", "/js/api.js")  # a reload: the token lives in sessionStorage
     assert response.status == 200 and response.getheader("Content-Type").startswith("text/javascript")
-    assert response.getheader("Access-Control-Allow-Origin") is None
+    assert response.getheader("Access-Control-Allow-Origin") is None and response.getheader("Set-Cookie") is None
+    assert b"sessionStorage" in body
+    response, _ = _request(server, "GET", "/")
+    assert response.status == 200
+    cookie = {"Cookie": f"sensetree_token={server.token}"}
+    assert _request(server, "POST", "/api/app_version", {}, cookie)[0].status == 403
+    assert _request(server, "GET", "/api/events", None, cookie)[0].status == 403
+    assert _request(server, "GET", "/api/events?token=wrong")[0].status == 403
 
 
 def test_files_outside_the_web_folder_are_not_served(server):

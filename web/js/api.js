@@ -2,6 +2,9 @@
 // arguments, so the parameter order of every command is written down below and pinned by a Python test
 // against bridge.Api); in a browser it POSTs to `sensetree serve` with the session token. Either way a
 // command resolves to its data or rejects with an ApiError carrying the engine's stable error code.
+// The session token comes only from the link `sensetree serve` printed: it is kept in sessionStorage
+// (this tab only) and sent in a header, and in the query of the event stream (EventSource cannot send
+// headers). Never a cookie: browsers send cookies to every port of 127.0.0.1.
 
 export const SIGNATURES = {
   chat_with_assistant: ["messages", "scope"],
@@ -15,6 +18,7 @@ export const SIGNATURES = {
   agent_memory_list: [],
   agent_memory_delete: ["id"],
   agent_memory_clear: [],
+  agent_memory_confirm: ["id"],
   qualify_file: ["path"],
   qualify_folder: ["path"],
   set_file_summary: ["path", "summary"],
@@ -61,11 +65,16 @@ if (query.get("token")) {
 /** "http" against `sensetree serve`, "window" inside the desktop app. */
 export const mode = token ? "http" : "window";
 
-const pywebviewReady = new Promise((resolve) => {
+const NO_SESSION = "This page has no session token. Open the link that `sensetree serve` printed.";
+const BROWSER_WAIT_MS = 5000; // a page served over HTTP without a token is a browser tab, unless pywebview appears
+
+const pywebviewReady = new Promise((resolve, reject) => {
   if (mode !== "window") return;
   if (window.pywebview && window.pywebview.api && window.pywebview.api.app_version) resolve();
   else window.addEventListener("pywebviewready", () => resolve(), { once: true });
+  if (location.protocol.startsWith("http")) setTimeout(() => reject(new ApiError("forbidden", NO_SESSION)), BROWSER_WAIT_MS);
 });
+pywebviewReady.catch(() => {}); // reported by each call instead
 
 function abortError() {
   return new DOMException("The request was stopped.", "AbortError");
@@ -91,7 +100,7 @@ async function callHttp(command, args, signal) {
     signal,
   });
   if (response.status === 403) throw new ApiError("forbidden", "This page's session has ended. Open the link that `sensetree serve` printed.");
-  return response.json();
+  return response.json(); // every other status (400, 404, 408 …) carries the envelope
 }
 
 /** Run an IPC command; resolves to its data, rejects with ApiError (or an AbortError when stopped). */

@@ -4,6 +4,7 @@
 // secrets come back masked and are kept when the mask is sent back unchanged.
 
 import { call } from "./api.js";
+import { initMemory, renderMemory } from "./memory.js";
 import { $, basename, clear, dialog, formatTime, h, reportError, toast } from "./ui.js";
 
 const PROMPTS = [["chat_system", "Chat: additional instructions"], ["doc_qualify", "File senses (qualification)"], ["reorganize", "Folder reorganisation"]];
@@ -30,6 +31,7 @@ async function saveConfig(patch, message = "Settings saved.") {
   try {
     config = await call("set_config", { patch });
     toast(message);
+    for (const notice of config.save_notices || []) toast(notice, "info", 15000); // e.g. a key not sent to a new address
     return true;
   } catch (error) {
     reportError(error, "Could not save");
@@ -119,18 +121,6 @@ async function removeMcp(name) {
   if (await saveConfig({ mcpServers: { [name]: null } }, "MCP server removed.")) renderMcp();
 }
 
-async function renderMemory() {
-  const list = clear($("#memory-list"));
-  try {
-    const notes = await call("agent_memory_list");
-    if (!notes.length) list.append(h("li.muted", {}, "The assistant has not saved any notes yet."));
-    for (const note of notes) {
-      list.append(h("li", {}, h("span.grow", {}, note.note), h("span.muted.small", {}, formatTime(note.created_at)),
-        h("button.btn.small.ghost", { type: "button", "aria-label": `Forget: ${note.note}`, onclick: async () => { await call("agent_memory_delete", { id: note.id }).catch(reportError); renderMemory(); } }, "Forget")));
-    }
-  } catch (error) { reportError(error, "Could not read the memory"); }
-}
-
 async function renderHistory() {
   const list = clear($("#history-list"));
   try {
@@ -188,8 +178,5 @@ export function initSettings() {
   $("#app-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ app: formValues(e.target) }); });
   $("#endpoint-test").addEventListener("click", testEndpoint);
   $("#mcp-add").addEventListener("click", () => mcpEditor());
-  $("#memory-clear").addEventListener("click", async () => {
-    if (!(await dialog({ title: "Forget everything?", body: "Every note the assistant saved will be deleted.", ok: "Clear memory", danger: true }))) return;
-    try { await call("agent_memory_clear"); renderMemory(); } catch (error) { reportError(error, "Could not clear the memory"); }
-  });
+  initMemory();
 }
