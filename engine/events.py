@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 AGENT_STEP = "agent-step"
 ANSWER_DELTA = "answer-delta"
 INDEXING_PROGRESS = "indexing-progress"
+AGENT_RESULT = "agent-result"  # a tool's (truncated) result, after it ran: {turn_id, call_id, tool, result}
+TOOL_APPROVAL = "tool-approval"  # an MCP call waiting for the person (engine/agent/approval.py)
 
 Handler = Callable[[str, dict[str, Any]], None]
 

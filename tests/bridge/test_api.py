@@ -28,9 +28,12 @@ DOCUMENTED = {
     "get_default_prompts", "test_chat_endpoint", "list_mcp_tools", "gpu_available", "app_version",
 }
 
+# DESIGN §6a commands that are built; each issue that builds one adds it here.
+BUILT_6A = {"approve_tool_call"}
 
-def _design_commands(design: Path) -> set[str]:
-    section = design.read_text(encoding="utf-8").split("## 6.", 1)[1].split("\n## ", 1)[0]
+
+def _design_commands(design: Path, heading: str = "## 6.") -> set[str]:
+    section = design.read_text(encoding="utf-8").split(heading, 1)[1].split("\n## ", 1)[0]
     names: set[str] = set()
     for cell in re.findall(r"^\| ([^|]*`[^|]*) \|", section, flags=re.MULTILINE):
         found = re.findall(r"`([a-z_]+)`", cell)
@@ -42,8 +45,8 @@ def _design_commands(design: Path) -> set[str]:
 def test_exposed_public_attributes_are_exactly_the_documented_commands():
     api = Api(engine=None)
     public = {name for name in dir(api) if not name.startswith("_")}
-    assert public == DOCUMENTED
-    assert set(COMMANDS) == DOCUMENTED and len(COMMANDS) == len(DOCUMENTED)
+    assert public == DOCUMENTED | BUILT_6A
+    assert set(COMMANDS) == DOCUMENTED | BUILT_6A and len(COMMANDS) == len(DOCUMENTED | BUILT_6A)
 
 
 def test_documented_commands_match_the_design_table_when_the_design_is_at_hand():
@@ -51,6 +54,7 @@ def test_documented_commands_match_the_design_table_when_the_design_is_at_hand()
     if design is None:
         pytest.skip("DESIGN.md lives outside the repository and is not present here")
     assert _design_commands(design) == DOCUMENTED
+    assert BUILT_6A <= _design_commands(design, "## 6a.")
 
 
 def test_page_signatures_in_api_js_match_the_bridge_parameters():
@@ -92,6 +96,7 @@ def _sample_arguments(folder: Path) -> dict[str, dict]:
         "semantic_search": {"query": "ACME invoice", "scope": str(folder), "limit": 3},
         "list_directory": {"path": str(folder)}, "path_details": {"path": file},
         "set_config": {"patch": {"agent": {"max_rounds": 4}}},
+        "approve_tool_call": {"call_id": "missing", "decision": "deny"},
     }
 
 

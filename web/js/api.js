@@ -8,6 +8,7 @@ export const SIGNATURES = {
   plan_reorganization: ["instruction", "scope"],
   apply_action_plan: ["transaction_id", "operations"],
   discard_action_plan: ["transaction_id"],
+  approve_tool_call: ["call_id", "decision"],
   list_transactions: [],
   undo_transaction: ["transaction_id"],
   trash_list: [],
@@ -41,7 +42,7 @@ export const SIGNATURES = {
   app_version: [],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "agent-result", "tool-approval"];
 
 export class ApiError extends Error {
   constructor(code, message) {

@@ -1,0 +1,143 @@
+"""Tool approval (DESIGN §2a): an MCP tool runs without asking only when its server declares it
+read-only or the person allowed it for good; everything else waits for the person's answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.agent import Call, ScriptedModel
+from engine.agent.approval import ALWAYS, ASKS, READ_ONLY, declared_read_only, tool_status
+from engine.errors import InvalidInput, NotFound
+from engine.events import AGENT_RESULT, AGENT_STEP, TOOL_APPROVAL
+from tests.agent.approval_support import WAIT_S, ApprovalWatcher, files_server, turn_in_background
+from tests.agent.helpers import FolderHost, chat_settings
+
+ASK = [{"role": "user", "content": "update my note"}]
+
+
+def _tool_messages(model: ScriptedModel, request: int) -> list[str]:
+    return [m["content"] for m in model.requests[request].messages if m["role"] == "tool"]
+
+
+@pytest.fixture
+def notes(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "todo.txt").write_text("buy milk\n", encoding="utf-8")
+    return folder
+
+
+def test_the_policy_trusts_only_declared_read_only_or_always_allowed_tools():
+    assert declared_read_only({"readOnlyHint": True})
+    assert not declared_read_only({"readOnlyHint": True, "destructiveHint": True})
+    assert not declared_read_only(None) and not declared_read_only({"destructiveHint": False})
+    assert tool_status(True, "peek", set()) == READ_ONLY
+    assert tool_status(False, "write_note", {"write_note"}) == ALWAYS
+    assert tool_status(False, "write_note", {"other"}) == ASKS
+
+
+def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(notes, make_agent):
+    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})], "Updated."])
+    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
+    watcher = ApprovalWatcher(bus)
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        question = watcher.next_pending()
+        assert (notes / "todo.txt").read_text() == "buy milk\n" and not turn.done()
+        assert question["server"] == "files" and question["tool"] == "write_note"
+        assert question["arguments"] == {"name": "todo.txt", "text": "HACKED"}
+        assert question["description"] == "Write a note, replacing what was there." and question["turn_id"]
+        assert agent.approve_tool_call(question["call_id"], "once") == {"ok": True}
+        result = turn.result(WAIT_S)
+    assert result["answer"] == "Updated." and (notes / "todo.txt").read_text() == "HACKED"
+    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "once"}
+
+
+def test_a_denied_call_is_an_observation_for_the_model_the_file_is_unchanged_and_the_turn_goes_on(notes, make_agent):
+    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})],
+                           "I could not change it."])
+    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
+    watcher = ApprovalWatcher(bus)
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        agent.approve_tool_call(watcher.next_pending()["call_id"], "deny")
+        result = turn.result(WAIT_S)
+    assert result["answer"] == "I could not change it." and "error" not in result
+    assert (notes / "todo.txt").read_text() == "buy milk\n"
+    (observation,) = _tool_messages(model, 1)
+    assert "The person refused to let you call write_note on the MCP server 'files'" in observation
+
+
+def test_always_allow_is_remembered_and_the_tool_is_not_asked_about_again(notes, make_agent):
+    write = [Call("mcp__files__write_note", {"name": "todo.txt", "text": "one"})]
+    again = [Call("mcp__files__write_note", {"name": "todo.txt", "text": "two"})]
+    model = ScriptedModel([write, "first", again, "second"])
+    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
+    watcher = ApprovalWatcher(bus)
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        agent.approve_tool_call(watcher.next_pending()["call_id"], "always")
+        turn.result(WAIT_S)
+    assert agent.chat_with_assistant(ASK)["answer"] == "second"
+    assert len(watcher.pending) == 1 and (notes / "todo.txt").read_text() == "two"
+    listed = {row["tool"]: row["approval"] for row in agent.list_mcp_tools()}
+    assert listed == {"peek": READ_ONLY, "write_note": ALWAYS, "wipe": ASKS}
+
+
+def test_a_call_nobody_answers_times_out_as_a_denial(notes, make_agent):
+    settings = chat_settings(approval_timeout_s=0.05)
+    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})], "Gave up."])
+    agent, bus, _seen = make_agent(FolderHost([notes]), model, settings=settings,
+                                   mcp_in_process={"files": files_server(notes)})
+    watcher = ApprovalWatcher(bus)
+    result = agent.chat_with_assistant(ASK)
+    assert result["answer"] == "Gave up." and (notes / "todo.txt").read_text() == "buy milk\n"
+    assert "Nobody answered" in _tool_messages(model, 1)[0]
+    question = watcher.pending[0]
+    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "timed_out"}
+    with pytest.raises(NotFound):
+        agent.approve_tool_call(question["call_id"], "once")
+
+
+def test_read_only_annotated_tools_run_without_asking_and_contradictory_annotations_ask(notes, make_agent):
+    settings = chat_settings(approval_timeout_s=0.05)
+    model = ScriptedModel([[Call("mcp__files__peek", {"name": "todo.txt"}),
+                            Call("mcp__files__wipe", {"name": "todo.txt"})], "Read it."])
+    agent, bus, _seen = make_agent(FolderHost([notes]), model, settings=settings,
+                                   mcp_in_process={"files": files_server(notes)})
+    watcher = ApprovalWatcher(bus)
+    agent.chat_with_assistant(ASK)
+    peek, wipe = _tool_messages(model, 1)
+    assert peek == "buy milk\n" and "Nobody answered" in wipe
+    assert [e["tool"] for e in watcher.pending] == ["wipe"]
+    assert (notes / "todo.txt").read_text() == "buy milk\n"
+
+
+def test_answers_to_unknown_or_already_answered_calls_are_not_found_and_bad_decisions_invalid(notes, make_agent):
+    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "x"})], "ok"])
+    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
+    with pytest.raises(NotFound):
+        agent.approve_tool_call("no-such-call", "once")
+    watcher = ApprovalWatcher(bus)
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        call_id = watcher.next_pending()["call_id"]
+        with pytest.raises(InvalidInput):
+            agent.approve_tool_call(call_id, "yes please")
+        agent.approve_tool_call(call_id, "deny")
+        with pytest.raises(NotFound):
+            agent.approve_tool_call(call_id, "once")
+        turn.result(WAIT_S)
+
+
+def test_the_trace_events_carry_each_calls_arguments_and_truncated_result(notes, make_agent):
+    (notes / "big.txt").write_text("x" * 9000, encoding="utf-8")
+    settings = chat_settings(mcp_output_chars=100_000)
+    model = ScriptedModel([[Call("mcp__files__peek", {"name": "big.txt"}, id="c1"),
+                            Call("list_directory", {"path": str(notes)}, id="c2")], "done"])
+    agent, _bus, seen = make_agent(FolderHost([notes]), model, settings=settings,
+                                   mcp_in_process={"files": files_server(notes)})
+    agent.chat_with_assistant(ASK)
+    steps = [p for t, p in seen if t == AGENT_STEP]
+    results = {p["call_id"]: p for t, p in seen if t == AGENT_RESULT}
+    assert [(s["call_id"], s["arguments"]) for s in steps] == [("c1", {"name": "big.txt"}), ("c2", {"path": str(notes)})]
+    assert results["c1"]["tool"] == "mcp__files__peek" and len(results["c1"]["result"]) < 4100
+    assert results["c1"]["result"].startswith("x" * 4000) and "more characters not shown" in results["c1"]["result"]
+    assert "todo.txt" in results["c2"]["result"]
+    assert not [t for t, _p in seen if t == TOOL_APPROVAL]
