@@ -5,6 +5,10 @@ the selection against the draft field by field and the sources against their fin
 runs disk → index → semantics. Any failure rolls everything back and reports each undo step;
 a crash is rolled back by `recover()` at the next start. Committed plans can be undone, and what
 `delete` put in the trash can be restored.
+
+An approval the draft no longer supports (a source changed, a target appeared) is refused before
+anything moves; the refusal is recorded on the draft so History shows it. Drafts older than 30 days
+expire (checked whenever drafts are listed or acted on, and at start-up).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 
 from engine import paths
 from engine.db import Database
-from engine.errors import Conflict, EngineError, InvalidInput, NotFound, OutOfBounds
+from engine.errors import Conflict, EngineError, InvalidInput, NotFound, OutOfBounds, PlanInvalid
 from engine.txn import fsops
 from engine.txn.executor import DiskPhase, Fault, env_fault, rollback_entry
 from engine.txn.model import ActionPlan, Operation, Step
@@ -75,25 +79,33 @@ class TxnService:
         return self.propose_plan(summary, operations)
 
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
+        self.store.expire_drafts()
         record = self._record(transaction_id)
         if not self.store.claim(record.id, "draft", "discarded"):
             raise Conflict(f"The plan {record.id} is {record.status}; only a draft can be discarded")
         return {"ok": True}
 
     def list_transactions(self) -> list[dict[str, Any]]:
+        self.store.expire_drafts()
         return self.store.listing()
 
     # apply / undo -------------------------------------------------------------------------------
     def apply_action_plan(self, transaction_id: str, operations: Sequence[Any] | None = None) -> dict[str, Any]:
         """Approve a draft (or the person's selection from it) and run it; failures roll back."""
         with self._lock:
+            self.store.expire_drafts()
             record = self._record(transaction_id)
             if record.status != "draft":
                 raise Conflict(f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
                                "ask for a new plan")
             chosen = self._selected(record, operations)
-            self._check_fingerprints(record, chosen)
-            validated = validate(chosen, self.roots())
+            try:
+                self._check_fingerprints(record, chosen)
+                validated = validate(chosen, self.roots())
+            except (Conflict, PlanInvalid) as refused:
+                with self.db.atomic():
+                    self.store.update(record.id, message=refused.message)
+                raise
             if not self.store.claim(record.id, "draft", "applying"):
                 raise Conflict(f"The plan {record.id} was approved or discarded meanwhile; nothing was done twice")
             with self.db.atomic():
@@ -122,6 +134,7 @@ class TxnService:
         """Roll back every transaction a crash interrupted; one report per transaction."""
         reports = []
         with self._lock:
+            self.store.expire_drafts()
             for record in self.store.active():
                 with self.quiesce():
                     steps, status = self._rollback(record.id)
