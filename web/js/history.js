@@ -38,7 +38,7 @@ function historyItem(t, onChange) {
       const plan = { transaction_id: t.transaction_id, summary: t.summary, operations: t.operations || [] };
       outcome.replaceChildren(planCard(plan, { refused: t.refused ? t.message : null, onSettle: (label) => { setStatus(label); onChange(); } }));
     });
-  } else if (t.status === "committed") {
+  } else if (t.status === "committed" && !t.undo_of) {
     action = actionButton("Undo", "history-undo", () => run(action, { undo: true }, "committed", "undone"));
   } else if (t.status === "rollback_incomplete") {
     action = actionButton("Retry rollback", "history-retry", () => run(action, { retry: true }, "rolled_back", "rolled_back"));
