@@ -42,28 +42,17 @@ def files_server(root: Path) -> MCPServer:
     return server
 
 
-STDIO_SERVER = '''
+REPO = Path(__file__).resolve().parents[2]
+
+# The same server as a stdio process (for an Engine configured through its settings file).
+STDIO_SERVER = f"""
 import sys
 from pathlib import Path
-from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
+sys.path.insert(0, {str(REPO)!r})
+from tests.agent.approval_support import files_server
 
-root = Path(sys.argv[1])
-server = MCPServer("files")
-
-@server.tool(annotations=ToolAnnotations(read_only_hint=True))
-def peek(name: str) -> str:
-    """Read a note."""
-    return (root / name).read_text(encoding="utf-8")
-
-@server.tool()
-def write_note(name: str, text: str) -> str:
-    """Write a note, replacing what was there."""
-    (root / name).write_text(text, encoding="utf-8")
-    return f"wrote {name}"
-
-server.run("stdio")
-'''
+files_server(Path(sys.argv[1])).run("stdio")
+"""
 
 
 class ApprovalWatcher:

@@ -14,7 +14,6 @@ OpenAI-compatible endpoint on 127.0.0.1. Screenshots land in test-artifacts/ (gi
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -29,24 +28,9 @@ from engine.indexing.embed import HashingEmbedder
 from engine.txn.store import DRAFT_TTL_S
 from tests.agent.approval_support import STDIO_SERVER
 from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
+from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, playwright_api  # noqa: F401 (fixture)
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-WAIT_MS = 60_000
 LONG_TEXT = "HACKED " * 60
-
-
-@pytest.fixture
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 def _shot(page: Any, name: str) -> None:
