@@ -158,10 +158,16 @@ class ToolApprovals:
         self._settled(pending, decision)
         return {"ok": True}
 
-    def pending(self) -> list[dict[str, Any]]:
-        """The calls waiting now (a page that connects late can show them)."""
+    def close(self) -> None:
+        """Deny every call still waiting: the app is closing and nobody is left to answer."""
         with self._lock:
-            return [dict(p.payload) for p in self._pending.values()]
+            waiting = list(self._pending.values())
+            self._pending.clear()
+            for pending in waiting:
+                pending.decision = "deny"
+        for pending in waiting:
+            pending.done.set()
+            self._settled(pending, "deny")
 
     def _settled(self, pending: _Pending, state: str) -> None:
         self._events.publish(TOOL_APPROVAL, {"turn_id": pending.payload["turn_id"],

@@ -139,6 +139,7 @@ class Agent:
         return {"ok": True}
 
     def close(self) -> None:
+        self.approvals.close()  # a turn waiting for an answer ends now, as a denial
         self.mcp.close()
         closer = getattr(self._model, "close", None)
         if callable(closer):

@@ -141,3 +141,15 @@ def test_the_trace_events_carry_each_calls_arguments_and_truncated_result(notes,
     assert results["c1"]["result"].startswith("x" * 4000) and "more characters not shown" in results["c1"]["result"]
     assert "todo.txt" in results["c2"]["result"]
     assert not [t for t, _p in seen if t == TOOL_APPROVAL]
+
+
+def test_closing_the_agent_denies_a_call_still_waiting_instead_of_hanging_the_turn(notes, make_agent):
+    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})], "Closed."])
+    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
+    watcher = ApprovalWatcher(bus)
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        question = watcher.next_pending()
+        agent.close()
+        assert turn.result(WAIT_S)["answer"] == "Closed."
+    assert (notes / "todo.txt").read_text() == "buy milk\n"
+    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "deny"}

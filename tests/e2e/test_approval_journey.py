@@ -5,7 +5,8 @@
 - A draft proposed in a page that is then reloaded is reviewable from History and can be approved;
   every outcome of apply_action_plan / undo_transaction renders as what it is (banner class and text):
   applied, refused (target appeared, source changed: red, reasons as a list, never "Applied"),
-  failed and rolled back, undone, undo refused; expired drafts are listed and cannot be reviewed.
+  failed and rolled back, undone, undo refused; expired drafts are listed and cannot be reviewed; a
+  rollback that did not finish offers Retry rollback.
 
 Debian's Chromium drives the page (never a downloaded browser); the model is a scripted
 OpenAI-compatible endpoint on 127.0.0.1. Screenshots land in test-artifacts/ (gitignored).
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
+from engine.txn.model import ActionPlan
 from engine.txn.store import DRAFT_TTL_S
 from tests.agent.approval_support import STDIO_SERVER
 from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
@@ -253,6 +256,17 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             expect(item.get_by_test_id("history-status")).to_have_text("expired", timeout=WAIT_MS)
             expect(item.get_by_test_id("history-review")).to_have_count(0)
             _shot(page, "6-history")
+
+            # 7. A rollback that did not finish offers Retry rollback; its outcome renders in the item.
+            stuck = ActionPlan(transaction_id=uuid.uuid4().hex, summary="Stuck plan")
+            engine.txn.store.create(stuck, {}, status="rollback_incomplete")
+            page.locator(".nav-item[data-view=chat]").click()
+            page.locator(".nav-item[data-view=settings]").click()
+            item = page.get_by_test_id("history-item").filter(has_text="Stuck plan")
+            expect(item.get_by_test_id("history-status")).to_have_text("rollback incomplete", timeout=WAIT_MS)
+            item.get_by_test_id("history-retry").click()
+            expect(item.get_by_test_id("plan-result")).to_be_visible(timeout=WAIT_MS)
+            assert "undefined" not in item.get_by_test_id("plan-result").inner_text()
             assert errors == []
         finally:
             server.stop()
