@@ -36,9 +36,10 @@ from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, playwrig
 LONG_TEXT = "HACKED " * 60
 
 
-def _shot(page: Any, name: str) -> None:
+def _shot(target: Any, name: str) -> None:
+    """A screenshot of the page, or of one section of it (Settings scrolls inside its own pane)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"approval-{name}.png"), full_page=True)
+    target.screenshot(path=str(ARTIFACTS / f"approval-{name}.png"))
 
 
 def _start(tmp_path: Path, endpoint: ScriptedEndpoint, docs: Path, **extra: Any) -> Engine:
@@ -117,7 +118,7 @@ def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_
             expect(entry.locator("[data-tool=peek] [data-testid=mcp-tool-status]")).to_have_text("read-only")
             writer = entry.locator("[data-tool=write_note]")
             expect(writer.get_by_test_id("mcp-tool-status")).to_have_text("always allowed")
-            _shot(page, "3-settings-mcp")
+            _shot(page.locator("#set-mcp"), "3-settings-mcp")
             writer.get_by_test_id("mcp-forget").click()
             expect(page.locator("[data-testid=mcp-server][data-server=files] [data-tool=write_note] "
                                 "[data-testid=mcp-tool-status]")).to_have_text("asks", timeout=WAIT_MS)
@@ -185,7 +186,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             card.get_by_test_id("plan-approve").click()
             _expect_banner(card, "ok", "Applied 2 operations")
             assert (docs / "Archive" / "alpha.txt").is_file() and not (docs / "alpha.txt").exists()
-            _shot(page, "4-history-approved")
+            _shot(page.locator("#set-history"), "4-history-approved")
             card.get_by_test_id("plan-undo").click()
             _expect_banner(card, "ok", "Undid 2 operations")
             expect(card.get_by_test_id("plan-status")).to_have_text("undone")
@@ -203,7 +204,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             expect(card.get_by_test_id("plan-discard")).to_be_visible()
             expect(card.get_by_test_id("plan-approve")).to_be_hidden()
             assert (docs / "beta.txt").read_text().startswith("beta.txt") and (docs / "beta-new.txt").exists()
-            _shot(page, "5-refused")
+            _shot(page.locator("#set-history"), "5-refused")
             # History shows the draft's real state: refused, with its reason; Review still opens it.
             card = _review(page, "Rename beta")
             item = page.get_by_test_id("history-item").filter(has_text="Rename beta")
@@ -255,7 +256,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             item = page.get_by_test_id("history-item").filter(has_text="Ancient plan")
             expect(item.get_by_test_id("history-status")).to_have_text("expired", timeout=WAIT_MS)
             expect(item.get_by_test_id("history-review")).to_have_count(0)
-            _shot(page, "6-history")
+            _shot(page.locator("#set-history"), "6-history")
 
             # 7. A rollback that did not finish offers Retry rollback; its outcome renders in the item.
             stuck = ActionPlan(transaction_id=uuid.uuid4().hex, summary="Stuck plan")

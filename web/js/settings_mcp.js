@@ -63,7 +63,7 @@ function writeWarning(mine) {
   if (!writers.length) return null;
   const unasked = writers.filter((t) => t.approval === "always").map((t) => t.tool);
   const text = `⚠️ ${writers.length} tool(s) can change things: ${writers.map((t) => t.tool).join(", ")}. `
-    + (unasked.length ? `${unasked.join(", ")} run without asking because you allowed them; the others ask first.` : "Each call asks you first.");
+    + (unasked.length ? `${unasked.join(", ")} ${unasked.length === 1 ? "runs" : "run"} without asking because you allowed ${unasked.length === 1 ? "it" : "them"}; the others ask first.` : "Each call asks you first.");
   return h("p.banner.warn.small", { "data-testid": "mcp-write-warning" }, text);
 }
 
