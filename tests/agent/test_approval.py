@@ -13,6 +13,15 @@ from tests.agent.approval_support import WAIT_S, ApprovalWatcher, files_server, 
 from tests.agent.helpers import FolderHost, chat_settings
 
 ASK = [{"role": "user", "content": "update my note"}]
+WRITE = [Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})]
+
+
+def _agent(make_agent, notes, steps, settings=None):
+    """An agent over the files server in `notes` with a scripted model; the events it saw; its questions."""
+    model = ScriptedModel(steps)
+    agent, bus, seen = make_agent(FolderHost([notes]), model, settings=settings,
+                                  mcp_in_process={"files": files_server(notes)})
+    return model, agent, ApprovalWatcher(bus), seen
 
 
 def _tool_messages(model: ScriptedModel, request: int) -> list[str]:
@@ -37,9 +46,7 @@ def test_the_policy_trusts_only_declared_read_only_or_always_allowed_tools():
 
 
 def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(notes, make_agent):
-    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})], "Updated."])
-    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
-    watcher = ApprovalWatcher(bus)
+    _model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "Updated."])
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         question = watcher.next_pending()
         assert (notes / "todo.txt").read_text() == "buy milk\n" and not turn.done()
@@ -53,10 +60,7 @@ def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(
 
 
 def test_a_denied_call_is_an_observation_for_the_model_the_file_is_unchanged_and_the_turn_goes_on(notes, make_agent):
-    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})],
-                           "I could not change it."])
-    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
-    watcher = ApprovalWatcher(bus)
+    model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "I could not change it."])
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         agent.approve_tool_call(watcher.next_pending()["call_id"], "deny")
         result = turn.result(WAIT_S)
@@ -69,9 +73,7 @@ def test_a_denied_call_is_an_observation_for_the_model_the_file_is_unchanged_and
 def test_always_allow_is_remembered_and_the_tool_is_not_asked_about_again(notes, make_agent):
     write = [Call("mcp__files__write_note", {"name": "todo.txt", "text": "one"})]
     again = [Call("mcp__files__write_note", {"name": "todo.txt", "text": "two"})]
-    model = ScriptedModel([write, "first", again, "second"])
-    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
-    watcher = ApprovalWatcher(bus)
+    _model, agent, watcher, _seen = _agent(make_agent, notes, [write, "first", again, "second"])
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         agent.approve_tool_call(watcher.next_pending()["call_id"], "always")
         turn.result(WAIT_S)
@@ -82,11 +84,7 @@ def test_always_allow_is_remembered_and_the_tool_is_not_asked_about_again(notes,
 
 
 def test_a_call_nobody_answers_times_out_as_a_denial(notes, make_agent):
-    settings = chat_settings(approval_timeout_s=0.05)
-    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})], "Gave up."])
-    agent, bus, _seen = make_agent(FolderHost([notes]), model, settings=settings,
-                                   mcp_in_process={"files": files_server(notes)})
-    watcher = ApprovalWatcher(bus)
+    model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "Gave up."], chat_settings(approval_timeout_s=0.05))
     result = agent.chat_with_assistant(ASK)
     assert result["answer"] == "Gave up." and (notes / "todo.txt").read_text() == "buy milk\n"
     assert "Nobody answered" in _tool_messages(model, 1)[0]
@@ -97,12 +95,8 @@ def test_a_call_nobody_answers_times_out_as_a_denial(notes, make_agent):
 
 
 def test_read_only_annotated_tools_run_without_asking_and_contradictory_annotations_ask(notes, make_agent):
-    settings = chat_settings(approval_timeout_s=0.05)
-    model = ScriptedModel([[Call("mcp__files__peek", {"name": "todo.txt"}),
-                            Call("mcp__files__wipe", {"name": "todo.txt"})], "Read it."])
-    agent, bus, _seen = make_agent(FolderHost([notes]), model, settings=settings,
-                                   mcp_in_process={"files": files_server(notes)})
-    watcher = ApprovalWatcher(bus)
+    calls = [Call("mcp__files__peek", {"name": "todo.txt"}), Call("mcp__files__wipe", {"name": "todo.txt"})]
+    model, agent, watcher, _seen = _agent(make_agent, notes, [calls, "Read it."], chat_settings(approval_timeout_s=0.05))
     agent.chat_with_assistant(ASK)
     peek, wipe = _tool_messages(model, 1)
     assert peek == "buy milk\n" and "Nobody answered" in wipe
@@ -111,11 +105,9 @@ def test_read_only_annotated_tools_run_without_asking_and_contradictory_annotati
 
 
 def test_answers_to_unknown_or_already_answered_calls_are_not_found_and_bad_decisions_invalid(notes, make_agent):
-    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "x"})], "ok"])
-    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
+    _model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "ok"])
     with pytest.raises(NotFound):
         agent.approve_tool_call("no-such-call", "once")
-    watcher = ApprovalWatcher(bus)
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         call_id = watcher.next_pending()["call_id"]
         with pytest.raises(InvalidInput):
@@ -128,11 +120,8 @@ def test_answers_to_unknown_or_already_answered_calls_are_not_found_and_bad_deci
 
 def test_the_trace_events_carry_each_calls_arguments_and_truncated_result(notes, make_agent):
     (notes / "big.txt").write_text("x" * 9000, encoding="utf-8")
-    settings = chat_settings(mcp_output_chars=100_000)
-    model = ScriptedModel([[Call("mcp__files__peek", {"name": "big.txt"}, id="c1"),
-                            Call("list_directory", {"path": str(notes)}, id="c2")], "done"])
-    agent, _bus, seen = make_agent(FolderHost([notes]), model, settings=settings,
-                                   mcp_in_process={"files": files_server(notes)})
+    calls = [Call("mcp__files__peek", {"name": "big.txt"}, id="c1"), Call("list_directory", {"path": str(notes)}, id="c2")]
+    _model, agent, _watcher, seen = _agent(make_agent, notes, [calls, "done"], chat_settings(mcp_output_chars=100_000))
     agent.chat_with_assistant(ASK)
     steps = [p for t, p in seen if t == AGENT_STEP]
     results = {p["call_id"]: p for t, p in seen if t == AGENT_RESULT}
@@ -144,9 +133,7 @@ def test_the_trace_events_carry_each_calls_arguments_and_truncated_result(notes,
 
 
 def test_closing_the_agent_denies_a_call_still_waiting_instead_of_hanging_the_turn(notes, make_agent):
-    model = ScriptedModel([[Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})], "Closed."])
-    agent, bus, _seen = make_agent(FolderHost([notes]), model, mcp_in_process={"files": files_server(notes)})
-    watcher = ApprovalWatcher(bus)
+    _model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "Closed."])
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         question = watcher.next_pending()
         agent.close()
