@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= app,test
 
-.PHONY: run test bench install clean lint
+.PHONY: run test bench install clean lint test-deps
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -24,8 +24,17 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sensetree
 
-test: $(STAMP)
+test: $(STAMP) test-deps
 	$(BIN)/python -m pytest -q
+
+# The real MCP filesystem server the approval tests run over stdio (tests/agent/test_mcp_filesystem.py),
+# installed into an ignored folder so the tests themselves never touch the network. Skipped without npm.
+MCP_FS := tests/.npm/node_modules/@modelcontextprotocol/server-filesystem/package.json
+$(MCP_FS):
+	@if command -v npm >/dev/null; then npm install -q --no-audit --no-fund --prefix tests/.npm \
+		@modelcontextprotocol/server-filesystem@2026.8.31; else echo "npm not found: the MCP filesystem tests skip"; fi
+
+test-deps: $(MCP_FS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/quality.py

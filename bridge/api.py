@@ -28,9 +28,11 @@ log = logging.getLogger(__name__)
 Envelope = dict[str, Any]
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
-# The IPC commands of DESIGN §6, in the order of its table. tests/bridge pins this against the document.
+# The IPC commands of DESIGN §6, in the order of its table, and those of §6a built so far.
+# tests/bridge pins this against the document.
 COMMANDS: tuple[str, ...] = (
     "chat_with_assistant", "plan_reorganization", "apply_action_plan", "discard_action_plan",
+    "approve_tool_call",
     "list_transactions", "undo_transaction", "trash_list", "trash_restore",
     "agent_memory_list", "agent_memory_delete", "agent_memory_clear", "agent_memory_confirm",
     "qualify_file", "qualify_folder", "set_file_summary", "read_semantics",
@@ -105,6 +107,11 @@ class Api:
     @_command
     def chat_with_assistant(self, messages: Messages, scope: str | None = None) -> Any:
         return self._engine.chat_with_assistant(messages=messages, **_given(scope=scope))
+
+    @_command
+    def approve_tool_call(self, call_id: str, decision: str) -> Any:
+        """Answer an MCP call waiting for the person: `once`, `always` or `deny` (DESIGN §2a, §6a)."""
+        return self._engine.approve_tool_call(call_id=call_id, decision=decision)
 
     @_command
     def plan_reorganization(self, instruction: str, scope: str) -> Any:

@@ -3,16 +3,23 @@
 Steps are printed as they happen (the same `agent-step` events the window shows), the answer streams
 as `answer-delta` events arrive, then the sources are listed. A proposed plan is printed as a
 Before → After list with its transaction id; approving it happens in the app or with `sensetree apply`.
+
+An MCP call that needs the person's approval (DESIGN §2a) is asked on the terminal:
+`Allow mcp__x__y? [o]nce/[a]lways/[D]eny`, after the tool's description and exact arguments. Deny is
+the default, and without a terminal (stdin not a TTY: a script, a pipe, cron) every such call is
+denied: there is deliberately no `--allow-tools`, because approving is a person's act.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from engine.events import AGENT_STEP, ANSWER_DELTA
+from engine.agent.mcp import tool_name
+from engine.events import AGENT_STEP, ANSWER_DELTA, TOOL_APPROVAL
 
 
 def add_parser(subparsers: Any, build_engine: Callable[[], Any] | None = None) -> None:
@@ -43,14 +50,37 @@ def _with_engine(build_engine: Callable[[], Any] | None, command: Callable[[argp
     return func
 
 
-def run(args: argparse.Namespace, engine: Any, out: TextIO | None = None) -> int:
+def run(args: argparse.Namespace, engine: Any, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
     stream = out or sys.stdout
     if getattr(args, "mcp_command", None) == "list":
         return _mcp_list(engine, stream)
-    return _chat(args, engine, stream)
+    return _chat(args, engine, stream, stdin or sys.stdin)
 
 
-def _chat(args: argparse.Namespace, engine: Any, out: TextIO) -> int:
+ANSWERS = {"o": "once", "once": "once", "a": "always", "always": "always"}
+ARGUMENT_CHARS = 2000
+
+
+def _ask_on_terminal(engine: Any, payload: dict[str, Any], out: TextIO, stdin: TextIO) -> None:
+    """The terminal's answer to a `tool-approval` question; deny by default and without a terminal."""
+    name = tool_name(payload["server"], payload["tool"])
+    arguments = json.dumps(payload.get("arguments") or {}, indent=2, ensure_ascii=False)
+    if len(arguments) > ARGUMENT_CHARS:
+        arguments = arguments[:ARGUMENT_CHARS] + f"\n… ({len(arguments) - ARGUMENT_CHARS} more characters)"
+    print(f"\n  🔌 {payload['server']} wants to run {payload['tool']}: {payload.get('description') or ''}".rstrip(),
+          file=out)
+    print("  with " + arguments.replace("\n", "\n  "), file=out)
+    decision = "deny"
+    if stdin.isatty():
+        print(f"Allow {name}? [o]nce/[a]lways/[D]eny ", end="", file=out, flush=True)
+        line = stdin.readline()
+        decision = ANSWERS.get(line.strip().lower(), "deny")
+    else:
+        print(f"  Denied {name}: no terminal to ask on (approving a tool is a person's act).", file=out)
+    engine.approve_tool_call(payload["call_id"], decision)
+
+
+def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> int:
     streamed: list[str] = []
 
     def on_step(_topic: str, payload: dict[str, Any]) -> None:
@@ -63,7 +93,12 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO) -> int:
         out.write(payload["delta"])
         out.flush()
 
-    unsubscribe = [engine.events.subscribe(on_step, AGENT_STEP), engine.events.subscribe(on_delta, ANSWER_DELTA)]
+    def on_approval(_topic: str, payload: dict[str, Any]) -> None:
+        if payload.get("state") == "pending":
+            _ask_on_terminal(engine, payload, out, stdin)
+
+    unsubscribe = [engine.events.subscribe(on_step, AGENT_STEP), engine.events.subscribe(on_delta, ANSWER_DELTA),
+                   engine.events.subscribe(on_approval, TOOL_APPROVAL)]
     try:
         result = engine.chat_with_assistant([{"role": "user", "content": args.question}], scope=args.scope)
     finally:
@@ -126,5 +161,6 @@ def _mcp_list(engine: Any, out: TextIO) -> int:
             failed += 1
             print(f"{row['server']}: not available — {row['error']}", file=out)
         else:
-            print(f"{row['name']}  {row['description']}", file=out)
+            asks = "  (asks before running)" if row.get("approval", "asks") == "asks" else ""
+            print(f"{row['name']}  {row['description']}{asks}", file=out)
     return 1 if failed == len(rows) else 0

@@ -96,6 +96,7 @@ class AgentSettings(_Section):
     max_rounds: int = 5
     mcp_timeout_s: float = 30.0
     mcp_output_chars: int = 6000
+    approval_timeout_s: float = 300.0  # an MCP call nobody answers is denied after 5 minutes (DESIGN §2a)
 
 
 class AppSettings(_Section):
@@ -105,13 +106,15 @@ class AppSettings(_Section):
 class McpServer(BaseModel):
     """Claude Desktop / Cursor shape: command/args/env for stdio, url/headers for streamable HTTP."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
     command: str | None = None
     args: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     url: str | None = None
     headers: dict[str, str] = Field(default_factory=dict)
     enabled: bool = True
+    # Tools the person allowed for good ("Always allow"); the key Cline uses, so pasted configs keep it.
+    always_allow: list[str] = Field(default_factory=list, alias="alwaysAllow")
 
 
 class Settings(_Section):

@@ -158,7 +158,11 @@ class Engine:
                                lambda: self.settings.indexing.max_chars)
         factory = (lambda _settings: self._chat_model) if self._chat_model is not None else None
         self.agent = Agent(host, self.db, lambda: self.settings, self.events, factory,
-                           log_dir=self.home / "logs")
+                           log_dir=self.home / "logs", save_always_allow=self._save_always_allow)
+
+    def _save_always_allow(self, server: str, tools: list[str]) -> None:
+        """The person's "Always allow" for an MCP tool, written to `mcpServers.<server>.alwaysAllow`."""
+        self._update_settings(apply_patch(self.settings, {"mcpServers": {server: {"alwaysAllow": tools}}}))
 
     def _propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
         return self.txn.propose_plan(summary, operations)
@@ -265,6 +269,9 @@ class Engine:
 
     def list_mcp_tools(self) -> list[dict[str, Any]]:
         return self.agent.list_mcp_tools()
+
+    def approve_tool_call(self, call_id: str, decision: str) -> dict[str, Any]:
+        return self.agent.approve_tool_call(call_id, decision)
 
     def agent_memory_list(self) -> list[dict[str, Any]]:
         return self.agent.agent_memory_list()

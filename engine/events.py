@@ -18,6 +18,8 @@ AGENT_STEP = "agent-step"
 ANSWER_DELTA = "answer-delta"
 INDEXING_PROGRESS = "indexing-progress"
 NOTICE = "notice"  # {message, level}: something the person should know now (a store rebuilt, ...)
+AGENT_RESULT = "agent-result"  # a tool's (truncated) result, after it ran: {turn_id, call_id, tool, result}
+TOOL_APPROVAL = "tool-approval"  # an MCP call waiting for the person (engine/agent/approval.py)
 
 Handler = Callable[[str, dict[str, Any]], None]
 

@@ -33,6 +33,7 @@ class Step:
     tool: str
     label: str
     arguments: dict[str, Any]
+    call_id: str = ""  # pairs the step with its Observation (the UI shows both on expand)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def _request(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | N
 def _run_calls(registry: ToolRegistry, calls: list[ToolCall],
                plan_of: Callable[[], dict[str, Any] | None]) -> Iterator[Event]:
     for call in calls:
-        yield Step(call.name, registry.label(call.name, call.arguments), call.arguments)
+        yield Step(call.name, registry.label(call.name, call.arguments), call.arguments, call.id)
         if call.error:
             text = f"Error calling {call.name}: {call.error}. Call it again with a JSON object of arguments."
         else:

@@ -7,6 +7,9 @@ and turns, and are started again when the process died (the holding task ended).
 with a TTL. Every wait is bounded by the configured timeout; output is truncated to a budget; a server
 that fails to start is skipped with a logged reason, reported by `list_mcp_tools`, and never breaks a
 turn. `close()` stops every process.
+
+Every call passes a `Gate` first (engine/agent/approval.py): a tool its server does not declare
+read-only runs only after the person allowed it; a refusal comes back as the observation.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from engine.agent.approval import Gate, ToolRequest, declared_read_only
 from engine.agent.tools import Tool
 from engine.config import McpServer
 
@@ -144,23 +148,31 @@ class McpHub:
     def has_in_process(self) -> bool:
         return bool(self._in_process)
 
-    def tools(self) -> list[Tool]:
-        """Every tool of every enabled server that is up; servers that fail are skipped (and logged)."""
+    def tools(self, gate: Gate | None = None) -> list[Tool]:
+        """Every tool of every enabled server that is up; servers that fail are skipped (and logged).
+
+        `gate` sees each call before it runs (the approval policy); without one, calls run directly.
+        """
         tools: list[Tool] = []
         for server, info in self._listing().items():
             for spec in info.get("tools", []):
-                tools.append(self._as_tool(server, spec))
+                tools.append(self._as_tool(server, spec, gate))
         return tools
 
     def list_tools(self) -> list[dict[str, Any]]:
-        """`[{server, name, description, error?}]` for the Settings page and `sensetree mcp list`."""
+        """`[{server, name, tool, description, read_only, error?}]` for Settings and `sensetree mcp list`.
+
+        `tool` is the server's own name for it (what `alwaysAllow` lists); `read_only` is what the server
+        declares in its annotations.
+        """
         rows: list[dict[str, Any]] = []
         for server, info in self._listing().items():
             if info.get("error"):
                 rows.append({"server": server, "name": "", "description": "", "error": info["error"]})
             for spec in info.get("tools", []):
-                rows.append({"server": server, "name": tool_name(server, spec.name),
-                             "description": spec.description or ""})
+                rows.append({"server": server, "name": tool_name(server, spec.name), "tool": spec.name,
+                             "description": spec.description or "",
+                             "read_only": declared_read_only(spec.annotations)})
         return rows
 
     def call(self, server: str, tool: str, arguments: dict[str, Any]) -> str:
@@ -278,12 +290,14 @@ class McpHub:
     async def _stop_all(self, conns: list[_Connection]) -> None:
         await asyncio.gather(*(c.stop() for c in conns), return_exceptions=True)
 
-    def _as_tool(self, server: str, spec: Any) -> Tool:
+    def _as_tool(self, server: str, spec: Any, gate: Gate | None = None) -> Tool:
         schema = dict(spec.input_schema or {"type": "object", "properties": {}})
         schema.setdefault("type", "object")
+        request = ToolRequest(server, spec.name, spec.description or "", spec.annotations)
 
         def call(**arguments: Any) -> str:
-            return self.call(server, spec.name, arguments)
+            refused = gate(request, arguments) if gate is not None else None
+            return refused if refused is not None else self.call(server, spec.name, arguments)
 
         return Tool(name=tool_name(server, spec.name), description=f"[{server}] {spec.description or spec.name}",
                     parameters=schema, fn=call, label=lambda _a: f"🔌 {server}: {spec.name}", strict_args=False)

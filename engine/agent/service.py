@@ -1,6 +1,11 @@
 """The agent facade: one method per agent IPC command (DESIGN §6), composing pre-RAG, prompt assembly,
 the ReAct loop, memory and MCP behind the `AgentHost` seam.
 
+Every MCP call passes the turn's approval gate (engine/agent/approval.py): a tool that is not declared
+read-only nor always allowed pauses the turn until the person answers `approve_tool_call`. Each tool's
+arguments go out with its `agent-step` event and its (truncated) result with an `agent-result` event,
+so the person can see what was sent to a third-party server and what came back.
+
 A turn never ends in a traceback for the person: endpoint failures come back as a clear answer plus the
 sources found so far (and `error: {code, message}`); with the reasoning slot switched off the turn
 returns the pre-RAG sources and says where to set an endpoint.
@@ -18,7 +23,8 @@ from typing import Any
 from engine.agent.bounds import Bounds
 from engine.agent.builtin import TurnTools
 from engine.agent.host import AgentHost
-from engine.agent.loop import Answer, Delta, PlanProposed, Step, run_turn
+from engine.agent.approval import ToolApprovals
+from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, run_turn
 from engine.agent.mcp import McpHub
 from engine.agent.memory import Memory
 from engine.agent.model import ChatModel, OpenAIChatModel
@@ -28,12 +34,13 @@ from engine.agent.tools import ToolRegistry
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.errors import InvalidInput, ModelError
-from engine.events import AGENT_STEP, ANSWER_DELTA, EventBus
+from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, EventBus
 from engine.prompts import effective
 
 log = logging.getLogger(__name__)
 
 PRE_RAG_LIMIT = 6
+RESULT_EVENT_CHARS = 4000  # what the trace shows of a tool's result; the model gets the tool's own budget
 ModelFactory = Callable[[ReasoningSettings], ChatModel]
 NO_ENDPOINT = ("Chat needs a reasoning endpoint (any OpenAI-compatible server: Ollama, LM Studio, OpenAI …). "
                "Set its base URL and model in Settings → Reasoning and switch it on.")
@@ -59,7 +66,7 @@ def _with_sources(message: str, sources: list[dict[str, Any]]) -> str:
 class Agent:
     def __init__(self, host: AgentHost, db: Database, settings: Callable[[], Settings], events: EventBus,
                  model_factory: ModelFactory | None = None, *, mcp_in_process: dict[str, Any] | None = None,
-                 log_dir: Path | None = None):
+                 log_dir: Path | None = None, save_always_allow: Callable[[str, list[str]], None] | None = None):
         self._host = host
         self._settings = settings
         self._events = events
@@ -73,6 +80,10 @@ class Agent:
                           timeout_s=lambda: self._settings().agent.mcp_timeout_s,
                           output_chars=lambda: self._settings().agent.mcp_output_chars,
                           log_dir=log_dir, in_process=mcp_in_process)
+        self._save_always_allow = save_always_allow
+        self._session_allowed: dict[str, set[str]] = {}  # "always" for servers not in the settings file
+        self.approvals = ToolApprovals(events, timeout_s=lambda: self._settings().agent.approval_timeout_s,
+                                       always_allowed=self._always_allowed, allow_always=self._allow_always)
 
     # ---- IPC commands -----------------------------------------------------------------------
     def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> dict[str, Any]:
@@ -109,7 +120,14 @@ class Agent:
         return probe_endpoint(self._current_model(settings), settings)
 
     def list_mcp_tools(self) -> list[dict[str, Any]]:
-        return self.mcp.list_tools()
+        rows = self.mcp.list_tools()
+        for row in rows:
+            if not row.get("error"):
+                row["approval"] = self.approvals.status(row["server"], row["tool"], row["read_only"])
+        return rows
+
+    def approve_tool_call(self, call_id: str, decision: str) -> dict[str, Any]:
+        return self.approvals.answer(call_id, decision)
 
     def agent_memory_list(self) -> list[dict[str, Any]]:
         return self.memory.entries()
@@ -126,6 +144,7 @@ class Agent:
         return {"ok": True}
 
     def close(self) -> None:
+        self.approvals.close()  # a turn waiting for an answer ends now, as a denial
         self.mcp.close()
         closer = getattr(self._model, "close", None)
         if callable(closer):
@@ -142,16 +161,20 @@ class Agent:
     def _drive(self, prompt: list[dict[str, Any]], tools: TurnTools, settings: Settings,
                result: dict[str, Any]) -> None:
         registry = ToolRegistry(tools.tools())
-        for tool in self.mcp.tools() if settings.mcp_servers or self.mcp.has_in_process else []:
-            registry.add(tools.external(tool))  # its output counts as read content for `remember`
         turn_id = uuid.uuid4().hex
+        gate = self.approvals.gate(turn_id)
+        for tool in self.mcp.tools(gate) if settings.mcp_servers or self.mcp.has_in_process else []:
+            registry.add(tools.external(tool))  # its output counts as read content for `remember`
         model = self._current_model(settings.reasoning)
         for event in run_turn(model, registry, prompt, max_rounds=settings.agent.max_rounds,
                               plan_of=lambda: tools.plan):
             if isinstance(event, Step):
                 result["steps"].append(event.label)
                 self._events.publish(AGENT_STEP, {"turn_id": turn_id, "step": event.label, "tool": event.tool,
-                                                  "arguments": event.arguments})
+                                                  "arguments": event.arguments, "call_id": event.call_id})
+            elif isinstance(event, Observation):
+                self._events.publish(AGENT_RESULT, {"turn_id": turn_id, "call_id": event.call_id, "tool": event.tool,
+                                                    "result": _clip(event.text)})
             elif isinstance(event, Delta):
                 self._events.publish(ANSWER_DELTA, {"turn_id": turn_id, "delta": event.text})
             elif isinstance(event, PlanProposed):
@@ -159,6 +182,22 @@ class Agent:
                 result["answer"] = _plan_answer(event.plan)
             elif isinstance(event, Answer):
                 result["answer"] = event.text or "The model returned an empty answer; try asking again."
+
+    def _always_allowed(self, server: str) -> set[str]:
+        config = self._settings().mcp_servers.get(server)
+        return set(config.always_allow if config else ()) | self._session_allowed.get(server, set())
+
+    def _allow_always(self, server: str, tool: str) -> None:
+        """Remember "Always allow": in `mcpServers.<server>.alwaysAllow`, or for this session when the
+        server is not in the settings file (an in-process server)."""
+        config = self._settings().mcp_servers.get(server)
+        if config is None:
+            self._session_allowed.setdefault(server, set()).add(tool)
+        elif tool not in config.always_allow:
+            if self._save_always_allow is not None:
+                self._save_always_allow(server, [*config.always_allow, tool])
+            else:
+                config.always_allow.append(tool)
 
     def _current_model(self, settings: ReasoningSettings) -> ChatModel:
         key = settings.model_dump_json()
@@ -169,6 +208,12 @@ class Agent:
                     closer()
                 self._model, self._model_key = self._factory(settings), key
             return self._model
+
+
+def _clip(text: str) -> str:
+    if len(text) <= RESULT_EVENT_CHARS:
+        return text
+    return text[:RESULT_EVENT_CHARS] + f"\n[… {len(text) - RESULT_EVENT_CHARS} more characters not shown]"
 
 
 def _plan_answer(plan: dict[str, Any]) -> str:

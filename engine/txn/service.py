@@ -8,6 +8,10 @@ journal file when the database was lost. A rollback writes nothing to SQLite unt
 SQLite then refuses (a full disk), the outcome waits in memory and in the journal file and is written
 back at the next command or start. Committed plans can be undone, a `rollback_incomplete` one retried
 by `undo_transaction`, and what `delete` put in the trash can be restored.
+
+An approval the draft no longer supports (a source changed, a target appeared) is refused before
+anything moves; the refusal is recorded on the draft so History shows it. Drafts older than 30 days
+expire (checked whenever drafts are listed or acted on, and at start-up).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 
 from engine import paths
 from engine.db import Database
-from engine.errors import Conflict, EngineError, InvalidInput, NotFound, OutOfBounds
+from engine.errors import Conflict, EngineError, InvalidInput, NotFound, OutOfBounds, PlanInvalid
 from engine.txn import fsops, trash
 from engine.txn.executor import DiskPhase, Fault, env_fault
 from engine.txn.model import ActionPlan, Operation, Step
@@ -77,6 +81,7 @@ class TxnService:
         return self.propose_plan(summary, operations)
 
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
+        self.store.expire_drafts()
         record = self._record(transaction_id)
         if not self.store.claim(record.id, "draft", "discarded"):
             raise Conflict(f"The plan {record.id} is {record.status}; only a draft can be discarded")
@@ -85,6 +90,7 @@ class TxnService:
     def list_transactions(self) -> list[dict[str, Any]]:
         with self._lock:
             self.rollbacks.settle_pending()
+            self.store.expire_drafts()
             return self.rollbacks.overlay(self.store.listing())
 
     # apply / undo -------------------------------------------------------------------------------
@@ -92,13 +98,19 @@ class TxnService:
         """Approve a draft (or the person's selection from it) and run it; failures roll back."""
         with self._lock:
             self.rollbacks.settle_pending()
+            self.store.expire_drafts()
             record = self._record(transaction_id)
             if record.status != "draft":
                 raise Conflict(f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
                                "ask for a new plan")
             chosen = self._selected(record, operations)
-            self._check_fingerprints(record, chosen)
-            validated = validate(chosen, self.roots())
+            try:
+                self._check_fingerprints(record, chosen)
+                validated = validate(chosen, self.roots())
+            except (Conflict, PlanInvalid) as refused:
+                with self.db.atomic():
+                    self.store.update(record.id, message=refused.message)
+                raise
             trash.check_room([op.old_path for op in validated.operations if op.kind == "delete" and op.old_path],
                              self.trash_dir)
             if not self.store.claim(record.id, "draft", "applying"):
@@ -132,6 +144,7 @@ class TxnService:
     def recover(self) -> list[dict[str, Any]]:
         """Roll back every transaction a crash interrupted (engine/txn/rollback.py); one report each."""
         with self._lock:
+            self.store.expire_drafts()
             return self.rollbacks.recover()
 
     def startup_notices(self, recovered: list[dict[str, Any]]) -> list[str]:

@@ -1,7 +1,10 @@
 """The durable records of the action system, all in the engine's one SQLite file.
 
 - `txn_transactions`: one row per plan (draft → applying → committed | rolled_back, or discarded;
-  a committed plan becomes `undone` when its undo commits) and one per undo. It keeps the plan, the
+  a committed plan becomes `undone` when its undo commits; a draft nobody decided on within 30 days
+  becomes `expired`, never applied) and one per undo. A draft whose approval was refused (a source
+  changed, the plan no longer validates) stays a draft, with the refusal in `message`, so History
+  can mark it and the person can still review it. It keeps the plan, the
   source fingerprints taken at proposal, the fingerprints of what the apply left (checked by undo),
   and the senses requalify replaced (restored on rollback or undo).
 - `txn_journal`: the intent of every disk step, written and committed *before* the disk is touched,
@@ -65,6 +68,8 @@ MIGRATIONS = [
 ]
 
 ACTIVE = ("applying", "undoing")
+DRAFT_TTL_S = 30 * 24 * 3600  # a plan waiting longer than this is stale: the disk has moved on
+EXPIRED_MESSAGE = "Not approved within 30 days, so it expired; nothing was applied. Ask for a new plan."
 
 
 @dataclass
@@ -131,6 +136,13 @@ class TxnStore:
         sets = ", ".join(f"{name} = ?" for name in encoded)
         self.db.execute(f"UPDATE txn_transactions SET {sets} WHERE id = ?", (*encoded.values(), txn_id))
 
+    def expire_drafts(self, now: float | None = None) -> int:
+        """Mark drafts older than 30 days `expired`; returns how many."""
+        cutoff = (time.time() if now is None else now) - DRAFT_TTL_S
+        cur = self.db.execute("UPDATE txn_transactions SET status = 'expired', message = ? "
+                              "WHERE status = 'draft' AND created_at < ?", (EXPIRED_MESSAGE, cutoff))
+        return cur.rowcount
+
     def active(self) -> list[TxnRecord]:
         rows = self.db.query(
             "SELECT * FROM txn_transactions WHERE status IN (?, ?) ORDER BY created_at", ACTIVE
@@ -149,6 +161,13 @@ class TxnStore:
                 item["committed_at"] = iso(row["committed_at"])
             if row["kind"] == "undo":
                 item["undo_of"] = row["undo_of"]
+            if row["message"] and row["status"] in ("draft", "expired", "rolled_back", "rollback_incomplete"):
+                item["message"] = row["message"]
+            if row["status"] == "draft":  # what History's Review shows: the plan card, as proposed
+                plan = ActionPlan.model_validate_json(row["plan"]).to_json_dict()
+                item["operations"] = plan["operations"]
+                if row["message"]:
+                    item["refused"] = True
             out.append(item)
         return out
 

@@ -63,4 +63,4 @@ def test_mcp_list_prints_each_tool_with_its_prefixed_name(tmp_path, make_agent):
     agent, bus, _seen = make_agent(FolderHost([tmp_path]), ScriptedModel([]), mcp_in_process={"notes": server})
     out = io.StringIO()
     assert run(parse(["mcp", "list"]), cli_engine(agent, bus), out) == 0
-    assert out.getvalue() == "mcp__notes__shout  Repeat the text in capitals.\n"
+    assert out.getvalue() == "mcp__notes__shout  Repeat the text in capitals.  (asks before running)\n"

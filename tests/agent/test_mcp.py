@@ -6,6 +6,7 @@ from pathlib import Path
 
 import psutil
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 
 from engine.agent import Call, ScriptedModel
 from engine.agent.mcp import tool_name
@@ -21,13 +22,14 @@ def notes_server(sessions: list[int] | None = None) -> MCPServer:
         yield {}
 
     server = MCPServer("notes", lifespan=lifespan)
+    read_only = ToolAnnotations(read_only_hint=True)  # these tests are about the session, not approval
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     def shout(text: str) -> str:
         """Repeat the text in capitals."""
         return text.upper()
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     def explode(reason: str) -> str:
         """Always fails."""
         raise ValueError(reason)
@@ -98,15 +100,16 @@ def test_a_server_that_fails_to_start_is_reported_and_never_breaks_the_turn(tmp_
 DYING_SERVER = '''
 import os
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 
 server = MCPServer("mortal")
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(read_only_hint=True))
 def pid() -> str:
     """This process id."""
     return str(os.getpid())
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(read_only_hint=True))
 def die() -> str:
     """End the process."""
     os._exit(3)

@@ -11,6 +11,7 @@ export const SIGNATURES = {
   plan_reorganization: ["instruction", "scope"],
   apply_action_plan: ["transaction_id", "operations"],
   discard_action_plan: ["transaction_id"],
+  approve_tool_call: ["call_id", "decision"],
   list_transactions: [],
   undo_transaction: ["transaction_id"],
   trash_list: [],
@@ -45,7 +46,7 @@ export const SIGNATURES = {
   app_version: [],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval"];
 
 export class ApiError extends Error {
   constructor(code, message) {

@@ -4,6 +4,7 @@
 // proposed changes, an Action Plan card. A turn can be stopped; Clear discards plans still pending.
 
 import { call, on } from "./api.js";
+import { showApproval } from "./approval.js";
 import { linkifySources, renderMarkdown } from "./markdown.js";
 import { pendingPlans, planCard } from "./plan.js";
 import { bindScopeSelect } from "./state.js";
@@ -64,6 +65,7 @@ function stepText(payload) {
 }
 
 on("agent-step", (payload) => { if (turn) addStep(turn, stepText(payload)); });
+on("tool-approval", (payload) => showApproval(turn ? turn.trace : $("#chat-log"), payload));
 on("answer-delta", (payload) => {
   if (!turn) return;
   turn.streamed += payload.delta ?? payload.text ?? payload.content ?? "";

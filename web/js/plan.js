@@ -2,6 +2,8 @@
 // the affected folders (read from disk, then the ticked operations simulated on it), one line per
 // operation with a checkbox, Approve / Discard, the outcome (applied count, or the error and the
 // rollback report step by step) and Undo once committed. Only the ticked operations are sent.
+// An approval the engine refuses (the draft no longer holds) looks refused: red, the reasons as a list,
+// never "Applied", and the card offers "Ask for a new plan" and "Discard". History opens the same card.
 
 import { call } from "./api.js";
 import { basename, clear, dirname, h, reportError, separator, toast } from "./ui.js";
@@ -134,24 +136,73 @@ function opLine(op, index, root, onToggle) {
 
 function describeStep(step) {
   if (typeof step === "string") return step;
-  return step.description || step.message || step.step || JSON.stringify(step);
+  const text = step.description || step.message || step.step || JSON.stringify(step);
+  return step.ok === false ? `✗ ${text}${step.error ? `: ${step.error}` : ""}` : step.ok === true ? `✓ ${text}` : text;
 }
 
-function renderOutcome(target, result, { undone = false } = {}) {
+/** "Intro:\n- a\n- b" → {intro, reasons: [a, b]}; a message without a list is its own single reason. */
+export function refusalReasons(message) {
+  const [intro, ...items] = String(message || "").split(/\n\s*-\s+/);
+  return items.length ? { intro: intro.trim(), reasons: items.map((r) => r.trim()).filter(Boolean) } : { intro: "", reasons: [intro.trim()].filter(Boolean) };
+}
+
+/**
+ * Every outcome shape of apply_action_plan / undo_transaction, rendered as what it is:
+ * - done: {applied: n ≥ 1, message} → green, the engine's message ("Applied 2 operations; …", "Undid …");
+ * - failed and rolled back: {applied: 0, message, rollback: [step]} → red, the message and each undo step;
+ * - refused before anything moved (the command failed: a source changed, the plan no longer holds, an
+ *   expired draft): {refused: true, code, message} → red, "Nothing was changed", the reasons as a list;
+ * - a retried rollback (`retry`): {applied: 0, message, rollback} → green when every step is now ok.
+ * Returns "committed" | "rolled_back" | "rollback_incomplete" | "refused".
+ */
+export function renderOutcome(target, result, { undo = false, retry = false } = {}) {
   const rollback = result.rollback || [];
-  const failed = rollback.length > 0 || result.ok === false || (result.applied === 0 && /fail|error|rolled/i.test(result.message || ""));
-  const text = undone ? `Undone. ${result.message || ""}` : failed ? result.message || "The plan failed and was rolled back."
-    : /^applied/i.test(result.message || "") ? result.message
-    : `Applied ${result.applied} operation${result.applied === 1 ? "" : "s"}. ${result.message || ""}`;
-  clear(target).append(h(`p.banner.${failed ? "error" : "ok"}`, { role: "status", "data-testid": "plan-result" }, text.trim()));
-  if (rollback.length) {
-    target.append(h("p.small", {}, "Rollback, step by step:"), h("ol.rollback", {}, rollback.map((s) => h("li", {}, describeStep(s)))));
+  clear(target);
+  if (result.refused) {
+    const { intro, reasons } = refusalReasons(result.message);
+    const heading = undo ? "The plan was not undone; nothing was changed." : "The plan was not applied; nothing was changed.";
+    target.append(h("div.banner.error", { role: "alert", "data-testid": "plan-result" },
+      h("strong", {}, heading), intro ? h("p.small", {}, intro) : null,
+      h("ul.reasons", { "data-testid": "plan-reasons" }, reasons.map((r) => h("li", {}, r)))));
+    return "refused";
   }
-  return !failed;
+  if (retry) {
+    const incomplete = rollback.some((step) => step.ok === false);
+    target.append(h(`p.banner.${incomplete ? "error" : "ok"}`, { role: incomplete ? "alert" : "status", "data-testid": "plan-result" }, result.message || ""));
+    if (rollback.length) target.append(h("ol.rollback", { "data-testid": "plan-rollback" }, rollback.map((s) => h("li", { class: s.ok === false ? "failed" : null }, describeStep(s)))));
+    return incomplete ? "rollback_incomplete" : "rolled_back";
+  }
+  const failed = rollback.length > 0 || !(result.applied > 0);
+  const fallback = failed ? "The plan failed and was rolled back." : `${undo ? "Undid" : "Applied"} ${result.applied} operation${result.applied === 1 ? "" : "s"}.`;
+  target.append(h(`p.banner.${failed ? "error" : "ok"}`, { role: failed ? "alert" : "status", "data-testid": "plan-result" }, (result.message || fallback).trim()));
+  if (rollback.length) {
+    target.append(h("p.small", {}, "Rollback, step by step:"), h("ol.rollback", { "data-testid": "plan-rollback" }, rollback.map((s) => h("li", { class: s.ok === false ? "failed" : null }, describeStep(s)))));
+  }
+  return failed ? "rolled_back" : "committed";
 }
 
-/** The card for a freshly proposed plan. */
-export function planCard(plan) {
+/** Run apply/undo and render its outcome; a refusing command becomes a refused outcome, never a throw. */
+export async function runOutcome(target, command, args, options = {}) {
+  let result;
+  try { result = await call(command, args); }
+  catch (error) { result = { refused: true, code: error.code, message: error.message }; }
+  return { state: renderOutcome(target, result, options), result };
+}
+
+function askForNewPlan(plan, message) {
+  const input = document.querySelector("#chat-input");
+  const form = document.querySelector("#chat-form");
+  if (!input || !form) return;
+  document.querySelector('.nav-item[data-view="chat"]')?.click();
+  input.value = `The plan “${plan.summary || plan.transaction_id}” could not be applied: ${message} Please look at the folders again and propose a new plan.`;
+  form.requestSubmit();
+}
+
+/**
+ * The card for a plan: freshly proposed in the chat, or a draft reviewed from History (`refused` carries
+ * the reason a previous approval was refused; `onSettle(label)` hears the card's final state).
+ */
+export function planCard(plan, { refused = null, onSettle = null } = {}) {
   const ops = plan.operations || [];
   const selected = ops.map(() => true);
   const root = commonFolder(affectedFolders(ops));
@@ -160,11 +211,12 @@ export function planCard(plan) {
   const approve = h("button.btn.primary", { type: "button", "data-testid": "plan-approve" }, `Approve ${ops.length}`);
   const discard = h("button.btn", { type: "button", "data-testid": "plan-discard" }, "Discard");
   const undo = h("button.btn", { type: "button", hidden: true, "data-testid": "plan-undo" }, "Undo");
+  const askAgain = h("button.btn", { type: "button", hidden: true, "data-testid": "plan-ask-again" }, "Ask for a new plan");
   const status = h("span.badge.draft", { "data-testid": "plan-status" }, "draft");
   const opsList = h("ul.ops", { "aria-label": "Operations" });
   const card = h("article.plan", { "data-testid": "plan-card", "aria-label": "Action plan" },
     h("div.plan-head", {}, h("div.plan-title", {}, h("h3", {}, "🛠️ Action plan"), status)),
-    h("p.plan-summary", {}, plan.summary || ""), diff, h("p.muted.small", {}, `Paths are relative to ${root}. Untick what you do not want.`), opsList, outcome, h("div.plan-actions", {}, approve, discard, undo));
+    h("p.plan-summary", {}, plan.summary || ""), diff, h("p.muted.small", {}, `Paths are relative to ${root}. Untick what you do not want.`), opsList, outcome, h("div.plan-actions", {}, approve, askAgain, discard, undo));
   let before = null;
   const chosen = () => ops.filter((_, i) => selected[i]);
   const redraw = () => {
@@ -180,33 +232,46 @@ export function planCard(plan) {
   ops.forEach((op, i) => opsList.append(opLine(op, i, root, (index, on) => { selected[index] = on; redraw(); })));
   readBefore(ops).then((tree) => { before = tree; redraw(); }).catch((e) => reportError(e, "Could not read the folders"));
   redraw();
+  const setStatus = (label) => { status.textContent = label.replace("_", " "); status.className = `badge ${label}`; };
   const settle = (label) => {
     pendingPlans.delete(plan.transaction_id);
-    status.textContent = label; status.className = `badge ${label.replace(" ", "_")}`;
-    approve.hidden = true; discard.hidden = true;
+    setStatus(label);
+    approve.hidden = true; discard.hidden = true; askAgain.hidden = true;
     opsList.querySelectorAll("input").forEach((box) => { box.disabled = true; });
+    if (onSettle) onSettle(label);
   };
+  let refusal = "";
+  const showRefused = (message) => {
+    refusal = message;
+    setStatus("refused");
+    card.classList.add("refused");
+    approve.hidden = true; askAgain.hidden = false;
+    approve.disabled = false; discard.disabled = false;
+  };
+  if (refused) {
+    showRefused(refused);
+    renderOutcome(outcome, { refused: true, message: refused });
+    approve.hidden = false; // from History: the person may try again once the reason is gone
+  }
   approve.addEventListener("click", async () => {
     approve.disabled = true; discard.disabled = true;
     const all = chosen().length === ops.length;
-    try {
-      const result = await call("apply_action_plan", { transaction_id: plan.transaction_id, operations: all ? undefined : chosen() });
-      const committed = renderOutcome(outcome, result);
-      settle(committed ? "committed" : "rolled back");
-      undo.hidden = !committed;
-    } catch (error) {
-      renderOutcome(outcome, { message: error.message, rollback: error.rollback || [] });
-      approve.disabled = false; discard.disabled = false;
-    }
+    const args = { transaction_id: plan.transaction_id, operations: all ? undefined : chosen() };
+    const { state, result } = await runOutcome(outcome, "apply_action_plan", args);
+    if (state === "refused") { showRefused(result.message); return; }
+    settle(state);
+    undo.hidden = state !== "committed";
   });
+  askAgain.addEventListener("click", () => askForNewPlan(plan, refusal));
   discard.addEventListener("click", async () => {
     try { await call("discard_action_plan", { transaction_id: plan.transaction_id }); settle("discarded"); }
     catch (error) { reportError(error, "Could not discard the plan"); }
   });
   undo.addEventListener("click", async () => {
     undo.disabled = true;
-    try { renderOutcome(outcome, await call("undo_transaction", { transaction_id: plan.transaction_id }), { undone: true }); settle("undone"); undo.hidden = true; toast("The plan was undone."); }
-    catch (error) { undo.disabled = false; reportError(error, "Could not undo"); }
+    const { state } = await runOutcome(outcome, "undo_transaction", { transaction_id: plan.transaction_id }, { undo: true });
+    if (state === "committed") { settle("undone"); undo.hidden = true; toast("The plan was undone."); }
+    else undo.disabled = state === "rolled_back";
   });
   pendingPlans.set(plan.transaction_id, card);
   return card;

@@ -1,10 +1,12 @@
 // Settings: the reasoning endpoint (with a Test button and a clear verdict), the embedding device, the
-// prompts with their defaults and reset, MCP servers and their tools, the agent's memory, the history
-// of plans (with Undo) and the trash (with Restore). Every change is a deep-merged patch (set_config);
+// prompts with their defaults and reset, MCP servers and their tools (settings_mcp.js), the agent's
+// memory, the history of plans (history.js) and the trash (with Restore). Every change is a deep-merged patch (set_config);
 // secrets come back masked and are kept when the mask is sent back unchanged.
 
 import { call } from "./api.js";
 import { initMemory, renderMemory } from "./memory.js";
+import { renderHistory } from "./history.js";
+import { initMcp, renderMcp } from "./settings_mcp.js";
 import { $, basename, clear, dialog, formatTime, h, reportError, toast } from "./ui.js";
 
 const PROMPTS = [["chat_system", "Chat: additional instructions"], ["doc_qualify", "File senses (qualification)"], ["reorganize", "Folder reorganisation"]];
@@ -71,74 +73,6 @@ function renderPrompts(defaults) {
   }
 }
 
-function lines(text) { return text.split("\n").map((l) => l.trim()).filter(Boolean); }
-function pairs(text) { return Object.fromEntries(lines(text).map((l) => [l.split("=")[0].trim(), l.slice(l.indexOf("=") + 1).trim()]).filter(([k]) => k)); }
-function unpairs(obj) { return Object.entries(obj || {}).map(([k, v]) => `${k}=${v}`).join("\n"); }
-
-function mcpEditor(name = "", server = {}) {
-  const editor = clear($("#mcp-editor"));
-  const form = h("form.form-grid", { "aria-label": "MCP server" },
-    h("label", {}, "Name", h("input", { name: "name", type: "text", value: name, required: true, spellcheck: "false", readonly: name ? true : null })),
-    h("label", {}, "Command (stdio)", h("input", { name: "command", type: "text", value: server.command || "", placeholder: "uvx", spellcheck: "false" })),
-    h("label.wide", {}, "Arguments, one per line", h("textarea", { name: "args", rows: 2 })),
-    h("label", {}, "Environment (KEY=value per line)", h("textarea", { name: "env", rows: 2 })),
-    h("label", {}, "or URL (HTTP)", h("input", { name: "url", type: "url", value: server.url || "", placeholder: "http://127.0.0.1:8000/mcp" })),
-    h("label.wide", {}, "Headers (Name=value per line)", h("textarea", { name: "headers", rows: 2 })),
-    h("div.form-actions", {}, h("button.btn.primary", { type: "submit" }, "Save server"), h("button.btn", { type: "button", onclick: () => { editor.hidden = true; } }, "Cancel")));
-  form.elements.args.value = (server.args || []).join("\n");
-  form.elements.env.value = unpairs(server.env);
-  form.elements.headers.value = unpairs(server.headers);
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const v = formValues(form);
-    const entry = { command: v.command || null, args: lines(v.args), env: pairs(v.env), url: v.url || null, headers: pairs(v.headers), enabled: server.enabled ?? true };
-    if (await saveConfig({ mcpServers: { [v.name.trim()]: entry } }, "MCP server saved.")) { editor.hidden = true; renderMcp(); }
-  });
-  editor.append(form);
-  editor.hidden = false;
-  form.elements.name.focus();
-}
-
-async function renderMcp() {
-  const list = clear($("#mcp-list"));
-  const servers = Object.entries(config.mcpServers || {});
-  if (!servers.length) { list.append(h("li.muted", {}, "No MCP servers. Add one to give the agent more tools.")); return; }
-  let tools = [];
-  try { tools = await call("list_mcp_tools"); } catch (error) { reportError(error, "Could not list MCP tools"); }
-  for (const [name, server] of servers) {
-    const mine = tools.filter((t) => t.server === name);
-    const toggle = h("input", { type: "checkbox", checked: server.enabled !== false, "aria-label": `Enable ${name}` });
-    toggle.addEventListener("change", async () => { await saveConfig({ mcpServers: { [name]: { enabled: toggle.checked } } }); renderMcp(); });
-    list.append(h("li", {}, toggle, h("div.grow", {}, h("strong", {}, name), h("div.mono.small.muted", {}, server.url || [server.command, ...(server.args || [])].join(" "))),
-      h("button.btn.small", { type: "button", onclick: () => mcpEditor(name, server) }, "Edit"),
-      h("button.btn.small.danger-outline", { type: "button", onclick: () => removeMcp(name) }, "Remove"),
-      h("ul.mcp-tools", {}, mine.length ? mine.map((t) => h("li", {}, t.error ? `⚠️ ${t.error}` : `🔌 ${t.name} — ${t.description || ""}`)) : h("li", {}, server.enabled === false ? "Disabled." : "No tools reported."))));
-  }
-}
-
-async function removeMcp(name) {
-  if (!(await dialog({ title: `Remove ${name}?`, body: "The agent will no longer see its tools.", ok: "Remove", danger: true }))) return;
-  if (await saveConfig({ mcpServers: { [name]: null } }, "MCP server removed.")) renderMcp();
-}
-
-async function renderHistory() {
-  const list = clear($("#history-list"));
-  try {
-    const txns = await call("list_transactions");
-    if (!txns.length) list.append(h("li.muted", {}, "No plans yet."));
-    for (const t of txns) {
-      const undo = t.status === "committed" ? h("button.btn.small", { type: "button", onclick: () => undoTxn(t.transaction_id) }, "Undo") : null;
-      list.append(h("li", { "data-testid": "history-item" }, h(`span.badge.${t.status}`, {}, t.status), h("span.grow", {}, t.summary || t.transaction_id),
-        h("span.muted.small", {}, formatTime(t.committed_at || t.created_at)), undo));
-    }
-  } catch (error) { reportError(error, "Could not read the history"); }
-}
-
-async function undoTxn(id) {
-  try { const r = await call("undo_transaction", { transaction_id: id }); toast(r.message || "Undone."); } catch (error) { reportError(error, "Could not undo"); }
-  renderHistory(); renderTrash();
-}
-
 async function renderTrash() {
   const list = clear($("#trash-list"));
   try {
@@ -165,7 +99,7 @@ export async function loadSettings() {
     call("gpu_available").then((g) => { $("#gpu-info").textContent = g.cuda ? `GPU available: ${g.device_name || "CUDA"}` : "No CUDA GPU found: embeddings run on the CPU."; }).catch(() => {});
     call("app_version").then((v) => { $("#app-version").textContent = `SenseTree ${v}`; }).catch(() => {});
   } catch (error) { reportError(error, "Could not read the settings"); return; }
-  renderMcp(); renderMemory(); renderHistory(); renderTrash();
+  renderMcp(); renderMemory(); renderHistory(renderTrash); renderTrash();
 }
 
 export function initSettings() {
@@ -177,6 +111,6 @@ export function initSettings() {
   $("#embedding-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ embedding: formValues(e.target) }, "Saved. A new model re-embeds your files in the background; search keeps using the current index until it is done."); });
   $("#app-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ app: formValues(e.target) }); });
   $("#endpoint-test").addEventListener("click", testEndpoint);
-  $("#mcp-add").addEventListener("click", () => mcpEditor());
+  initMcp({ getConfig: () => config, saveConfig, formValues });
   initMemory();
 }
