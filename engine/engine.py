@@ -236,11 +236,34 @@ class Engine:
         return self.txn.trash_restore(item_id, target_path)
 
     # ---- agent commands -----------------------------------------------------------------------
-    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> dict[str, Any]:
-        return self.agent.chat_with_assistant(messages, scope)
+    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None,
+                            conversation_id: str | None = None) -> dict[str, Any]:
+        return self.agent.chat_with_assistant(messages, scope, conversation_id)
 
-    def test_chat_endpoint(self) -> dict[str, Any]:
-        return self.agent.test_chat_endpoint()
+    def test_chat_endpoint(self, base_url: str | None = None, api_key: str | None = None,
+                           model: str | None = None) -> dict[str, Any]:
+        return self.agent.test_chat_endpoint(base_url, api_key, model)
+
+    # ---- conversations (issue 13; DESIGN §6a) ---------------------------------------------------
+    def list_conversations(self, query: str | None = None) -> list[dict[str, Any]]:
+        return self.agent.conversations.list(query)
+
+    def get_conversation(self, conversation_id: str) -> dict[str, Any]:
+        return self.agent.get_conversation(conversation_id)
+
+    def rename_conversation(self, conversation_id: str, title: str) -> dict[str, bool]:
+        self.agent.conversations.rename(conversation_id, title)
+        return {"ok": True}
+
+    def delete_conversation(self, conversation_id: str) -> dict[str, bool]:
+        self.agent.conversations.delete(conversation_id)
+        return {"ok": True}
+
+    def stop_chat(self, conversation_id: str) -> dict[str, Any]:
+        return self.agent.stop_chat(conversation_id)
+
+    def list_models(self, base_url: str | None = None, api_key: str | None = None) -> list[str]:
+        return self.agent.list_models(base_url, api_key)
 
     def list_mcp_tools(self) -> list[dict[str, Any]]:
         return self.agent.list_mcp_tools()

@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 AGENT_STEP = "agent-step"
 ANSWER_DELTA = "answer-delta"
 INDEXING_PROGRESS = "indexing-progress"
+CHAT_TURN = "chat-turn"  # {turn_id, conversation_id}: a turn started (so the page can stop it)
 
 Handler = Callable[[str, dict[str, Any]], None]
 

@@ -4,7 +4,7 @@
 // command resolves to its data or rejects with an ApiError carrying the engine's stable error code.
 
 export const SIGNATURES = {
-  chat_with_assistant: ["messages", "scope"],
+  chat_with_assistant: ["messages", "scope", "conversation_id"],
   plan_reorganization: ["instruction", "scope"],
   apply_action_plan: ["transaction_id", "operations"],
   discard_action_plan: ["transaction_id"],
@@ -35,13 +35,19 @@ export const SIGNATURES = {
   get_config: [],
   set_config: ["patch"],
   get_default_prompts: [],
-  test_chat_endpoint: [],
+  test_chat_endpoint: ["base_url", "api_key", "model"],
   list_mcp_tools: [],
   gpu_available: [],
   app_version: [],
+  list_conversations: ["query"],
+  get_conversation: ["conversation_id"],
+  rename_conversation: ["conversation_id", "title"],
+  delete_conversation: ["conversation_id"],
+  stop_chat: ["conversation_id"],
+  list_models: ["base_url", "api_key"],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "chat-turn"];
 
 export class ApiError extends Error {
   constructor(code, message) {
