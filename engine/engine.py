@@ -18,7 +18,7 @@ from engine.errors import EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
-from engine.indexing.embed import Embedder, make_embedder
+from engine.indexing.embed import Embedder, embedder_for, embedder_named
 from engine.indexing.indexer import IndexOptions
 from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
@@ -76,8 +76,7 @@ class Engine:
         return self.home / "vectors"
 
     def _wanted_embedder(self) -> Embedder:
-        emb = self.settings.embedding
-        return make_embedder(emb.model, emb.device, emb.quantize, emb.batch_size)
+        return embedder_for(self.settings.embedding, self.vectors_dir / "dims.json")
 
     def _active_embedder(self) -> Embedder:
         """The model whose index is complete: the one in settings, unless a switch is still under way."""
@@ -85,9 +84,7 @@ class Engine:
         active = read_active(self.vectors_dir)
         if active is None or active == wanted.name:
             return wanted
-        model, _, quantize = active.partition("+")
-        emb = self.settings.embedding
-        return make_embedder(model, emb.device, quantize or "none", emb.batch_size)
+        return embedder_named(active, self.settings.embedding, self.vectors_dir / "dims.json")
 
     def _open_vectors(self, embedder: Embedder) -> VectorIndex:
         return VectorIndex(self.vectors_dir / slug(embedder.name), embedder.dim)
@@ -326,7 +323,10 @@ class Engine:
             raise InvalidInput("Settings changes must be an object of keys to new values.")
         if "roots" in patch:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
-        self._update_settings(apply_patch(self.settings, patch))
+        candidate = apply_patch(self.settings, patch)
+        if "embedding" in patch and candidate.embedding.provider == "endpoint":
+            _ = embedder_for(candidate.embedding, self.vectors_dir / "dims.json").dim  # probe before saving
+        self._update_settings(candidate)
         if "indexing" in patch and "paused" in patch["indexing"]:
             self.index.set_indexing_paused(self.settings.indexing.paused)
         if "rerank" in patch:
