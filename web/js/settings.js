@@ -4,6 +4,7 @@
 // secrets come back masked and are kept when the mask is sent back unchanged.
 
 import { call } from "./api.js";
+import { initModelPicker, testTyped } from "./models.js";
 import { $, basename, clear, dialog, formatTime, h, reportError, toast } from "./ui.js";
 
 const PROMPTS = [["chat_system", "Chat: additional instructions"], ["doc_qualify", "File senses (qualification)"], ["reorganize", "Folder reorganisation"]];
@@ -34,23 +35,6 @@ async function saveConfig(patch, message = "Settings saved.") {
   } catch (error) {
     reportError(error, "Could not save");
     return false;
-  }
-}
-
-async function testEndpoint() {
-  const verdict = $("#endpoint-verdict");
-  verdict.className = "verdict"; verdict.textContent = "Testing…";
-  const form = $("#reasoning-form");
-  const values = formValues(form);
-  if (!(await saveConfig({ reasoning: { ...values, reasoning_effort: values.reasoning_effort || null } }, "Endpoint saved."))) { verdict.textContent = ""; return; }
-  try {
-    const result = await call("test_chat_endpoint");
-    verdict.className = `verdict ${result.ok ? "ok" : "error"}`;
-    const tools = result.ok ? (result.tools_supported ? " Tool calling works." : " This model cannot call tools; chat still answers from your files.") : "";
-    verdict.textContent = `${result.ok ? "✓" : "✗"} ${result.message || ""}${tools}`;
-  } catch (error) {
-    verdict.className = "verdict error";
-    verdict.textContent = `✗ ${error.message}`;
   }
 }
 
@@ -170,6 +154,7 @@ export async function loadSettings() {
     $("#config-warning").textContent = config.load_warning || "";
     fillForm($("#reasoning-form"), { ...config.reasoning, reasoning_effort: config.reasoning.reasoning_effort || "" });
     fillForm($("#embedding-form"), config.embedding);
+    $("#embedding-form").dispatchEvent(new Event("sensetree-filled"));
     fillForm($("#app-form"), config.app || {});
     renderPrompts(defaults);
     call("gpu_available").then((g) => { $("#gpu-info").textContent = g.cuda ? `GPU available: ${g.device_name || "CUDA"}` : "No CUDA GPU found: embeddings run on the CPU."; }).catch(() => {});
@@ -186,7 +171,12 @@ export function initSettings() {
   });
   $("#embedding-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ embedding: formValues(e.target) }, "Saved. A new model re-embeds your files in the background; search keeps using the current index until it is done."); });
   $("#app-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ app: formValues(e.target) }); });
-  $("#endpoint-test").addEventListener("click", testEndpoint);
+  $("#endpoint-test").addEventListener("click", testTyped); // tests what is typed, saves nothing (models.js)
+  initModelPicker();
+  const provider = $("#embedding-form").elements.provider;
+  const showEndpointFields = () => $("#embedding-form").classList.toggle("local-provider", provider.value !== "endpoint");
+  provider.addEventListener("change", showEndpointFields);
+  $("#embedding-form").addEventListener("sensetree-filled", showEndpointFields);
   $("#mcp-add").addEventListener("click", () => mcpEditor());
   $("#memory-clear").addEventListener("click", async () => {
     if (!(await dialog({ title: "Forget everything?", body: "Every note the assistant saved will be deleted.", ok: "Clear memory", danger: true }))) return;
