@@ -80,12 +80,18 @@ async function remove(conversation) {
   } catch (error) { reportError(error, "Could not delete"); }
 }
 
+function when(seconds) {
+  const date = new Date(seconds * 1000);
+  const today = new Date().toDateString() === date.toDateString();
+  return today ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : date.toLocaleDateString();
+}
+
 function row(conversation) {
   const id = conversation.conversation_id;
-  return h("li.conv-item", { "data-id": id, "data-testid": "conv-item", class: `conv-item${id === activeId ? " active" : ""}` },
+  return h(`li.conv-item${id === activeId ? ".active" : ""}`, { "data-id": id, "data-testid": "conv-item", title: `Updated ${formatTime(conversation.updated_at)}` },
     h("button.conv-open", { type: "button", title: conversation.title, "aria-current": id === activeId ? "true" : null, onclick: () => openHandler(id) },
       h("span.conv-title", {}, conversation.title),
-      h("span.conv-meta", {}, `${formatTime(conversation.updated_at)} · ${conversation.turns} turn${conversation.turns === 1 ? "" : "s"}`)),
+      h("span.conv-meta", {}, `${when(conversation.updated_at)} · ${conversation.turns} turn${conversation.turns === 1 ? "" : "s"}`)),
     h("span.conv-actions", {},
       h("button.icon-btn", { type: "button", title: "Rename", "aria-label": `Rename “${conversation.title}”`, "data-testid": "conv-rename", onclick: () => rename(conversation) }, "✎"),
       h("button.icon-btn.danger-text", { type: "button", title: "Delete", "aria-label": `Delete “${conversation.title}”`, "data-testid": "conv-delete", onclick: () => remove(conversation) }, "🗑")));
@@ -102,16 +108,16 @@ export async function refreshConversations() {
   } catch (error) { reportError(error, "Could not list the conversations"); }
 }
 
-function setCollapsed(collapsed) {
+function setCollapsed(collapsed, remember = true) {
   $("#view-chat").classList.toggle("conv-collapsed", collapsed);
   $("#conv-toggle").setAttribute("aria-expanded", String(!collapsed));
   $("#conv-toggle").title = collapsed ? "Show conversations" : "Hide conversations";
-  localStorage.setItem(COLLAPSED_KEY, collapsed ? "1" : "0");
+  if (remember) localStorage.setItem(COLLAPSED_KEY, collapsed ? "1" : "0"); // only the person's own choice sticks
 }
 
 export function initConversations() {
   const stored = localStorage.getItem(COLLAPSED_KEY);
-  setCollapsed(stored === null ? window.innerWidth < 980 : stored === "1");
+  setCollapsed(stored === null ? window.innerWidth < 980 : stored === "1", false);
   $("#conv-toggle").addEventListener("click", () => setCollapsed(!$("#view-chat").classList.contains("conv-collapsed")));
   $("#conv-new").addEventListener("click", () => openHandler(null));
   $("#conv-search").addEventListener("input", (e) => {
