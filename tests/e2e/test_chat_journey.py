@@ -7,7 +7,6 @@ test-artifacts/ (gitignored)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,8 @@ from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-WAIT_MS = 60_000
+from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser  # noqa: E402,F401 (the same Chromium fixture)
+
 VENDORS = ["ACME", "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Tyrell"]
 
 
@@ -58,21 +55,6 @@ def _settings(home: Path, base_url: str) -> None:
     (home / "settings.json").write_text(json.dumps({
         "embedding": {"model": "hashing-384"}, "indexing": {"qualify_with_model": False},
         "reasoning": {"enabled": True, "base_url": base_url, "model": "scripted", "max_retries": 0}}))
-
-
-@pytest.fixture
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
-
-
-def _shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def _ask(page, text: str) -> None:

@@ -5,33 +5,20 @@ from __future__ import annotations
 
 import http.server
 import json
-import threading
-from typing import Any, Self
+from typing import Any
 
 from engine.indexing.embed import HashingEmbedder
+from tests.e2e.openai_endpoint import ScriptedEndpoint
 
 
-class EmbeddingsEndpoint:
+class EmbeddingsEndpoint(ScriptedEndpoint):
+    """The e2e chat fake's server, lifecycle and request log, with an embeddings handler instead."""
+
     def __init__(self, model: str = "fake-embed", dim: int = 256):
+        super().__init__([])
         self.model = model
         self.hashing = HashingEmbedder(dim)
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.RequestHandlerClass = _handler_for(self)
 
     def answer(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self._lock:
