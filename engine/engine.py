@@ -243,7 +243,7 @@ class Engine:
 
     # ---- conversations (issue 13; DESIGN §6a) ---------------------------------------------------
     def list_conversations(self, query: str | None = None) -> list[dict[str, Any]]:
-        return self.agent.conversations.list(query)
+        return self.agent.conversations.find(query)
 
     def get_conversation(self, conversation_id: str) -> dict[str, Any]:
         return self.agent.get_conversation(conversation_id)

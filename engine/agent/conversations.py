@@ -102,7 +102,7 @@ class Conversations:
                            f"Start a new chat or pick one from the list.")
         return dict(row)
 
-    def list(self, query: str | None = None) -> list[dict[str, Any]]:
+    def find(self, query: str | None = None) -> list[dict[str, Any]]:
         """Newest first; `query` matches the title, the questions and the answers (case-insensitive)."""
         sql = ("SELECT c.id, c.title, c.updated_at, (SELECT count(*) FROM conversation_turns t "
                "WHERE t.conversation_id = c.id) AS turns FROM conversations c")

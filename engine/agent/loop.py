@@ -16,6 +16,7 @@ then what had streamed so far, with `Answer.stopped` set.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import queue
@@ -109,6 +110,13 @@ def _call_model(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] 
 
 
 _DONE = object()
+_turn_stop: contextvars.ContextVar[Stop] = contextvars.ContextVar("sensetree_turn_stop", default=lambda: False)
+
+
+def turn_stopped() -> bool:
+    """True once the turn running on this thread was asked to stop. A tool that waits (the MCP approval
+    prompt) polls it, so Stop ends the wait instead of leaving the turn blocked in a tool."""
+    return _turn_stop.get()()
 
 
 def _pump(source: Iterator[Any], stop: Stop) -> Iterator[Any]:
@@ -182,6 +190,17 @@ def run_turn(model: ChatModel, registry: ToolRegistry, messages: list[Message], 
     state = LoopState(messages=messages)
     specs = registry.specs() or None
     halted: Stop = stop or (lambda: False)
+    previous = _turn_stop.get()
+    _turn_stop.set(halted)
+    try:
+        yield from _rounds(model, registry, state, specs, max_rounds, plan_of, stop, halted)
+    finally:
+        _turn_stop.set(previous)
+
+
+def _rounds(model: ChatModel, registry: ToolRegistry, state: LoopState, specs: list[dict[str, Any]] | None,
+            max_rounds: int, plan_of: Callable[[], dict[str, Any] | None], stop: Stop | None,
+            halted: Stop) -> Iterator[Event]:
     while state.rounds < max_rounds:
         if halted():
             yield Answer("", stopped=True)

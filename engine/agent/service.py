@@ -101,7 +101,8 @@ class Agent:
         stop = self._claim(conversation_id)
         turn_id = uuid.uuid4().hex
         result: dict[str, Any] = {"answer": "", "sources": [], "plan": None, "steps": [], "trace": [],
-                                  "conversation_id": conversation_id, "turn_id": turn_id, "stopped": False}
+                                  "conversation_id": conversation_id, "turn_id": turn_id, "stopped": False,
+                                  "model": settings.reasoning.model}
         try:
             self.conversations.begin_turn(conversation_id, position, history[-1]["content"], settings.reasoning.model)
             self._events.publish(CHAT_TURN, {"turn_id": turn_id, "conversation_id": conversation_id})

@@ -68,7 +68,7 @@ def test_mcp_list_prints_each_tool_with_its_prefixed_name(tmp_path, make_agent):
 
 def conversation_engine(agent, bus) -> SimpleNamespace:
     return SimpleNamespace(events=bus, chat_with_assistant=agent.chat_with_assistant, close=agent.close,
-                           list_conversations=agent.conversations.list, get_conversation=agent.get_conversation)
+                           list_conversations=agent.conversations.find, get_conversation=agent.get_conversation)
 
 
 def test_chat_continue_resumes_the_newest_conversation_with_its_history_and_list_shows_it(tmp_path, make_agent):

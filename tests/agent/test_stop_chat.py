@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engine.agent import Call, FunctionModel
+from engine.agent.loop import turn_stopped
 from engine.agent.model import ModelReply
 from engine.errors import Conflict
 from engine.events import CHAT_TURN
@@ -111,3 +112,41 @@ def test_a_second_turn_in_a_running_conversation_is_refused_and_stop_without_a_t
     finally:
         agent._release(result["conversation_id"])
     assert len(agent.get_conversation(result["conversation_id"])["turns"]) == 1
+
+
+class WaitingHost(FolderHost):
+    """A search that waits as the MCP approval prompt does, polling `turn_stopped()` (bounded)."""
+
+    def __init__(self, roots):
+        super().__init__(roots)
+        self.waiting = threading.Event()
+
+    def search(self, query, scope, limit):
+        if not self.calls:
+            self.calls.append("pre-rag")
+            return []
+        self.waiting.set()
+        tick = threading.Event()
+        for _ in range(int(WAIT_S / 0.01)):
+            if turn_stopped():
+                return []
+            tick.wait(0.01)
+        raise AssertionError("the tool never saw the stop")
+
+
+def test_a_tool_that_waits_sees_the_stop_through_turn_stopped(tmp_path, make_agent):
+    model = FunctionModel(lambda _m, _t: [Call("search_files", {"query": "x"})])
+    host = WaitingHost([tmp_path])
+    agent, bus, _seen = make_agent(host, model)
+    ids: dict[str, str] = {}
+    bus.subscribe(lambda _t, p: ids.setdefault("id", p["conversation_id"]), CHAT_TURN)
+    results: list[dict[str, Any]] = []
+    turn = threading.Thread(target=lambda: results.append(agent.chat_with_assistant([{"role": "user", "content": "x"}])))
+    turn.start()
+    assert host.waiting.wait(WAIT_S)
+    agent.stop_chat(ids["id"])
+    turn.join(1.0)
+    alive = turn.is_alive()
+    turn.join(WAIT_S)
+    assert not alive and results[0]["stopped"] is True and len(model.requests) == 1
+    assert not turn_stopped()  # outside a turn, nothing is stopped

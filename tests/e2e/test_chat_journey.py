@@ -152,3 +152,42 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
         finally:
             server.stop()
             engine.close()
+
+
+def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_url_is_tested_unsaved(tmp_path, browser):
+    expect = playwright_api.expect
+    _settings(tmp_path / "home", "http://127.0.0.1:9/v1")  # nothing listens there
+    engine = Engine(tmp_path / "home")
+    server = start_server(Api(engine))
+    try:
+        with ScriptedEndpoint([]) as endpoint:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url)
+            _ask(page, "Anything about invoices?")
+            banner = page.get_by_test_id("chat-error")
+            expect(banner).to_contain_text("Cannot reach the reasoning endpoint", timeout=WAIT_MS)
+            _shot(page, "chat-5-endpoint-down-1280x800")
+            banner.get_by_test_id("error-settings").click()
+            expect(page.locator("#view-settings")).to_be_visible()
+            expect(page.locator("#set-reasoning")).to_be_in_viewport()
+
+            # A slip in what is typed: named, fixed with one click, and nothing saved.
+            bare = endpoint.base_url.removeprefix("http://").removesuffix("/v1")
+            page.get_by_test_id("reasoning-base-url").fill(bare)
+            page.get_by_test_id("reasoning-model").fill("scripted")
+            page.get_by_test_id("endpoint-test").click()
+            verdict = page.locator("#endpoint-verdict")
+            expect(verdict).to_contain_text("has no http://", timeout=WAIT_MS)
+            page.get_by_test_id("use-suggested-url").click()
+            expect(page.get_by_test_id("reasoning-base-url")).to_have_value(endpoint.base_url)
+            expect(verdict).to_contain_text("tool calls are supported", timeout=WAIT_MS)
+            page.get_by_test_id("model-refresh").click()
+            expect(page.locator("#model-status")).to_contain_text("1 model(s) available", timeout=WAIT_MS)
+            _shot(page, "chat-6-settings-test-1280x800")
+            assert engine.settings.reasoning.base_url == "http://127.0.0.1:9/v1"
+            assert errors == []
+    finally:
+        server.stop()
+        engine.close()

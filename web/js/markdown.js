@@ -25,14 +25,15 @@ function filePath(href) {
   return path;
 }
 
-function link(text, href) {
+function link(text, href, { autolink = false } = {}) {
   const target = href.trim();
+  const label = autolink ? text : inline(text); // an autolink's text is the URL itself: no second pass
   if (WEB_LINK.test(target)) {
-    return h("a.md-link", { href: target, target: "_blank", rel: "noopener noreferrer", title: target }, inline(text));
+    return h("a.md-link", { href: target, target: "_blank", rel: "noopener noreferrer", title: target }, label);
   }
   if (FILE_LINK.test(target)) {
     const path = filePath(target);
-    return h("button.file-link", { type: "button", title: `Open ${path}`, "data-path": path, onclick: () => openFile(path) }, inline(text));
+    return h("button.file-link", { type: "button", title: `Open ${path}`, "data-path": path, onclick: () => openFile(path) }, label);
   }
   return `[${text}](${href})`;
 }
@@ -50,7 +51,7 @@ export function inline(text) {
     else if (m[5] || m[6]) out.push(h("strong", {}, inline(m[5] || m[6])));
     else if (m[7]) out.push(h("del", {}, inline(m[7])));
     else if (m[8] || m[9]) out.push(h("em", {}, inline(m[8] || m[9])));
-    else out.push(link(m[10] || m[11], m[10] || m[11]));
+    else out.push(link(m[10] || m[11], m[10] || m[11], { autolink: true }));
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push(text.slice(last));

@@ -49,7 +49,7 @@ export async function refreshModelList() {
 function showVerdict(result) {
   const verdict = $("#endpoint-verdict");
   verdict.className = `verdict ${result.ok ? "ok" : "error"}`;
-  const tools = result.ok ? (result.tools_supported ? " Tool calling works." : " This model cannot call tools; chat still answers from your files.") : "";
+  const tools = result.ok && !result.tools_supported ? " Chat still answers from your files." : "";
   verdict.replaceChildren(`${result.ok ? "✓" : "✗"} ${result.message || ""}${tools} `);
   if (result.suggested_base_url) {
     verdict.append(h("button.btn.small", { type: "button", "data-testid": "use-suggested-url", onclick: () => {
