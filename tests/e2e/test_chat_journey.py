@@ -169,6 +169,21 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
             banner = page.get_by_test_id("chat-error")
             expect(banner).to_contain_text("Cannot reach the reasoning endpoint", timeout=WAIT_MS)
             _shot(page, "chat-5-endpoint-down-1280x800")
+
+            # A longer conversation scrolled back to its start reopens there after a reload.
+            page.set_viewport_size({"width": 800, "height": 600})
+            for i in range(4):
+                _ask(page, f"Question {i} about invoices?")
+                expect(page.get_by_test_id("chat-error")).to_have_count(i + 2, timeout=WAIT_MS)
+            log = page.get_by_test_id("chat-log")
+            log.evaluate("el => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); }")
+            page.wait_for_function("() => Object.values(JSON.parse(localStorage.getItem('sensetree-conversation-scroll') || '{}')).includes(0)")
+            page.reload()
+            expect(page.get_by_test_id("chat-error")).to_have_count(5, timeout=WAIT_MS)
+            page.wait_for_function("() => document.querySelector('#chat-log').scrollHeight > document.querySelector('#chat-log').clientHeight + 100")
+            assert log.evaluate("el => el.scrollTop") == 0
+            page.set_viewport_size({"width": 1280, "height": 800})
+            banner = page.get_by_test_id("chat-error").last
             banner.get_by_test_id("error-settings").click()
             expect(page.locator("#view-settings")).to_be_visible()
             expect(page.locator("#set-reasoning")).to_be_in_viewport()
