@@ -6,14 +6,13 @@ from __future__ import annotations
 import http.server
 import json
 import threading
-from typing import Any
 
 import pytest
 
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
-from tests.e2e.openai_endpoint import ScriptedEndpoint, _chunk
+from tests.e2e.openai_endpoint import ScriptedEndpoint, _chunk, _handler_for
 from tests.e2e.test_chat_journey import _ask, _settings
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
@@ -31,20 +30,7 @@ class SlowEndpoint(ScriptedEndpoint):
 
 
 def _slow_handler(endpoint: SlowEndpoint) -> type[http.server.BaseHTTPRequestHandler]:
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            body = json.dumps({"object": "list", "data": [{"id": "scripted", "object": "model"}]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
+    class Handler(_handler_for(endpoint)):  # type: ignore[misc]  # GET /v1/models as the scripted endpoint
         def do_POST(self) -> None:
             endpoint.next_reply(json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}"))
             self.send_response(200)

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from engine.indexing.embed import HashingEmbedder
-from tests.e2e.openai_endpoint import ScriptedEndpoint
+from tests.e2e.openai_endpoint import ScriptedEndpoint, _handler_for
 
 
 class EmbeddingsEndpoint(ScriptedEndpoint):
@@ -18,7 +18,7 @@ class EmbeddingsEndpoint(ScriptedEndpoint):
         super().__init__([])
         self.model = model
         self.hashing = HashingEmbedder(dim)
-        self._server.RequestHandlerClass = _handler_for(self)
+        self._server.RequestHandlerClass = _embeddings_handler(self)
 
     def answer(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self._lock:
@@ -33,21 +33,11 @@ class EmbeddingsEndpoint(ScriptedEndpoint):
         return 200, {"object": "list", "model": self.model, "data": data[::-1]}  # out of order on purpose
 
 
-def _handler_for(endpoint: EmbeddingsEndpoint) -> type[http.server.BaseHTTPRequestHandler]:
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+def _embeddings_handler(endpoint: EmbeddingsEndpoint) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(_handler_for(endpoint)):  # type: ignore[misc]  # the scripted endpoint's plumbing
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
             status, payload = endpoint.answer(self.path, body)
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self._send(status, "application/json", json.dumps(payload).encode())
 
     return Handler
