@@ -19,12 +19,14 @@ from tests.e2e.test_browser_journey import browser  # noqa: E402,F401 (the same 
 RENDER = """async ([text, partial]) => {
   const md = await import('/js/markdown.js');
   const box = document.createElement('div');
+  box.className = 'answer';
+  document.body.append(box);
   box.append(md.renderMarkdown(text, { partial }));
   const q = (s) => [...box.querySelectorAll(s)];
   return { text: box.innerText, html: box.innerHTML, imgs: q('img').length, scripts: q('script').length,
            links: q('a').map((a) => [a.getAttribute('href'), a.getAttribute('target')]),
            files: q('button.file-link').map((b) => b.dataset.path), nested: q('ul > li > ul > li').length,
-           cells: q('td').map((c) => c.textContent), strong: q('strong').map((s) => s.textContent),
+           cells: q('td').map((c) => c.textContent), aligned: q('td').map((c) => getComputedStyle(c).textAlign), strong: q('strong').map((s) => s.textContent),
            code: q('.code-block').map((c) => [c.querySelector('.code-lang').textContent, c.querySelector('code').textContent]) };
 }"""
 
@@ -62,6 +64,7 @@ def test_web_links_file_links_and_autolinks(page):
 def test_nested_lists_tables_and_code(page):
     out = render(page, "- a\n  - b\n  - c\n- d\n\n| x | y |\n|:--|--:|\n| 1 | **2** |\n\n```sql\nSELECT 1;\n```")
     assert out["nested"] == 2 and out["cells"] == ["1", "2"] and out["strong"] == ["2"]
+    assert out["aligned"] == ["left", "right"]
     assert out["code"] == [["sql", "SELECT 1;"]]
 
 

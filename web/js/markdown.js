@@ -93,7 +93,8 @@ const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 function table(lines) {
   const header = splitRow(lines[0]);
   const aligns = splitRow(lines[1]).map((c) => (c.startsWith(":") && c.endsWith(":") ? "center" : c.endsWith(":") ? "right" : null));
-  const cell = (tag, text, i) => h(tag, { style: aligns[i] ? `text-align:${aligns[i]}` : null }, inline(text));
+  // a class, not a style attribute: the page's CSP (style-src 'self') drops inline styles
+  const cell = (tag, text, i) => h(aligns[i] ? `${tag}.align-${aligns[i]}` : tag, {}, inline(text));
   const body = lines.slice(2).map((l) => h("tr", {}, splitRow(l).slice(0, header.length).map((c, i) => cell("td", c, i))));
   return h("div.table-wrap", {}, h("table.md-table", {},
     h("thead", {}, h("tr", {}, header.map((c, i) => cell("th", c, i)))), h("tbody", {}, body)));
