@@ -107,6 +107,9 @@ class Agent:
             self.conversations.begin_turn(conversation_id, position, history[-1]["content"], settings.reasoning.model)
             self._events.publish(CHAT_TURN, {"turn_id": turn_id, "conversation_id": conversation_id})
             self._turn(history, settings, folder, stop, result)
+        except Exception:
+            result.setdefault("error", {"code": "internal", "message": "The turn failed; the log file has details."})
+            raise
         finally:
             self._release(conversation_id)
             status = "error" if result.get("error") else "stopped" if result["stopped"] else "done"

@@ -135,3 +135,17 @@ def test_titles_are_the_first_question_on_one_line_cut_at_a_word():
     long = title_of("word " * 40)
     assert long.endswith("…") and len(long) <= 81 and "  " not in long
     assert title_of("") == "New chat"
+
+
+def test_a_turn_that_crashes_is_stored_as_an_error_not_as_a_finished_answer(tmp_path):
+    def broken(_messages, _tools):
+        raise RuntimeError("a bug in a fake")
+
+    engine = _engine(tmp_path, FunctionModel(broken))
+    try:
+        with pytest.raises(RuntimeError):
+            engine.chat_with_assistant([_user("hello?")])
+        turn = engine.get_conversation(engine.list_conversations()[0]["conversation_id"])["turns"][0]
+    finally:
+        engine.close()
+    assert (turn["status"], turn["error"]["code"]) == ("error", "internal")
