@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.agent import Agent, FunctionModel
-from engine.agent.memory import MIGRATIONS
+from engine.agent import MIGRATIONS
 from engine.agent.prompt import estimate_tokens
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database

@@ -41,6 +41,9 @@ COMMANDS: tuple[str, ...] = (
     "semantic_search", "list_directory", "path_details", "open_path",
     "get_config", "set_config", "get_default_prompts", "test_chat_endpoint", "list_mcp_tools",
     "gpu_available", "app_version",
+    # DESIGN §6a, built by the conversations issue (13)
+    "list_conversations", "get_conversation", "rename_conversation", "delete_conversation", "stop_chat",
+    "list_models",
 )
 
 
@@ -105,8 +108,10 @@ class Api:
 
     # Chat and actions
     @_command
-    def chat_with_assistant(self, messages: Messages, scope: str | None = None) -> Any:
-        return self._engine.chat_with_assistant(messages=messages, **_given(scope=scope))
+    def chat_with_assistant(self, messages: Messages, scope: str | None = None,
+                            conversation_id: str | None = None) -> Any:
+        return self._engine.chat_with_assistant(messages=messages,
+                                                **_given(scope=scope, conversation_id=conversation_id))
 
     @_command
     def approve_tool_call(self, call_id: str, decision: str) -> Any:
@@ -248,8 +253,9 @@ class Api:
         return self._engine.get_default_prompts()
 
     @_command
-    def test_chat_endpoint(self) -> Any:
-        return self._engine.test_chat_endpoint()
+    def test_chat_endpoint(self, base_url: str | None = None, api_key: str | None = None,
+                           model: str | None = None) -> Any:
+        return self._engine.test_chat_endpoint(**_given(base_url=base_url, api_key=api_key, model=model))
 
     @_command
     def list_mcp_tools(self) -> Any:
@@ -262,6 +268,31 @@ class Api:
     @_command
     def app_version(self) -> Any:
         return self._engine.app_version()
+
+    # Conversations and models (DESIGN §6a)
+    @_command
+    def list_conversations(self, query: str | None = None) -> Any:
+        return self._engine.list_conversations(**_given(query=query))
+
+    @_command
+    def get_conversation(self, conversation_id: str) -> Any:
+        return self._engine.get_conversation(conversation_id=conversation_id)
+
+    @_command
+    def rename_conversation(self, conversation_id: str, title: str) -> Any:
+        return self._engine.rename_conversation(conversation_id=conversation_id, title=title)
+
+    @_command
+    def delete_conversation(self, conversation_id: str) -> Any:
+        return self._engine.delete_conversation(conversation_id=conversation_id)
+
+    @_command
+    def stop_chat(self, conversation_id: str) -> Any:
+        return self._engine.stop_chat(conversation_id=conversation_id)
+
+    @_command
+    def list_models(self, base_url: str | None = None, api_key: str | None = None) -> Any:
+        return self._engine.list_models(**_given(base_url=base_url, api_key=api_key))
 
 
 def attach_window(api: Api, window: Any) -> None:

@@ -1,5 +1,9 @@
 """`sensetree chat "question" [--scope DIR]` and `sensetree mcp list`: the agent from a terminal.
 
+Every turn is stored like the window's: `--continue` asks in the newest conversation (or
+`--conversation ID` in a given one), `--list` lists them newest first, `--export ID` prints one as
+Markdown.
+
 Steps are printed as they happen (the same `agent-step` events the window shows), the answer streams
 as `answer-delta` events arrive, then the sources are listed. A proposed plan is printed as a
 Before → After list with its transaction id; approving it happens in the app or with `sensetree apply`.
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -24,8 +29,12 @@ from engine.events import AGENT_STEP, ANSWER_DELTA, TOOL_APPROVAL
 
 def add_parser(subparsers: Any, build_engine: Callable[[], Any] | None = None) -> None:
     chat = subparsers.add_parser("chat", help="ask the assistant about your files")
-    chat.add_argument("question", help="what to ask")
+    chat.add_argument("question", nargs="?", help="what to ask")
     chat.add_argument("--scope", help="restrict the answer to this folder")
+    chat.add_argument("--continue", dest="resume", action="store_true", help="continue the newest conversation")
+    chat.add_argument("--conversation", metavar="ID", help="continue this conversation")
+    chat.add_argument("--list", dest="list_conversations", action="store_true", help="list the conversations")
+    chat.add_argument("--export", metavar="ID", help="print a conversation as Markdown")
     chat.set_defaults(func=_with_engine(build_engine, run))
     mcp = subparsers.add_parser("mcp", help="MCP servers")
     mcp_sub = mcp.add_subparsers(dest="mcp_command", required=True)
@@ -80,7 +89,42 @@ def _ask_on_terminal(engine: Any, payload: dict[str, Any], out: TextIO, stdin: T
     engine.approve_tool_call(payload["call_id"], decision)
 
 
+def _list(engine: Any, out: TextIO) -> int:
+    rows = engine.list_conversations()
+    if not rows:
+        print("No conversations yet. Start one with: sensetree chat \"your question\"", file=out)
+    for row in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["updated_at"]))
+        print(f"{row['conversation_id']}  {when}  {row['turns']:>3} turn(s)  {row['title']}", file=out)
+    return 0
+
+
+def _history(args: argparse.Namespace, engine: Any) -> tuple[str | None, list[dict[str, Any]]]:
+    """The conversation to continue and its stored messages (none for a new conversation)."""
+    conversation_id = args.conversation
+    if args.resume and not conversation_id:
+        newest = engine.list_conversations()
+        conversation_id = newest[0]["conversation_id"] if newest else None
+    if not conversation_id:
+        return None, []
+    messages = []
+    for turn in engine.get_conversation(conversation_id)["turns"]:
+        messages.append({"role": "user", "content": turn["user"]})
+        if turn["answer"]:
+            messages.append({"role": "assistant", "content": turn["answer"]})
+    return conversation_id, messages
+
+
 def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> int:
+    if args.list_conversations:
+        return _list(engine, out)
+    if args.export:
+        out.write(engine.get_conversation(args.export)["markdown"])
+        return 0
+    if not args.question or not args.question.strip():
+        print("Ask a question: sensetree chat \"…\" (or --list to see your conversations).", file=out)
+        return 2
+    conversation_id, messages = _history(args, engine)
     streamed: list[str] = []
 
     def on_step(_topic: str, payload: dict[str, Any]) -> None:
@@ -100,7 +144,9 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
     unsubscribe = [engine.events.subscribe(on_step, AGENT_STEP), engine.events.subscribe(on_delta, ANSWER_DELTA),
                    engine.events.subscribe(on_approval, TOOL_APPROVAL)]
     try:
-        result = engine.chat_with_assistant([{"role": "user", "content": args.question}], scope=args.scope)
+        messages.append({"role": "user", "content": args.question})
+        options = {"conversation_id": conversation_id} if conversation_id else {}
+        result = engine.chat_with_assistant(messages, scope=args.scope, **options)
     finally:
         for stop in unsubscribe:
             stop()
@@ -112,6 +158,9 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
     else:
         print(file=out)
     _print_sources(result.get("sources") or [], out)
+    if result.get("conversation_id"):
+        print(f"\n(conversation {result['conversation_id']}; ask more with: sensetree chat --continue \"…\")",
+              file=out)
     return 1 if result.get("error") else 0
 
 

@@ -55,7 +55,11 @@ class ReasoningSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    model: str = "all-MiniLM-L6-v2"  # the packaged default, or a local folder holding a transformers model
+    # "local": the packaged model or a local transformers folder; "endpoint": an OpenAI /v1/embeddings server
+    provider: Literal["local", "endpoint"] = "local"
+    model: str = "all-MiniLM-L6-v2"  # local: the packaged default or a folder; endpoint: the server's model name
+    base_url: str = "http://127.0.0.1:11434/v1"  # endpoint only
+    api_key: str = ""  # endpoint only
     device: Literal["auto", "cpu", "cuda"] = "auto"
     # Expert switch, not shown in the window: torch dynamic int8 cost 0.03 nDCG@10 on SciFact and was no
     # faster on 2 cores (bench/quality.py --int8; docs/indexing.md).
@@ -219,7 +223,7 @@ def apply_patch(settings: Settings, patch: dict[str, Any]) -> Settings:
 def masked(settings: Settings) -> dict[str, Any]:
     """The settings as the UI sees them: every secret replaced by a mask."""
     data = settings.to_json_dict()
-    for section in ("reasoning", "rerank"):
+    for section in ("reasoning", "rerank", "embedding"):
         if data[section].get("api_key"):
             data[section]["api_key"] = MASK
     for server in data["mcpServers"].values():

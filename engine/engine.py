@@ -18,7 +18,7 @@ from engine.errors import EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
-from engine.indexing.embed import Embedder, make_embedder
+from engine.indexing.embed import Embedder, embedder_for, embedder_named
 from engine.indexing.indexer import IndexOptions
 from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
@@ -90,8 +90,7 @@ class Engine:
         return self.home / "vectors"
 
     def _wanted_embedder(self) -> Embedder:
-        emb = self.settings.embedding
-        return make_embedder(emb.model, emb.device, emb.quantize, emb.batch_size)
+        return embedder_for(self.settings.embedding, self.vectors_dir / "dims.json")
 
     def _active_embedder(self) -> Embedder:
         """The model whose index is complete: the one in settings, unless a switch is still under way."""
@@ -99,9 +98,7 @@ class Engine:
         active = read_active(self.vectors_dir)
         if active is None or active == wanted.name:
             return wanted
-        model, _, quantize = active.partition("+")
-        emb = self.settings.embedding
-        return make_embedder(model, emb.device, quantize or "none", emb.batch_size)
+        return embedder_named(active, self.settings.embedding, self.vectors_dir / "dims.json")
 
     def _open_vectors(self, embedder: Embedder) -> VectorIndex:
         vectors, notice = stores.open_vectors(self.vectors_dir / slug(embedder.name), embedder.dim)
@@ -261,11 +258,41 @@ class Engine:
         return self.txn.trash_restore(item_id, target_path)
 
     # ---- agent commands -----------------------------------------------------------------------
-    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> dict[str, Any]:
-        return self.agent.chat_with_assistant(messages, scope)
+    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None,
+                            conversation_id: str | None = None) -> dict[str, Any]:
+        return self.agent.chat_with_assistant(messages, scope, conversation_id)
 
-    def test_chat_endpoint(self) -> dict[str, Any]:
-        return self.agent.test_chat_endpoint()
+    def test_chat_endpoint(self, base_url: str | None = None, api_key: str | None = None,
+                           model: str | None = None) -> dict[str, Any]:
+        return self.agent.test_chat_endpoint(base_url, self._typed_key(base_url, api_key), model)
+
+    def _typed_key(self, base_url: str | None, api_key: str | None) -> str | None:
+        """The key a request to an address the person typed may carry: one typed with it, else the stored
+        key only where it was entered (engine/key_guard.py), so a typed URL never receives it unvouched."""
+        if base_url is None:
+            return api_key
+        return self.key_guard.key_for("reasoning", self.settings, base_url.strip(), api_key)
+
+    # ---- conversations (issue 13; DESIGN §6a) ---------------------------------------------------
+    def list_conversations(self, query: str | None = None) -> list[dict[str, Any]]:
+        return self.agent.conversations.find(query)
+
+    def get_conversation(self, conversation_id: str) -> dict[str, Any]:
+        return self.agent.get_conversation(conversation_id)
+
+    def rename_conversation(self, conversation_id: str, title: str) -> dict[str, bool]:
+        self.agent.conversations.rename(conversation_id, title)
+        return {"ok": True}
+
+    def delete_conversation(self, conversation_id: str) -> dict[str, bool]:
+        self.agent.conversations.delete(conversation_id)
+        return {"ok": True}
+
+    def stop_chat(self, conversation_id: str) -> dict[str, Any]:
+        return self.agent.stop_chat(conversation_id)
+
+    def list_models(self, base_url: str | None = None, api_key: str | None = None) -> list[str]:
+        return self.agent.list_models(base_url, self._typed_key(base_url, api_key))
 
     def list_mcp_tools(self) -> list[dict[str, Any]]:
         return self.agent.list_mcp_tools()
@@ -351,7 +378,10 @@ class Engine:
         if "roots" in patch:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
         patch, key_notices = self.key_guard.review(self.settings, patch)
-        self._update_settings(self.key_guard.finish(apply_patch(self.settings, patch)))
+        candidate = self.key_guard.finish(apply_patch(self.settings, patch))
+        if "embedding" in patch and candidate.embedding.provider == "endpoint":
+            _ = embedder_for(candidate.embedding, self.vectors_dir / "dims.json").dim  # probe before saving
+        self._update_settings(candidate)
         self.key_guard.trust(self.settings)
         if "indexing" in patch and "paused" in patch["indexing"]:
             self.index.set_indexing_paused(self.settings.indexing.paused)

@@ -5,10 +5,13 @@ indexing and the planner use `OpenAIChatModel.text()`; tests drive it with `Scri
 """
 
 from engine.agent.host import AgentHost
-from engine.agent.memory import MIGRATIONS
+from engine.agent.conversations import MIGRATIONS as CONVERSATION_MIGRATIONS
+from engine.agent.memory import MIGRATIONS as MEMORY_MIGRATIONS
 from engine.agent.model import ChatModel, EndpointError, ModelReply, OpenAIChatModel, ToolCall, ToolsRejected
 from engine.agent.service import Agent
 from engine.agent.testing import Call, FunctionModel, ScriptedModel
+
+MIGRATIONS = MEMORY_MIGRATIONS + CONVERSATION_MIGRATIONS
 
 __all__ = [
     "MIGRATIONS",

@@ -9,6 +9,13 @@ so the person can see what was sent to a third-party server and what came back.
 A turn never ends in a traceback for the person: endpoint failures come back as a clear answer plus the
 sources found so far (and `error: {code, message}`); with the reasoning slot switched off the turn
 returns the pre-RAG sources and says where to set an endpoint.
+
+Every turn is stored in its conversation (`conversations.py`) as it starts and again when it ends, so a
+reload mid-turn still shows the question. The `messages` the page sends decide where the turn goes:
+its k-th user message is turn k-1, and any stored turn from there on is dropped first, which is how
+regenerate (send the history without the last answer) and edit-and-resend (send the history up to
+the edited question) truncate the conversation. `stop_chat` flips the running turn's stop flag; the
+loop checks it before every model and tool call.
 """
 
 from __future__ import annotations
@@ -20,8 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.agent import endpoints
 from engine.agent.bounds import Bounds
 from engine.agent.builtin import TurnTools
+from engine.agent.conversations import Conversations, truncate_result
 from engine.agent.host import AgentHost
 from engine.agent.approval import ToolApprovals
 from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, run_turn
@@ -30,11 +39,12 @@ from engine.agent.memory import Memory
 from engine.agent.model import ChatModel, OpenAIChatModel
 from engine.agent.probe import probe_endpoint
 from engine.agent.prompt import PromptParts, assemble, scope_tree
+from engine.agent.sources import select_sources
 from engine.agent.tools import ToolRegistry
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
-from engine.errors import InvalidInput, ModelError
-from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, EventBus
+from engine.errors import Conflict, InvalidInput, ModelError
+from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, CHAT_TURN, EventBus
 from engine.prompts import effective
 
 log = logging.getLogger(__name__)
@@ -75,6 +85,9 @@ class Agent:
         self._model: ChatModel | None = None
         self._model_lock = threading.Lock()
         self.memory = Memory(db)
+        self.conversations = Conversations(db)
+        self._running: dict[str, threading.Event] = {}
+        self._running_lock = threading.Lock()
         self.bounds = Bounds(host.roots)
         self.mcp = McpHub(lambda: self._settings().mcp_servers,
                           timeout_s=lambda: self._settings().agent.mcp_timeout_s,
@@ -86,38 +99,98 @@ class Agent:
                                        always_allowed=self._always_allowed, allow_always=self._allow_always)
 
     # ---- IPC commands -----------------------------------------------------------------------
-    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None) -> dict[str, Any]:
+    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None,
+                            conversation_id: str | None = None) -> dict[str, Any]:
         history = _clean_history(messages)
         settings = self._settings()
         folder = self.bounds.check(scope) if scope else None
+        if conversation_id:
+            self.conversations.require(conversation_id)
+        else:
+            conversation_id = self.conversations.create(history[0]["content"])
+        position = sum(1 for m in history if m["role"] == "user") - 1
+        stop = self._claim(conversation_id)
+        turn_id = uuid.uuid4().hex
+        result: dict[str, Any] = {"answer": "", "sources": [], "plan": None, "steps": [], "trace": [],
+                                  "conversation_id": conversation_id, "turn_id": turn_id, "stopped": False,
+                                  "model": settings.reasoning.model}
+        try:
+            self.conversations.begin_turn(conversation_id, position, history[-1]["content"], settings.reasoning.model)
+            self._events.publish(CHAT_TURN, {"turn_id": turn_id, "conversation_id": conversation_id})
+            self._turn(history, settings, folder, stop, result)
+        except Exception:
+            result.setdefault("error", {"code": "internal", "message": "The turn failed; the log file has details."})
+            raise
+        finally:
+            self._release(conversation_id)
+            status = "error" if result.get("error") else "stopped" if result["stopped"] else "done"
+            self.conversations.finish_turn(conversation_id, position, result, status)
+        return result
+
+    def stop_chat(self, conversation_id: str) -> dict[str, Any]:
+        """Stop the conversation's running turn; stopping a conversation with no running turn is a no-op."""
+        self.conversations.require(conversation_id)
+        with self._running_lock:
+            flag = self._running.get(conversation_id)
+        if flag is not None:
+            flag.set()
+        return {"ok": True}
+
+    def _turn(self, history: list[dict[str, Any]], settings: Settings, folder: str | None,
+              stop: threading.Event, result: dict[str, Any]) -> None:
         tools = TurnTools(self._host, self.bounds, self.memory, folder)
         tools.said = history[-1]["content"]  # a note quoting the person's own words is theirs, not a file's
         tools.add_sources(self._pre_rag(history[-1]["content"], folder))
-        result: dict[str, Any] = {"answer": "", "sources": [], "plan": None, "steps": []}
         if not settings.reasoning.enabled or not settings.reasoning.model:
-            result.update(answer=_with_sources(NO_ENDPOINT, list(tools.sources.values())))
-            result["sources"] = list(tools.sources.values())
-            return result
+            result.update(answer=_with_sources(NO_ENDPOINT, list(tools.sources.values())),
+                          error={"code": "no_endpoint", "message": NO_ENDPOINT})
+            result["sources"] = select_sources(list(tools.sources.values()), "", set())
+            return
         parts = PromptParts(
             extra_instructions=effective(settings.prompts.model_dump(), "chat_system"),
             memory=self.memory.prompt_notes(), excerpts=list(tools.sources.values()),
             tree=scope_tree(folder) if folder else [], scope=folder)
         prompt = assemble(parts, history, settings.agent.token_budget)
         try:
-            self._drive(prompt, tools, settings, result)
+            self._drive(prompt, tools, settings, result, stop)
         except ModelError as exc:
             log.warning("chat turn failed: %s", exc.message)
             result["answer"] = _with_sources(exc.message, list(tools.sources.values()))
             result["error"] = exc.to_dict()
-        result["sources"] = list(tools.sources.values())
+        read = {str(t["arguments"].get("path")) for t in result["trace"] if t["tool"] == "read_file"}
+        result["sources"] = select_sources(list(tools.sources.values()), result["answer"], read)
         result["answer"] += tools.pending_notice()  # a note from this turn awaits the person's confirmation
-        return result
 
-    def test_chat_endpoint(self) -> dict[str, Any]:
-        settings = self._settings().reasoning
-        if not settings.model:
-            return {"ok": False, "message": "No model is set. " + NO_ENDPOINT, "tools_supported": False}
-        return probe_endpoint(self._current_model(settings), settings)
+    def _claim(self, conversation_id: str) -> threading.Event:
+        with self._running_lock:
+            if conversation_id in self._running:
+                raise Conflict("This conversation is still answering; wait for it or press Stop first.")
+            flag = self._running[conversation_id] = threading.Event()
+        return flag
+
+    def _release(self, conversation_id: str) -> None:
+        with self._running_lock:
+            self._running.pop(conversation_id, None)
+
+    def test_chat_endpoint(self, base_url: str | None = None, api_key: str | None = None,
+                           model: str | None = None) -> dict[str, Any]:
+        """Test the saved endpoint, or what the person typed (any argument given) without saving it."""
+        saved = self._settings().reasoning
+        if base_url is None and api_key is None and model is None:
+            if not saved.model:
+                return {"ok": False, "message": "No model is set. " + NO_ENDPOINT, "tools_supported": False}
+            return probe_endpoint(self._current_model(saved), saved)
+        return endpoints.check_typed(endpoints.typed_settings(saved, base_url, api_key, model), self._factory)
+
+    def list_models(self, base_url: str | None = None, api_key: str | None = None) -> list[str]:
+        typed = endpoints.typed_settings(self._settings().reasoning, base_url, api_key, None)
+        return endpoints.list_models(typed, self._factory)
+
+    def get_conversation(self, conversation_id: str) -> dict[str, Any]:
+        conversation = self.conversations.get(conversation_id)
+        with self._running_lock:
+            conversation["running"] = conversation_id in self._running
+        return conversation
 
     def list_mcp_tools(self) -> list[dict[str, Any]]:
         rows = self.mcp.list_tools()
@@ -159,27 +232,35 @@ class Agent:
             return []
 
     def _drive(self, prompt: list[dict[str, Any]], tools: TurnTools, settings: Settings,
-               result: dict[str, Any]) -> None:
+               result: dict[str, Any], stop: threading.Event) -> None:
         registry = ToolRegistry(tools.tools())
-        turn_id = uuid.uuid4().hex
+        turn_id, conversation_id = result["turn_id"], result["conversation_id"]
         gate = self.approvals.gate(turn_id)
         for tool in self.mcp.tools(gate) if settings.mcp_servers or self.mcp.has_in_process else []:
             registry.add(tools.external(tool))  # its output counts as read content for `remember`
         model = self._current_model(settings.reasoning)
         for event in run_turn(model, registry, prompt, max_rounds=settings.agent.max_rounds,
-                              plan_of=lambda: tools.plan):
+                              plan_of=lambda: tools.plan, stop=stop.is_set):
             if isinstance(event, Step):
                 result["steps"].append(event.label)
-                self._events.publish(AGENT_STEP, {"turn_id": turn_id, "step": event.label, "tool": event.tool,
+                result["trace"].append({"label": event.label, "tool": event.tool, "arguments": event.arguments,
+                                        "result": None, "error": False})
+                self._events.publish(AGENT_STEP, {"turn_id": turn_id, "conversation_id": conversation_id,
+                                                  "step": event.label, "tool": event.tool,
                                                   "arguments": event.arguments, "call_id": event.call_id})
             elif isinstance(event, Observation):
                 self._events.publish(AGENT_RESULT, {"turn_id": turn_id, "call_id": event.call_id, "tool": event.tool,
                                                     "result": _clip(event.text)})
+                if result["trace"]:
+                    result["trace"][-1].update(result=truncate_result(event.text), error=_refused(event.text))
             elif isinstance(event, Delta):
-                self._events.publish(ANSWER_DELTA, {"turn_id": turn_id, "delta": event.text})
+                self._events.publish(ANSWER_DELTA, {"turn_id": turn_id, "conversation_id": conversation_id,
+                                                    "delta": event.text})
             elif isinstance(event, PlanProposed):
                 result["plan"] = event.plan
                 result["answer"] = _plan_answer(event.plan)
+            elif isinstance(event, Answer) and event.stopped:
+                result.update(answer=event.text, stopped=True)
             elif isinstance(event, Answer):
                 result["answer"] = event.text or "The model returned an empty answer; try asking again."
 
@@ -214,6 +295,11 @@ def _clip(text: str) -> str:
     if len(text) <= RESULT_EVENT_CHARS:
         return text
     return text[:RESULT_EVENT_CHARS] + f"\n[… {len(text) - RESULT_EVENT_CHARS} more characters not shown]"
+
+
+def _refused(observation: str) -> bool:
+    """Observations that report a refusal or a failed call (the trace shows them as errors)."""
+    return observation.startswith(("Refused:", "Error", "Could not", "The plan was"))
 
 
 def _plan_answer(plan: dict[str, Any]) -> str:

@@ -5,7 +5,9 @@
 similar length together so padding is not wasted. It loads lazily, so start-up never waits on it.
 `HashingEmbedder` is a deterministic bag-of-words hash for fast tests: distinct texts get distinct
 vectors and shared words raise cosine, so rankings still mean something.
-Both count the texts they embedded (`embedded`), which is how tests and benchmarks prove that a
+`embed_endpoint.EndpointEmbedder` asks an OpenAI-compatible `/v1/embeddings` server instead
+(`embedding.provider = "endpoint"`); `embedder_for(settings)` picks between them.
+All count the texts they embedded (`embedded`), which is how tests and benchmarks prove that a
 rename or an unchanged file costs zero embeddings.
 """
 
@@ -20,6 +22,8 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from engine.config import EmbeddingSettings
 
 log = logging.getLogger(__name__)
 
@@ -161,3 +165,23 @@ def make_embedder(model: str = DEFAULT_MODEL, device: str = "auto", quantize: st
     if model.startswith("hashing"):
         return HashingEmbedder(int(model.split("-")[1]) if "-" in model else 384)
     return TransformerEmbedder(model, device, quantize, batch_size)
+
+
+def embedder_named(name: str, settings: EmbeddingSettings, dims_file: Path | None = None) -> Embedder:
+    """The embedder an index was built with, from its name (the ACTIVE marker) and the settings."""
+    from engine.indexing.embed_endpoint import ENDPOINT_PREFIX, EndpointEmbedder
+
+    if name.startswith(ENDPOINT_PREFIX):
+        return EndpointEmbedder(settings.base_url, name.removeprefix(ENDPOINT_PREFIX), settings.api_key,
+                                dims_file=dims_file, batch_size=max(settings.batch_size, 1))
+    model, _, quantize = name.partition("+")
+    return make_embedder(model, settings.device, quantize or "none", settings.batch_size)
+
+
+def embedder_for(settings: EmbeddingSettings, dims_file: Path | None = None) -> Embedder:
+    """The embedder the settings ask for: the local model, or the endpoint's (`embedding.provider`)."""
+    if settings.provider == "endpoint":
+        from engine.indexing.embed_endpoint import endpoint_name
+
+        return embedder_named(endpoint_name(settings.model), settings, dims_file)
+    return make_embedder(settings.model, settings.device, settings.quantize, settings.batch_size)

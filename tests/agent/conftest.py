@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.agent import Agent
-from engine.agent.memory import MIGRATIONS
+from engine.agent import MIGRATIONS
 from engine.config import Settings
 from engine.db import Database
 from engine.events import EventBus

@@ -64,3 +64,26 @@ def test_mcp_list_prints_each_tool_with_its_prefixed_name(tmp_path, make_agent):
     out = io.StringIO()
     assert run(parse(["mcp", "list"]), cli_engine(agent, bus), out) == 0
     assert out.getvalue() == "mcp__notes__shout  Repeat the text in capitals.  (asks before running)\n"
+
+
+def conversation_engine(agent, bus) -> SimpleNamespace:
+    return SimpleNamespace(events=bus, chat_with_assistant=agent.chat_with_assistant, close=agent.close,
+                           list_conversations=agent.conversations.find, get_conversation=agent.get_conversation)
+
+
+def test_chat_continue_resumes_the_newest_conversation_with_its_history_and_list_shows_it(tmp_path, make_agent):
+    model = ScriptedModel(["Paris.", "About 2.1 million people."])
+    agent, bus, _seen = make_agent(FolderHost([tmp_path]), model)
+    engine = conversation_engine(agent, bus)
+    run(parse(["chat", "Capital of France?"]), engine, io.StringIO())
+    out = io.StringIO()
+    assert run(parse(["chat", "--continue", "How many live there?"]), engine, out) == 0
+    sent = [(m["role"], m["content"]) for m in model.requests[1].messages if m["role"] != "system"]
+    assert sent == [("user", "Capital of France?"), ("assistant", "Paris."), ("user", "How many live there?")]
+    listing = io.StringIO()
+    run(parse(["chat", "--list"]), engine, listing)
+    rows = listing.getvalue().splitlines()
+    assert len(rows) == 1 and rows[0].endswith("2 turn(s)  Capital of France?")
+    exported = io.StringIO()
+    run(parse(["chat", "--export", rows[0].split()[0]]), engine, exported)
+    assert exported.getvalue().startswith("# Capital of France?\n") and "About 2.1 million people." in exported.getvalue()

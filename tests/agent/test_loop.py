@@ -80,7 +80,7 @@ def test_sources_join_pre_rag_and_search_hits_deduplicated_by_path(tmp_path, mak
     paths = [s["path"] for s in result["sources"]]
     assert len(paths) == len(set(paths))
     assert set(paths) == {str(root / "tax" / "invoice-2024.txt"), str(root / "notes.txt"), str(root / "garden.txt")}
-    assert set(result["sources"][0]) == {"path", "name", "score", "snippet"}
+    assert set(result["sources"][0]) == {"path", "name", "score", "snippet", "used"}
 
 
 def test_tool_results_go_back_to_the_model_as_tool_messages(tmp_path, make_agent):

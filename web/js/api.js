@@ -7,7 +7,7 @@
 // headers). Never a cookie: browsers send cookies to every port of 127.0.0.1.
 
 export const SIGNATURES = {
-  chat_with_assistant: ["messages", "scope"],
+  chat_with_assistant: ["messages", "scope", "conversation_id"],
   plan_reorganization: ["instruction", "scope"],
   apply_action_plan: ["transaction_id", "operations"],
   discard_action_plan: ["transaction_id"],
@@ -40,13 +40,19 @@ export const SIGNATURES = {
   get_config: [],
   set_config: ["patch"],
   get_default_prompts: [],
-  test_chat_endpoint: [],
+  test_chat_endpoint: ["base_url", "api_key", "model"],
   list_mcp_tools: [],
   gpu_available: [],
   app_version: [],
+  list_conversations: ["query"],
+  get_conversation: ["conversation_id"],
+  rename_conversation: ["conversation_id", "title"],
+  delete_conversation: ["conversation_id"],
+  stop_chat: ["conversation_id"],
+  list_models: ["base_url", "api_key"],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval", "chat-turn"];
 
 export class ApiError extends Error {
   constructor(code, message) {

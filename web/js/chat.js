@@ -1,14 +1,19 @@
-// The chat panel: a conversation with the agent about the indexed files. While a turn runs, the agent's
-// steps appear live (agent-step events) and the answer streams in (answer-delta events); the final
-// result replaces the stream with the rendered answer, clickable source chips and, when the agent
-// proposed changes, an Action Plan card. A turn can be stopped; Clear discards plans still pending.
+// The chat panel: conversations with the agent about the indexed files, stored by the engine so they
+// survive a reload and a restart. While a turn runs, the agent's steps appear live (agent-step), the
+// answer streams in rendered as Markdown (answer-delta), and Stop (or Esc) asks the engine to stop the
+// turn (stop_chat): the partial answer is kept, marked stopped. Each answer can be copied and the last
+// one regenerated; each question can be edited and sent again. Regenerate and edit send the history up
+// to that question, and the engine truncates the stored conversation there (engine/agent/service.py).
 
 import { call, on } from "./api.js";
 import { showApproval } from "./approval.js";
-import { linkifySources, renderMarkdown } from "./markdown.js";
-import { pendingPlans, planCard } from "./plan.js";
+import { assistantMessage, editInPlace, finishMessage, liveStep, renderStreaming, userMessage } from "./chat_message.js";
+import { initConversations, onOpen, refreshConversations, savedConversation, savedScroll, saveScroll, setActive } from "./conversations.js";
+import { bindModelSwitch } from "./models.js";
 import { bindScopeSelect } from "./state.js";
-import { $, basename, clear, dialog, h, reportError } from "./ui.js";
+import { $, h, reportError, toast } from "./ui.js";
+
+export { openPath } from "./chat_message.js";
 
 const SUGGESTIONS = [
   "What are my most recent invoices about?",
@@ -16,122 +21,203 @@ const SUGGESTIONS = [
   "Tidy this folder into sub-folders by topic",
 ];
 
-const history = [];
-let turn = null; // {controller, trace, answer, streamed}
+// The open conversation: its id (null until the engine created it) and its turns as stored.
+const conversation = { id: null, title: "", turns: [], elements: [] };
+let turn = null; // the running turn: {target, conversationId, stopRequested, controller}
+let planStatuses = new Map();
+let opening = 0;
 
-export function openPath(path, reveal = false) {
-  call("open_path", { path, reveal }).catch((e) => reportError(e, `Could not open ${basename(path)}`));
+/** Slot for the tool-approval helper (web/js/approval.js): called with each `tool-approval` payload and
+ * the running turn's message element, so its card can sit inside the turn that asked. */
+export const hooks = { onToolApproval: null };
+export function handleToolApproval(payload) {
+  if (hooks.onToolApproval) hooks.onToolApproval(payload, turn ? turn.target.element : null);
 }
+hooks.onToolApproval = (payload, element) => showApproval(element?.querySelector(".trace") || log(), payload);
+on("tool-approval", handleToolApproval);
+
+function log() { return $("#chat-log"); }
 
 function scrollToEnd() {
-  const log = $("#chat-log");
-  log.scrollTop = log.scrollHeight;
+  const el = log();
+  el.scrollTop = el.scrollHeight;
 }
 
-function sourceChips(sources) {
-  if (!sources || !sources.length) return null;
-  return h("div.sources", { "aria-label": "Sources", "data-testid": "chat-sources" }, sources.map((s) =>
-    h("button.chip", {
-      type: "button", title: `${s.path}\nClick to open · Alt+click to show in folder`, "data-testid": "source-chip",
-      onclick: (e) => openPath(s.path, e.altKey),
-    }, h("span", { "aria-hidden": "true" }, "📄"), h("span.chip-name", {}, s.name || basename(s.path)),
-    typeof s.score === "number" ? h("span.chip-score", {}, s.score.toFixed(2)) : null)));
+function setTitle(title) {
+  conversation.title = title || "";
+  $("#chat-title").textContent = conversation.title || "New chat";
 }
 
-function addUserMessage(text) {
-  $("#chat-empty").hidden = true;
-  $("#chat-log").append(h("div.msg.user", {}, h("div.bubble", {}, text)));
+function historyBefore(index) {
+  const messages = [];
+  for (const t of conversation.turns.slice(0, index)) {
+    messages.push({ role: "user", content: t.user });
+    if (t.answer) messages.push({ role: "assistant", content: t.answer });
+  }
+  return messages;
 }
 
-function startAssistantMessage() {
-  const trace = h("ol.trace", { "aria-label": "What the assistant did", "data-testid": "chat-trace" });
-  const answer = h("div.answer.streaming", { "data-testid": "chat-answer" });
-  const bubble = h("div.bubble", {}, answer);
-  const message = h("div.msg.assistant", {}, trace, bubble);
-  $("#chat-log").append(message);
-  scrollToEnd();
-  return { message, trace, answer, bubble, streamed: "" };
+function planStatus(id) { return planStatuses.get(id) || "draft"; }
+
+async function loadPlanStatuses() {
+  try { planStatuses = new Map((await call("list_transactions")).map((t) => [t.transaction_id, t.status])); } catch { /* drafts shown as cards */ }
 }
 
-function addStep(target, text) {
-  target.trace.querySelectorAll("li.live").forEach((li) => li.classList.remove("live"));
-  target.trace.append(h("li.live", { "data-testid": "trace-step" }, text));
-  scrollToEnd();
+function renderTurn(stored, index) {
+  const user = userMessage(stored.user, { onEdit: () => editTurn(index) });
+  const target = assistantMessage();
+  log().append(user, target.element);
+  finishMessage(target, stored, { isLast: index === conversation.turns.length - 1, onRegenerate: regenerate, planStatus });
+  conversation.elements[index] = { user, target };
 }
 
-function stepText(payload) {
-  if (typeof payload === "string") return payload;
-  return payload.label || payload.step || payload.text || payload.message || payload.title || JSON.stringify(payload);
+function renderAll() {
+  const empty = $("#chat-empty");
+  log().replaceChildren(empty);
+  conversation.elements = [];
+  empty.hidden = conversation.turns.length > 0;
+  conversation.turns.forEach((t, i) => renderTurn(t, i));
 }
 
-on("agent-step", (payload) => { if (turn) addStep(turn, stepText(payload)); });
-on("tool-approval", (payload) => showApproval(turn ? turn.trace : $("#chat-log"), payload));
-on("answer-delta", (payload) => {
-  if (!turn) return;
-  turn.streamed += payload.delta ?? payload.text ?? payload.content ?? "";
-  turn.answer.textContent = turn.streamed;
-  scrollToEnd();
-});
-
-function finishTurn(target, result) {
-  target.trace.querySelectorAll("li.live").forEach((li) => li.classList.remove("live"));
-  if (!target.trace.children.length) for (const step of result.steps || []) target.trace.append(h("li", {}, step));
-  target.answer.classList.remove("streaming");
-  clear(target.answer).append(renderMarkdown(result.answer || (result.plan ? "" : "(no answer)")));
-  linkifySources(target.answer, result.sources, (path) => openPath(path));
-  if (!result.answer && result.plan) target.bubble.hidden = true;
-  const chips = sourceChips(result.sources);
-  if (chips) target.message.append(chips);
-  if (result.plan) target.message.append(planCard(result.plan));
-  history.push({ role: "assistant", content: result.answer || (result.plan ? `Proposed a plan: ${result.plan.summary}` : "") });
-  scrollToEnd();
+/** Show a stored conversation (or a new, empty one for null). */
+export async function openConversation(id) {
+  if (turn) { toast("Wait for the answer, or press Stop, before switching conversations."); return; }
+  const ticket = ++opening;
+  if (!id) {
+    Object.assign(conversation, { id: null, turns: [] });
+    setTitle("");
+    setActive(null);
+    renderAll();
+    $("#chat-input").focus();
+    return;
+  }
+  try {
+    const [stored] = await Promise.all([call("get_conversation", { conversation_id: id }), loadPlanStatuses()]);
+    if (ticket !== opening) return;
+    Object.assign(conversation, { id: stored.conversation_id, turns: stored.turns });
+    setTitle(stored.title);
+    setActive(stored.conversation_id);
+    renderAll();
+    const top = savedScroll(stored.conversation_id);
+    requestAnimationFrame(() => { if (top === null) scrollToEnd(); else log().scrollTop = top; });
+  } catch (error) {
+    if (error.code === "not_found") { setActive(null); openConversation(null); return; }
+    reportError(error, "Could not open the conversation");
+  }
 }
 
 function setBusy(busy) {
   $("#chat-send").hidden = busy;
   $("#chat-stop").hidden = !busy;
   $("#chat-input").setAttribute("aria-busy", String(busy));
+  $("#view-chat").classList.toggle("chat-busy", busy);
 }
 
-async function send(text) {
+function streamFrame(target) {
+  if (target.frame) return;
+  target.frame = requestAnimationFrame(() => { target.frame = null; renderStreaming(target); scrollToEnd(); });
+}
+
+function mine(payload) {
+  return turn && (!payload.turn_id || !turn.turnId || payload.turn_id === turn.turnId);
+}
+
+on("chat-turn", (payload) => {
+  if (!turn || turn.turnId) return;
+  turn.turnId = payload.turn_id;
+  turn.conversationId = payload.conversation_id;
+  if (turn.stopRequested) stop();
+});
+on("agent-step", (payload) => { if (mine(payload)) { liveStep(turn.target, payload.step || payload.label || ""); scrollToEnd(); } });
+on("answer-delta", (payload) => {
+  if (!mine(payload)) return;
+  turn.target.streamed += payload.delta ?? "";
+  streamFrame(turn.target);
+});
+
+/** Run a turn at `index` (append, regenerate or edit all end up here). */
+async function run(index, text) {
   if (turn || !text.trim()) return;
-  addUserMessage(text);
-  history.push({ role: "user", content: text });
-  const target = startAssistantMessage();
-  turn = Object.assign(target, { controller: new AbortController() });
+  // Drop what the engine will drop: every turn from `index` on.
+  for (const old of conversation.elements.splice(index)) { old.user.remove(); old.target.element.remove(); }
+  conversation.turns.splice(index);
+  $("#chat-empty").hidden = true;
+  const messages = [...historyBefore(index), { role: "user", content: text }];
+  const user = userMessage(text, { onEdit: () => editTurn(index) });
+  const target = assistantMessage();
+  target.answer.classList.add("streaming");
+  log().append(user, target.element);
+  conversation.elements[index] = { user, target };
+  conversation.elements.slice(0, index).forEach((e) => e.target.actions.querySelector('[data-testid="regenerate"]')?.remove());
+  scrollToEnd();
+  turn = { target, conversationId: conversation.id, turnId: null, stopRequested: false, controller: new AbortController() };
   setBusy(true);
+  let result;
   try {
     const scope = $("#chat-scope").value || undefined;
-    const result = await call("chat_with_assistant", { messages: history.slice(), scope }, { signal: turn.controller.signal });
-    finishTurn(target, result);
+    result = await call("chat_with_assistant", { messages, scope, conversation_id: conversation.id || undefined }, { signal: turn.controller.signal });
   } catch (error) {
-    target.answer.classList.remove("streaming");
-    target.trace.querySelectorAll("li.live").forEach((li) => li.classList.remove("live"));
-    if (error.name === "AbortError") {
-      target.answer.classList.add("stopped");
-      target.answer.textContent = target.streamed ? `${target.streamed}\n\n(stopped)` : "Stopped.";
-    } else {
-      target.bubble.replaceChildren(h("p.banner.error", { role: "alert" }, error.message));
-    }
-    history.pop();
-  } finally {
-    turn = null;
-    setBusy(false);
-    $("#chat-input").focus();
+    result = error.name === "AbortError"
+      ? { answer: target.streamed, stopped: true, sources: [], trace: [] }
+      : { answer: "", error: { code: error.code, message: error.message }, sources: [], trace: [] };
   }
+  if (target.frame) cancelAnimationFrame(target.frame);
+  const stored = { user: text, answer: result.answer || "", trace: result.trace || [], sources: result.sources || [], plan: result.plan || null,
+    stopped: Boolean(result.stopped), error: result.error || null, model: result.model || "" };
+  conversation.turns[index] = stored;
+  if (result.conversation_id && result.conversation_id !== conversation.id) {
+    conversation.id = result.conversation_id;
+    setTitle(text.split(/\s+/).join(" ").slice(0, 80));
+    setActive(conversation.id);
+  }
+  finishMessage(target, stored, { isLast: true, onRegenerate: regenerate, planStatus });
+  turn = null;
+  setBusy(false);
+  scrollToEnd();
+  refreshConversations();
+  $("#chat-input").focus();
 }
 
-async function clearChat() {
-  if (turn) turn.controller.abort();
-  const pending = [...pendingPlans.keys()];
-  if (pending.length && !(await dialog({ title: "Clear the conversation?", body: `${pending.length} plan(s) waiting for your decision will be discarded.`, ok: "Clear and discard", danger: true }))) return;
-  for (const id of pending) {
-    try { await call("discard_action_plan", { transaction_id: id }); } catch (e) { reportError(e, "Could not discard a plan"); }
-    pendingPlans.delete(id);
+function regenerate() {
+  const index = conversation.turns.length - 1;
+  if (index >= 0) run(index, conversation.turns[index].user);
+}
+
+async function editTurn(index) {
+  if (turn) return;
+  const element = conversation.elements[index]?.user;
+  if (!element) return;
+  const text = await editInPlace(element, conversation.turns[index]?.user ?? element.textContent);
+  if (text !== null) run(index, text);
+}
+
+/** Stop the running turn: the engine stops it (partial answer kept); locally abort if it cannot. */
+export async function stop() {
+  if (!turn) return;
+  turn.stopRequested = true;
+  $("#chat-stop").disabled = true;
+  const current = turn;
+  setTimeout(() => { $("#chat-stop").disabled = false; }, 1500);
+  if (!current.conversationId) return; // the chat-turn event will call stop() again once the id is known
+  try {
+    await call("stop_chat", { conversation_id: current.conversationId });
+  } catch (error) {
+    current.controller.abort();
+    reportError(error, "Could not stop the turn in the engine");
   }
-  history.length = 0;
-  $("#chat-log").replaceChildren($("#chat-empty"));
-  $("#chat-empty").hidden = false;
+  setTimeout(() => { if (turn === current) current.controller.abort(); }, 5000);
+}
+
+async function exportConversation() {
+  if (!conversation.id) { toast("Nothing to export yet."); return; }
+  try {
+    const { markdown, title } = await call("get_conversation", { conversation_id: conversation.id });
+    const name = `${(title || "conversation").replace(/[^\p{L}\p{N} _-]+/gu, "").trim().slice(0, 60) || "conversation"}.md`;
+    const url = URL.createObjectURL(new Blob([markdown], { type: "text/markdown" }));
+    h("a", { href: url, download: name }).click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    try { await navigator.clipboard.writeText(markdown); toast(`Exported ${name} (also copied as Markdown).`); } catch { toast(`Exported ${name}.`); }
+  } catch (error) { reportError(error, "Could not export"); }
 }
 
 function autosize(input) {
@@ -142,20 +228,35 @@ function autosize(input) {
 export function initChat() {
   const input = $("#chat-input");
   bindScopeSelect($("#chat-scope"));
+  bindModelSwitch($("#chat-model"));
   $("#chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value;
+    if (turn || !text.trim()) return;
     input.value = "";
     autosize(input);
-    send(text);
+    run(conversation.turns.length, text);
   });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); $("#chat-form").requestSubmit(); }
   });
   input.addEventListener("input", () => autosize(input));
-  $("#chat-stop").addEventListener("click", () => turn && turn.controller.abort());
-  $("#chat-clear").addEventListener("click", clearChat);
+  $("#chat-stop").addEventListener("click", stop);
+  $("#chat-export").addEventListener("click", exportConversation);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && turn && !$("#dialog").open) { e.preventDefault(); stop(); }
+  });
+  let scrollTimer = null;
+  log().addEventListener("scroll", () => {
+    clearTimeout(scrollTimer);
+    scrollTimer = setTimeout(() => saveScroll(conversation.id, log().scrollTop), 150);
+  });
+  document.addEventListener("sensetree-conversation-renamed", (e) => setTitle(e.detail));
   for (const text of SUGGESTIONS) {
     $("#chat-suggestions").append(h("button.suggestion", { type: "button", onclick: () => { input.value = text; input.focus(); } }, text));
   }
+  onOpen(openConversation);
+  initConversations();
+  openConversation(savedConversation());
 }
+

@@ -7,6 +7,7 @@ import { call } from "./api.js";
 import { initMemory, renderMemory } from "./memory.js";
 import { renderHistory } from "./history.js";
 import { initMcp, renderMcp } from "./settings_mcp.js";
+import { initModelPicker, testTyped } from "./models.js";
 import { $, basename, clear, dialog, formatTime, h, reportError, toast } from "./ui.js";
 
 const PROMPTS = [["chat_system", "Chat: additional instructions"], ["doc_qualify", "File senses (qualification)"], ["reorganize", "Folder reorganisation"]];
@@ -38,23 +39,6 @@ async function saveConfig(patch, message = "Settings saved.") {
   } catch (error) {
     reportError(error, "Could not save");
     return false;
-  }
-}
-
-async function testEndpoint() {
-  const verdict = $("#endpoint-verdict");
-  verdict.className = "verdict"; verdict.textContent = "Testing…";
-  const form = $("#reasoning-form");
-  const values = formValues(form);
-  if (!(await saveConfig({ reasoning: { ...values, reasoning_effort: values.reasoning_effort || null } }, "Endpoint saved."))) { verdict.textContent = ""; return; }
-  try {
-    const result = await call("test_chat_endpoint");
-    verdict.className = `verdict ${result.ok ? "ok" : "error"}`;
-    const tools = result.ok ? (result.tools_supported ? " Tool calling works." : " This model cannot call tools; chat still answers from your files.") : "";
-    verdict.textContent = `${result.ok ? "✓" : "✗"} ${result.message || ""}${tools}`;
-  } catch (error) {
-    verdict.className = "verdict error";
-    verdict.textContent = `✗ ${error.message}`;
   }
 }
 
@@ -94,6 +78,7 @@ export async function loadSettings() {
     $("#config-warning").textContent = config.load_warning || "";
     fillForm($("#reasoning-form"), { ...config.reasoning, reasoning_effort: config.reasoning.reasoning_effort || "" });
     fillForm($("#embedding-form"), config.embedding);
+    $("#embedding-form").dispatchEvent(new Event("sensetree-filled"));
     fillForm($("#app-form"), config.app || {});
     renderPrompts(defaults);
     call("gpu_available").then((g) => { $("#gpu-info").textContent = g.cuda ? `GPU available: ${g.device_name || "CUDA"}` : "No CUDA GPU found: embeddings run on the CPU."; }).catch(() => {});
@@ -110,7 +95,12 @@ export function initSettings() {
   });
   $("#embedding-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ embedding: formValues(e.target) }, "Saved. A new model re-embeds your files in the background; search keeps using the current index until it is done."); });
   $("#app-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ app: formValues(e.target) }); });
-  $("#endpoint-test").addEventListener("click", testEndpoint);
+  $("#endpoint-test").addEventListener("click", testTyped); // tests what is typed, saves nothing (models.js)
+  initModelPicker();
+  const provider = $("#embedding-form").elements.provider;
+  const showEndpointFields = () => $("#embedding-form").classList.toggle("local-provider", provider.value !== "endpoint");
+  provider.addEventListener("change", showEndpointFields);
+  $("#embedding-form").addEventListener("sensetree-filled", showEndpointFields);
   initMcp({ getConfig: () => config, saveConfig, formValues });
   initMemory();
 }
