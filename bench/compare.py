@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-os.environ.setdefault("LANCE_LOG", "error")  # LanceDB warns on every query that omits its score column
+os.environ.setdefault("LANCEDB_LOG", "error")  # LanceDB warns on every query that omits its score column
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -63,13 +63,18 @@ _SCHEMA = [
 ]
 
 
-def _weight_sql(tf: str, length: str, df: str) -> str:
-    """The BM25 impact of one posting, with `log` as the FTS extension's match_bm25 uses it."""
-    return (f"(log(((stats.n - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
-            f"({tf} + {K1} * (1 - {B} + {B} * ({length} / stats.avgdl)))))::FLOAT")
+def _weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
+    """The BM25 impact of one posting, with `log` as the FTS extension's match_bm25 uses it; the corpus
+    size and average length are bound as literals (a joined one-row CTE misleads DuckDB's join order)."""
+    n_sql, avgdl_sql = f"{float(n)!r}::DOUBLE", f"{float(avgdl)!r}::DOUBLE"
+    return (f"(log((({n_sql} - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
+            f"({tf} + {K1} * (1 - {B} + {B} * ({length} / {avgdl_sql})))))::FLOAT")
 
 
-_STATS_CTE = "stats AS (SELECT count(*)::DOUBLE AS n, greatest(avg(len), 1e-9) AS avgdl FROM chunks)"
+def _corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
+    """(chunks, average length) as BM25 uses them."""
+    row = cur.execute("SELECT count(*)::DOUBLE, greatest(avg(len), 1e-9) FROM chunks").fetchone()
+    return (float(row[0]), float(row[1])) if row and row[1] is not None else (0.0, 1e-9)
 
 
 class KeywordIndex:
@@ -156,7 +161,12 @@ class KeywordIndex:
         incoming = pa.table({"path": pa.array(paths, pa.string()), "chunk_index": pa.array(indexes, pa.int32()),
                              "text": pa.array(texts, pa.string())})
         with self._transaction("update the keyword index") as cur:
-            self._remove(cur, "path IN (SELECT unnest(?))", [replaced])
+            # The replaced paths travel as Arrow, not as a list parameter (binding 10k strings took seconds).
+            cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
+            try:
+                self._remove(cur, "path IN (SELECT path FROM replaced)", [])
+            finally:
+                cur.unregister("replaced")
             if incoming.num_rows:
                 self._insert(cur, incoming)
 
@@ -191,11 +201,11 @@ class KeywordIndex:
                 JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings GROUP BY tid) n USING (tid)
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
+            n, avgdl = _corpus_stats(cur)
             cur.execute(f"""
                 CREATE TABLE postings_fresh AS
-                WITH {_STATS_CTE}
-                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql('p.tf', 'c.len', 't.df')} AS w
-                FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id, stats
+                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql('p.tf', 'c.len', 't.df', n, avgdl)} AS w
+                FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id
                 ORDER BY p.tid, p.chunk_id""")
             cur.execute("DROP TABLE postings")
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
@@ -206,6 +216,10 @@ class KeywordIndex:
         return _Transaction(self, what)
 
     def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
+        """Tokenise, count and weight a batch in bulk. Every join here is between the batch's own temp
+        tables and one base table on an equality key, and the corpus statistics are bound as two numbers:
+        joining a `stats` CTE (and the whole `chunks` table) let the planner build a chunks × terms cross
+        product that made a first batch of 20k chunks take 42 s."""
         cur.register("incoming", incoming)
         try:
             cur.execute("CREATE OR REPLACE TEMP TABLE new_chunks AS "
@@ -216,30 +230,32 @@ class KeywordIndex:
             CREATE OR REPLACE TEMP TABLE new_tf AS
             WITH words AS (SELECT id, unnest({tokenize.tokenize_sql('text')}) AS w FROM new_chunks),
                  kept AS (SELECT id, w FROM words WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)),
-                 word_tf AS (SELECT id, w, count(*) AS tf FROM kept GROUP BY id, w),
-                 stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM word_tf))
-            SELECT id AS chunk_id, term, sum(tf)::INTEGER AS tf FROM word_tf JOIN stems USING (w)
+                 stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
+            SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
             GROUP BY id, term""")
+        cur.execute("CREATE OR REPLACE TEMP TABLE new_len AS "
+                    "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_tf GROUP BY chunk_id")
         cur.execute("""
             INSERT INTO chunks
             SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
-            FROM new_chunks n LEFT JOIN (SELECT chunk_id, sum(tf) AS len FROM new_tf GROUP BY chunk_id) l
-                 ON l.chunk_id = n.id""")
+            FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
         cur.execute("""
             INSERT INTO terms
             SELECT term, nextval('term_id_seq')::INTEGER, 0
             FROM (SELECT DISTINCT term FROM new_tf WHERE term NOT IN (SELECT term FROM terms))""")
-        self._shift_df(cur, "SELECT x.tid, count(*) AS n FROM new_tf JOIN terms x USING (term) GROUP BY x.tid",
-                       sign=1)
+        cur.execute("CREATE OR REPLACE TEMP TABLE new_tid AS "
+                    "SELECT x.tid, t.term FROM (SELECT DISTINCT term FROM new_tf) t JOIN terms x USING (term)")
+        self._shift_df(cur, "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid", sign=1)
+        n, avgdl = _corpus_stats(cur)
         cur.execute(f"""
             INSERT INTO postings
-            WITH {_STATS_CTE}
-            SELECT x.tid, t.chunk_id, t.tf, {_weight_sql('t.tf', 'c.len', 'x.df')}
-            FROM new_tf t JOIN terms x USING (term) JOIN chunks c ON c.id = t.chunk_id, stats
-            ORDER BY x.tid""")
+            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql('t.tf', 'l.len', 'd.df', n, avgdl)}
+            FROM new_tf t JOIN new_tid i USING (term) JOIN terms d ON d.tid = i.tid
+                 JOIN new_len l USING (chunk_id)
+            ORDER BY i.tid""")
         self._count_changes(cur, incoming.num_rows)
-        cur.execute("DROP TABLE new_tf")
-        cur.execute("DROP TABLE new_chunks")
+        for table in ("new_tid", "new_len", "new_tf", "new_chunks"):
+            cur.execute(f"DROP TABLE {table}")
 
     def _remove(self, cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> None:
         cur.execute(f"CREATE OR REPLACE TEMP TABLE gone AS SELECT id FROM chunks WHERE {where}", params)
