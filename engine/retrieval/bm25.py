@@ -25,15 +25,19 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
 from engine.errors import StoreError
 from engine.retrieval import tokenize
+from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
+from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,7 @@ B = 0.75
 
 # Bumped whenever tokenisation or the tables change: an index of another format is emptied at open,
 # and the engine's start-up repair refills it from the chunk texts the vector store keeps (no embedding).
-FORMAT = 3.0
+FORMAT = 4.0  # 4: single letters are indexed (tokenize.STOPWORDS)
 
 # Point lookups a query makes: its few terms among all terms, and its top chunks' paths among all chunks.
 # Without these DuckDB scans both tables for every query (docs/search-latency.md has the figures).
@@ -100,6 +104,8 @@ class KeywordIndex:
         self._local = threading.local()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self._writer = self._new_cursor()
+        self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
+        self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -211,9 +217,19 @@ class KeywordIndex:
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
             cur.execute("DELETE FROM meta WHERE key = 'changed'")
             cur.execute("INSERT INTO meta SELECT 'changed', 0")
+            self._changed_tids = None
 
-    def _transaction(self, what: str) -> _Transaction:
-        return _Transaction(self, what)
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A write transaction; once it has ended, the postings cache forgets the terms it changed."""
+        with self._write_lock:  # held until the cache is told, so no other write's terms mix in
+            try:
+                with _Transaction(self, what) as cur:
+                    yield cur
+            finally:
+                changed, self._changed_tids = self._changed_tids, set()
+                if changed is None or changed:
+                    self._postings.changed(changed)
 
     def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
         """Tokenise, count and weight a batch in bulk. Every join here is between the batch's own temp
@@ -269,9 +285,10 @@ class KeywordIndex:
             self._count_changes(cur, gone)
         cur.execute("DROP TABLE gone")
 
-    @staticmethod
-    def _shift_df(cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int) -> None:
+    def _shift_df(self, cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int) -> None:
         cur.execute(f"CREATE OR REPLACE TEMP TABLE df_delta AS {delta_sql}")
+        if self._changed_tids is not None:
+            self._changed_tids.update(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"].tolist())
         cur.execute(f"UPDATE terms SET df = terms.df + {sign} * d.n FROM df_delta d WHERE terms.tid = d.tid")
         if sign < 0:
             cur.execute("DELETE FROM terms WHERE df <= 0")
@@ -292,29 +309,58 @@ class KeywordIndex:
 
     def search_with_text(self, query: str, k: int = 50,
                          scope: str | None = None) -> tuple[list[Hit], dict[ChunkKey, str]]:
-        """`search`, plus the text of every hit (read in the same query, for snippets)."""
+        """`search`, plus the text of every hit. The sum and top-k run over the terms' postings in memory
+        (postings_cache.py); only the k winners are read back, with their text, for snippets."""
         cur = self._reader()
         try:
             tids = self._term_ids(cur, query)
             if not tids or k <= 0:
                 return [], {}
-            params: list[object] = []
-            scoped = ""
+            postings = self._term_postings(cur, tids)
+            allowed = None
             if scope is not None:
-                scoped = "AND chunk_id IN (SELECT id FROM chunks WHERE path = ? OR starts_with(path, ?))"
-                params += [scope, scope_prefix(scope)]
-            wanted = ", ".join(str(int(t)) for t in tids)  # integers from our own table: safe to inline
-            rows = cur.execute(f"""
-                WITH top AS (
-                    SELECT chunk_id, sum(w) AS score FROM postings
-                    WHERE tid IN ({wanted}) {scoped}
-                    GROUP BY chunk_id ORDER BY score DESC, chunk_id LIMIT {int(k)})
-                SELECT c.path, c.chunk_index, top.score, c.text FROM top JOIN chunks c ON c.id = top.chunk_id
-                ORDER BY top.score DESC, top.chunk_id""", params).fetchall()
+                inside = self._chunk_ids_under(cur, scope)
+                allowed = lambda ids: np.isin(ids, inside, assume_unique=False)  # noqa: E731
+            best = top_k(postings, k, allowed)
+            if not best:
+                return [], {}
+            wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
+            rows = {row[0]: row[1:] for row in cur.execute(
+                f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})").fetchall()}
         except duckdb.Error as exc:
             raise StoreError(f"Keyword search for {query!r} failed: {exc}") from exc
-        hits = [Hit(path, int(index), float(score)) for path, index, score, _ in rows]
-        return hits, {hit.key: text or "" for hit, (*_, text) in zip(hits, rows)}
+        hits, texts = [], {}
+        for chunk_id, score in best:
+            if chunk_id in rows:  # a chunk removed since its postings were read is skipped
+                path, index, text = rows[chunk_id]
+                hit = Hit(path, int(index), score)
+                hits.append(hit)
+                texts[hit.key] = text or ""
+        return hits, texts
+
+    def _term_postings(self, cur: duckdb.DuckDBPyConnection, tids: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each term's (chunk ids, impacts): from the cache, the rest in one read (then cached)."""
+        read_at = self._postings.generation()
+        found = self._postings.get_many(tids)
+        missing = [tid for tid in tids if tid not in found]
+        if missing:
+            got = cur.execute(f"SELECT tid, chunk_id, w FROM postings WHERE tid IN "
+                              f"({', '.join(str(int(t)) for t in missing)})").fetchnumpy()
+            fetched = split_by_term(np.asarray(got["tid"]), np.asarray(got["chunk_id"], dtype=np.int64),
+                                    np.asarray(got["w"], dtype=np.float32))
+            for tid in missing:
+                entry = fetched.get(tid, (np.zeros(0, np.int64), np.zeros(0, np.float32)))
+                self._postings.put(tid, entry, read_at)
+                found[tid] = entry
+        return [found[tid] for tid in tids]
+
+    @staticmethod
+    def _chunk_ids_under(cur: duckdb.DuckDBPyConnection, scope: str) -> np.ndarray:
+        """The ids of the chunks in `scope` (the file, or the folder and everything beneath it)."""
+        low, high = subtree_range(scope)
+        got = cur.execute("SELECT id FROM chunks WHERE path = ? OR (path >= ? AND path < ?)",
+                          [scope, low, high]).fetchnumpy()
+        return np.asarray(got["id"], dtype=np.int64)
 
     @staticmethod
     def _term_ids(cur: duckdb.DuckDBPyConnection, query: str) -> list[int]:
