@@ -21,6 +21,7 @@ from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, rrf, rrf_ceiling
+from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.rerank import Reranker
 from engine.retrieval.snippet import make_snippet
 from engine.retrieval.vectors import VectorIndex
@@ -54,9 +55,15 @@ class HybridSearch:
         self.rerank_top_n = rerank_top_n
         self.exists = exists
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="search-arm")
+        self._queries = QueryEmbedder()
 
     def embed_query(self, query: str) -> np.ndarray:
-        return self.embedder.embed([query])[0]
+        """The query's vector: on one torch thread, cached for repeats (query_embedding.py)."""
+        return self._queries.embed(self.embedder, query)
+
+    def warm(self) -> None:
+        """Load the embedding model in the background, so the first search does not wait for it."""
+        self._queries.warm(self.embedder)
 
     def search(self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50,
                vector: np.ndarray | None = None) -> list[SearchResult]:
