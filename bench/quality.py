@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 
 import duckdb
+import lancedb
 import numpy as np
+import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -31,7 +33,7 @@ from engine.indexing.embed import TransformerEmbedder
 from engine.resources import fts_extension_path
 from engine.retrieval import tokenize
 from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.hybrid import FUSIONS, HybridSearch
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
 
@@ -117,6 +119,24 @@ def _check_against_match_bm25(con, query: str, scores: dict[str, float]) -> None
             raise SystemExit(f"static reference formula disagrees with match_bm25 on {key}: {row} vs {scores[key]}")
 
 
+def lance_fts_reference(files, beir: Beir, work: Path, candidates: int) -> dict[str, list[str]]:
+    """LanceDB's native full-text index (its defaults: English stemming and stop words) over the same
+    chunks: the keyword arm a person would get by choosing LanceDB's hybrid instead of ours."""
+    rows = [(p[len(PREFIX):], c) for p, parts in files for c in parts]
+    table = lancedb.connect(str(work / "lance-fts")).create_table("chunks", pa.table({
+        "doc": [d for d, _ in rows], "text": [c for _, c in rows]}))
+    table.create_fts_index("text", use_tantivy=False)
+    runs = {}
+    for qid, query in beir.queries.items():
+        found = table.search(query, query_type="fts").limit(candidates).select(["doc", "_score"]).to_arrow()
+        ranked: list[str] = []
+        for doc in found["doc"].to_pylist():  # best first, so a document's first chunk is its best
+            if doc not in ranked:
+                ranked.append(doc)
+        runs[qid] = ranked[:100]
+    return runs
+
+
 def run_arm(beir: Beir, fn) -> dict[str, list[str]]:
     return {qid: doc_ids(fn(qid, query)) for qid, query in beir.queries.items()}
 
@@ -160,12 +180,18 @@ def main() -> None:
             t, limit=100, candidates=n)), beir, figures)
         report("BM25 (DuckDB static, same chunks)", static_reference(files, beir, False), beir, figures)
         report("BM25 (DuckDB static, whole docs)", static_reference(files, beir, True), beir, figures)
+        report("BM25 (LanceDB native FTS, same chunks)", lance_fts_reference(files, beir, Path(tmp), n), beir, figures)
         report("dense (all-MiniLM-L6-v2)", run_arm(beir, lambda q, t: search.search_dense(
             t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
-        report(f"hybrid (RRF k=60, weights {args.weights})", run_arm(beir, lambda q, t: search.search(
+        report(f"hybrid ({search.fusion} fusion, weights {args.weights})", run_arm(beir, lambda q, t: search.search(
             t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
         report("hybrid, product default candidates=50", run_arm(beir, lambda q, t: search.search(
             t, limit=100, candidates=50, vector=qvecs[q])), beir, figures)
+        for fusion in (f for f in FUSIONS if f != search.fusion):
+            default, search.fusion = search.fusion, fusion
+            report(f"hybrid ({fusion} fusion), candidates=50", run_arm(beir, lambda q, t: search.search(
+                t, limit=100, candidates=50, vector=qvecs[q])), beir, figures)
+            search.fusion = default
         reranker = make_reranker(load_settings().rerank)
         if reranker is not None:
             search.reranker = reranker
@@ -193,10 +219,11 @@ def measure_int8(beir, files, to_embed, qids, work: Path, figures: dict[str, flo
 def summarise(figures: dict[str, float]) -> None:
     ours = figures["BM25 (ours, incremental)"]
     static = figures["BM25 (DuckDB static, same chunks)"]
-    hybrid = max(v for k, v in figures.items() if k.startswith("hybrid ("))
-    print(f"SUMMARY bm25 {ours:.4f} vs static {static:.4f} (Δ {ours - static:+.4f}, target |Δ| ≤ 0.01: "
-          f"{'met' if abs(ours - static) <= 0.01 else 'MISSED'}); dense {figures['dense (all-MiniLM-L6-v2)']:.4f}; "
-          f"hybrid {hybrid:.4f} (target ≥ 0.70: {'met' if hybrid >= 0.70 else 'MISSED'}) nDCG@10")
+    hybrid = next(v for k, v in figures.items() if k.startswith("hybrid (") and "weights" in k)  # the default
+    lance = figures["BM25 (LanceDB native FTS, same chunks)"]
+    print(f"SUMMARY bm25 {ours:.4f} vs DuckDB static {static:.4f} (Δ {ours - static:+.4f}) and LanceDB FTS {lance:.4f} "
+          f"(target ≥: {'met' if ours >= lance else 'MISSED'}); dense {figures['dense (all-MiniLM-L6-v2)']:.4f}; "
+          f"hybrid {hybrid:.4f} (target ≥ 0.73: {'met' if hybrid >= 0.73 else 'MISSED'}) nDCG@10")
 
 
 if __name__ == "__main__":
