@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +41,7 @@ from lancedb.rerankers import RRFReranker
 from search_latency import (BATCH, CHUNKS_PER_FILE, DIM, chunk_texts, file_path, make_queries, unit_rows,
                             vocabulary)
 
+from engine.indexing.embed import TransformerEmbedder
 from engine.paths import subtree_range
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import RRF_K, rrf
@@ -209,10 +211,40 @@ def update_costs(keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite,
     return out
 
 
+def embedding_under_load(keywords: KeywordIndex, vectors: VectorIndex, queries: list[Query]) -> tuple[float, float]:
+    """Hybrid top-10 with the query embedded by the real model, warm, while this bench keeps one other
+    CPU-bound process running: torch's default threads on the calling thread vs the product's path
+    (one torch thread on the query thread). Every query text is distinct, so no cached vector is reused."""
+    embedder = TransformerEmbedder()
+    search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True)
+    search.warm()
+    embedder.embed(["warm up"])
+    texts = list(dict.fromkeys(q for q, _ in queries))
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        runners = {"default torch threads, caller's thread": lambda q: search.search(q, vector=embedder.embed([q])[0]),
+                   "one torch thread, query thread (ours)": lambda q: search.search(q)}
+        samples: dict[str, list[float]] = {name: [] for name in runners}
+        for n, query in enumerate(texts):
+            for name in list(runners)[n % 2:] + list(runners)[:n % 2]:
+                began = time.perf_counter()
+                runners[name](query + (" x" if name.startswith("default") else ""))  # distinct from the other
+                samples[name].append((time.perf_counter() - began) * 1000)
+    finally:
+        busy.kill()
+        busy.wait()
+    print(f"\nwarm hybrid query with the model embedding it, one competing CPU-bound process ({len(texts)} queries)")
+    figures = {name: percentiles(times) for name, times in samples.items()}
+    for name, (p50, p95) in figures.items():
+        print(f"  {name:<40} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms", flush=True)
+    return figures["one torch thread, query thread (ours)"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--no-model", action="store_true", help="skip the timing with the real query embedding")
     args = parser.parse_args()
     rng = np.random.default_rng(2024)
     print(f"== {args.rows:,} chunks, {args.queries} queries, interleaved ==", flush=True)
@@ -225,12 +257,14 @@ def main() -> None:
         print_table(f"scoped to {SCOPE} (0.1% of the rows)", scoped)
         print("\nupdates", flush=True)
         updates = update_costs(keywords, vectors, lite, queries)
+        embedded = None if args.no_model else embedding_under_load(keywords, vectors, queries[:100])
         keywords.close()
     print(f"peak RSS {peak_rss_mb():.0f} MB", flush=True)
-    summarise(args.rows, unscoped, scoped, build_s, updates)
+    summarise(args.rows, unscoped, scoped, build_s, updates, embedded)
 
 
-def summarise(rows: int, unscoped, scoped, build_s: dict[str, float], updates: dict[str, float]) -> None:
+def summarise(rows: int, unscoped, scoped, build_s: dict[str, float], updates: dict[str, float],
+              embedded: tuple[float, float] | None) -> None:
     def ratio(figures, ours: str, theirs: str, at: int) -> float:
         return figures[ours][at] / figures[theirs][at]
 
@@ -243,7 +277,9 @@ def summarise(rows: int, unscoped, scoped, build_s: dict[str, float], updates: d
     print(f"SUMMARY {rows:,} chunks: hybrid p50 ×{hybrid[0]:.2f} (scoped ×{hybrid[2]:.2f}), p95 ×{hybrid[1]:.2f} "
           f"(scoped ×{hybrid[3]:.2f}) of LanceDB native hybrid; keyword top-50 p50 ×{keyword:.2f} of LanceDB FTS; "
           f"bulk build ×{throughput:.2f} of SQLite FTS5's throughput; one-file keyword update p50 {update:.1f} ms; "
-          f"targets (≤1.0, ≤1.2, ≤1.2, ≥0.5) {'met' if met else 'MISSED'}", flush=True)
+          + (f"with the model under load p50 {embedded[0]:.1f} / p95 {embedded[1]:.1f} ms (≤ 60 / 150 "
+             f"{'met' if embedded[0] <= 60 and embedded[1] <= 150 else 'MISSED'}); " if embedded else "")
+          + f"targets (≤1.0, ≤1.2, ≤1.2, ≥0.5) {'met' if met else 'MISSED'}", flush=True)
 
 
 if __name__ == "__main__":
