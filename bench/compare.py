@@ -4,7 +4,8 @@ Contestants, on the same generated rows (bench/search_latency.py's corpus: Zipfi
 of 5 chunks over 1,000 folders, random unit 384-d vectors; a query's vector is a chunk's plus noise):
 
 - SenseTree hybrid (`HybridSearch`, fixed query vector) and each of its arms;
-- LanceDB's own hybrid: native FTS (`create_fts_index(..., use_tantivy=False)`) built on the very table
+- LanceDB's own hybrid: native FTS (`create_index("text", config=FTS())`, what
+  `create_fts_index(..., use_tantivy=False)` now forwards to) built on the very table
   that holds our vectors, so it uses the same HNSW-SQ index, `query_type="hybrid"` fused by
   `RRFReranker`; and that native FTS alone;
 - SQLite FTS5 BM25 (porter tokenizer) alone, and fused in Python with our vector arm by the same RRF.
@@ -37,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import peak_rss_mb, percentiles
+from lancedb.index import FTS
 from lancedb.rerankers import RRFReranker
 from search_latency import (BATCH, CHUNKS_PER_FILE, DIM, chunk_texts, file_path, make_queries, unit_rows,
                             vocabulary)
@@ -118,7 +120,7 @@ def build(rows: int, work: Path, rng: np.random.Generator):
     print(f"vectors: optimize (path B-tree + HNSW-SQ) {time.perf_counter() - began:.0f} s; "
           f"RSS {current_rss_mb():.0f} MB", flush=True)
     began = time.perf_counter()
-    vectors._table.create_fts_index("text", use_tantivy=False, replace=True)
+    vectors._table.create_index("text", config=FTS(), replace=True)  # native (not tantivy), its defaults
     seconds["LanceDB native FTS"] = time.perf_counter() - began
     for name, took in seconds.items():
         print(f"build {name:<28} {took:7.1f} s   {rows / took:9,.0f} chunks/s", flush=True)

@@ -106,6 +106,7 @@ class KeywordIndex:
         self._writer = self._new_cursor()
         self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
         self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
+        self._query_terms: dict[str, tuple[int, list[int]]] = {}  # query -> (generation, its term ids)
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -362,10 +363,18 @@ class KeywordIndex:
                           [scope, low, high]).fetchnumpy()
         return np.asarray(got["id"], dtype=np.int64)
 
-    @staticmethod
-    def _term_ids(cur: duckdb.DuckDBPyConnection, query: str) -> list[int]:
-        """The ids of the query's terms that occur in the corpus (tokenised and looked up in one query)."""
-        return [row[0] for row in cur.execute(_TERM_IDS_SQL, [query]).fetchall()]
+    def _term_ids(self, cur: duckdb.DuckDBPyConnection, query: str) -> list[int]:
+        """The ids of the query's terms that occur in the corpus (tokenised and looked up in one query),
+        remembered until the next write (a write can add a term the query has)."""
+        read_at = self._postings.generation()
+        known = self._query_terms.get(query)
+        if known is not None and known[0] == read_at:
+            return known[1]
+        tids = [row[0] for row in cur.execute(_TERM_IDS_SQL, [query]).fetchall()]
+        if len(self._query_terms) >= _QUERIES_REMEMBERED:
+            self._query_terms.clear()
+        self._query_terms[query] = (read_at, tids)
+        return tids
 
     def chunk_counts(self) -> dict[str, int]:
         rows = self._reader().execute("SELECT path, count(*) FROM chunks GROUP BY path").fetchall()
@@ -385,6 +394,7 @@ class KeywordIndex:
         return {"chunks": int(n), "total_len": int(total_len), "postings": int(postings[0] if postings else 0)}
 
 
+_QUERIES_REMEMBERED = 1024
 _TERM_IDS_SQL = f"SELECT tid FROM terms WHERE term IN ({tokenize.query_terms_sql('?')})"
 
 

@@ -99,3 +99,14 @@ def test_the_cache_stays_within_its_bound():
         cache.put(tid, (np.arange(4), np.ones(4, np.float32)), cache.generation())
     assert sum(len(ids) for ids, _ in cache.get_many(range(5)).values()) <= 10
     assert 4 in cache.get_many([4])
+
+
+def test_a_query_repeated_after_a_write_finds_the_terms_that_write_added(tmp_path):
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert("/r/a.txt", ["alpha"])
+    assert index.search("alpha zebra", 10)[0].path == "/r/a.txt"
+    assert index.search("zebra", 10) == []  # remembered: no term "zebra" yet
+    index.upsert("/r/z.txt", ["zebra crossing"])
+    assert [h.path for h in index.search("zebra", 10)] == ["/r/z.txt"]
+    assert {h.path for h in index.search("alpha zebra", 10)} == {"/r/a.txt", "/r/z.txt"}
+    index.close()
