@@ -158,6 +158,8 @@ def main() -> None:
     parser.add_argument("--chunker", choices=["engine", "bench"], default="engine",
                         help="engine.indexing.chunk (default) or the bench's own simple chunker")
     parser.add_argument("--int8", action="store_true", help="also measure dynamic int8 (dense nDCG delta)")
+    parser.add_argument("--keyword-only", action="store_true",
+                        help="only the BM25 arms (ours, DuckDB static, LanceDB FTS): no model, no embeddings")
     args = parser.parse_args()
     weights = tuple(float(w) for w in args.weights.split(","))
 
@@ -165,6 +167,9 @@ def main() -> None:
     files, to_embed = build_chunks(beir, args.chunk_chars, args.overlap, args.chunker == "engine")
     print(f"{args.data.name}/{args.split}: {len(beir.corpus)} documents, {len(to_embed)} chunks "
           f"({chunker(args.chunker == 'engine')[0]}), {len(beir.queries)} queries", flush=True)
+    if args.keyword_only:
+        keyword_only(beir, files, args.candidates)
+        return
     embedder = TransformerEmbedder()
     started = time.perf_counter()
     vectors = embed_cached(embedder, to_embed, f"{args.data.name}-chunks")
@@ -203,6 +208,24 @@ def main() -> None:
             measure_int8(beir, files, to_embed, qids, Path(tmp), figures, args.data.name)
         search.keywords.close()
     summarise(figures)
+
+
+def keyword_only(beir: Beir, files, candidates: int) -> None:
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        keywords = KeywordIndex(Path(tmp) / "k.duckdb")
+        keywords.upsert_many(files)
+        empty = VectorIndex(Path(tmp) / "vectors", 384)  # keyword hits carry their text; nothing is read here
+        search = HybridSearch(keywords, empty, embedder=None, exists=lambda _path: True)  # type: ignore[arg-type]
+        report("BM25 (ours, incremental)", run_arm(beir, lambda q, t: search.search_keyword(
+            t, limit=100, candidates=candidates)), beir, figures)
+        report("BM25 (DuckDB static, same chunks)", static_reference(files, beir, False), beir, figures)
+        report("BM25 (LanceDB native FTS, same chunks)", lance_fts_reference(files, beir, Path(tmp), candidates),
+               beir, figures)
+        keywords.close()
+    ours, lance = figures["BM25 (ours, incremental)"], figures["BM25 (LanceDB native FTS, same chunks)"]
+    print(f"SUMMARY bm25 {ours:.4f} vs LanceDB FTS {lance:.4f} (target ≥: {'met' if ours >= lance else 'MISSED'}) "
+          f"nDCG@10 (keyword arms only)")
 
 
 def measure_int8(beir, files, to_embed, qids, work: Path, figures: dict[str, float], label: str) -> None:
