@@ -40,8 +40,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import peak_rss_mb, percentiles
 from lancedb.index import FTS
 from lancedb.rerankers import RRFReranker
-from search_latency import (BATCH, CHUNKS_PER_FILE, DIM, chunk_texts, file_path, make_queries, unit_rows,
-                            vocabulary)
+from search_latency import (
+    BATCH,
+    CHUNKS_PER_FILE,
+    DIM,
+    chunk_texts,
+    file_path,
+    make_queries,
+    unit_rows,
+    vocabulary,
+)
 
 from engine.indexing.embed import TransformerEmbedder
 from engine.paths import subtree_range

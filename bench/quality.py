@@ -22,6 +22,7 @@ import duckdb
 import lancedb
 import numpy as np
 import pyarrow as pa
+from lancedb.index import FTS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -125,7 +126,7 @@ def lance_fts_reference(files, beir: Beir, work: Path, candidates: int) -> dict[
     rows = [(p[len(PREFIX):], c) for p, parts in files for c in parts]
     table = lancedb.connect(str(work / "lance-fts")).create_table("chunks", pa.table({
         "doc": [d for d, _ in rows], "text": [c for _, c in rows]}))
-    table.create_fts_index("text", use_tantivy=False)
+    table.create_index("text", config=FTS())  # native, not tantivy; its defaults
     runs = {}
     for qid, query in beir.queries.items():
         found = table.search(query, query_type="fts").limit(candidates).select(["doc", "_score"]).to_arrow()

@@ -34,8 +34,8 @@ import numpy as np
 import pyarrow as pa
 
 from engine.errors import StoreError
-from engine.retrieval import tokenize
 from engine.paths import subtree_range
+from engine.retrieval import tokenize
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 
@@ -321,7 +321,7 @@ class KeywordIndex:
             allowed = None
             if scope is not None:
                 inside = self._chunk_ids_under(cur, scope)
-                allowed = lambda ids: np.isin(ids, inside, assume_unique=False)  # noqa: E731
+                allowed = lambda ids: np.isin(ids, inside, assume_unique=False)
             best = top_k(postings, k, allowed)
             if not best:
                 return [], {}
