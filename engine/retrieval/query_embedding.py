@@ -5,7 +5,7 @@ query embedding into 181 ms p50 (p95 770 ms): the OpenMP threads of one tiny mat
 descheduled sibling. A single query is too small to gain from a second thread, so it runs on one.
 torch's thread count is per OS thread under OpenMP (ATen keeps it in the calling thread's OpenMP state),
 so the setting lives on a thread of its own here: the indexer's batches, embedded on other threads,
-keep their own setting. The model is loaded (and one query run) by `warm()` at start, so the first
+keep their own setting. The model is loaded by `warm()` at start, so the first
 search does not pay for it, and the vectors of recent queries are kept (people repeat and refine
 queries; a repeat costs no model time).
 """
@@ -61,12 +61,16 @@ class QueryEmbedder:
         return vector
 
     def warm(self, embedder: Embedder) -> Future[None]:
-        """Load the model and run one query on the query thread, in the background."""
+        """Load the model on the query thread, in the background (embedders without a `load` need none;
+        nothing is embedded, so the embedder's count of embedded texts is unchanged)."""
         def run() -> None:
+            load = getattr(embedder, "load", None)
+            if load is None:
+                return
             try:
-                embedder.embed(["warm up"])
+                load()
             except Exception:  # a model that cannot load reports itself at the first real query
-                log.warning("could not warm up the embedding model %s", embedder.name, exc_info=True)
+                log.warning("could not load the embedding model %s", embedder.name, exc_info=True)
         return self._pool.submit(run)
 
     def close(self) -> None:

@@ -46,8 +46,15 @@ def test_a_repeated_query_costs_no_model_call_and_equals_the_first():
     queries.close()
 
 
-def test_warm_loads_the_model_on_the_query_thread_before_any_search():
-    embedder, queries = ThreadRecordingEmbedder(), QueryEmbedder()
+def test_warm_loads_the_model_on_the_query_thread_without_embedding_anything():
+    class Loading(ThreadRecordingEmbedder):
+        loaded_on = ""
+
+        def load(self) -> None:
+            self.loaded_on = threading.current_thread().name
+
+    embedder, queries = Loading(), QueryEmbedder()
     queries.warm(embedder).result(timeout=30)
-    assert embedder.embedded == 1 and embedder.calls[0][1].startswith("query-embed")
+    assert embedder.loaded_on.startswith("query-embed") and embedder.embedded == 0
+    queries.warm(HashingEmbedder()).result(timeout=30)  # nothing to load: nothing happens
     queries.close()
