@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/search_latency.py
 	$(BIN)/python bench/index_throughput.py
 	$(BIN)/python bench/soak.py
+	$(BIN)/python bench/compare.py
 
 lint: $(STAMP)
 	$(BIN)/python -m ruff check engine bridge app.py tests bench

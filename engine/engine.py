@@ -72,6 +72,7 @@ class Engine:
         self._background = background
         if background:
             self.index.start_background()
+            self.search.warm()  # the query model loads now, not at the first search
             if embedder is None and self.embedder.name != self._wanted_embedder().name:
                 self.reembedder.start(self._wanted_embedder())  # finish a model switch a crash interrupted
 

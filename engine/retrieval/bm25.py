@@ -37,16 +37,20 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
 from engine.errors import StoreError
+from engine.paths import subtree_range
 from engine.retrieval import tokenize
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
+from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +60,8 @@ B = 0.75
 # Bumped whenever tokenisation or the tables change: an index of another format is emptied at open,
 # and the engine's start-up repair refills it from the chunk texts the vector store keeps (no embedding).
 # 4: written with a checkpoint after opening (format 3 files may hold an ART that lost a WAL's rows).
-FORMAT = 4.0
+# 5: single letters are indexed and query stop words dropped (tokenize.STOPWORDS).
+FORMAT = 5.0
 
 # Point lookups a query makes: its few terms among all terms, and its top chunks' paths among all chunks.
 # Without these DuckDB scans both tables for every query (docs/search-latency.md has the figures).
@@ -77,13 +82,18 @@ _SCHEMA = [
 ]
 
 
-def _weight_sql(tf: str, length: str, df: str) -> str:
-    """The BM25 impact of one posting, with `log` as the FTS extension's match_bm25 uses it."""
-    return (f"(log(((stats.n - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
-            f"({tf} + {K1} * (1 - {B} + {B} * ({length} / stats.avgdl)))))::FLOAT")
+def _weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
+    """The BM25 impact of one posting, with `log` as the FTS extension's match_bm25 uses it; the corpus
+    size and average length are bound as literals (a joined one-row CTE misleads DuckDB's join order)."""
+    n_sql, avgdl_sql = f"{float(n)!r}::DOUBLE", f"{float(avgdl)!r}::DOUBLE"
+    return (f"(log((({n_sql} - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
+            f"({tf} + {K1} * (1 - {B} + {B} * ({length} / {avgdl_sql})))))::FLOAT")
 
 
-_STATS_CTE = "stats AS (SELECT count(*)::DOUBLE AS n, greatest(avg(len), 1e-9) AS avgdl FROM chunks)"
+def _corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
+    """(chunks, average length) as BM25 uses them."""
+    row = cur.execute("SELECT count(*)::DOUBLE, greatest(avg(len), 1e-9) FROM chunks").fetchone()
+    return (float(row[0]), float(row[1])) if row and row[1] is not None else (0.0, 1e-9)
 
 
 class KeywordIndex:
@@ -114,6 +124,9 @@ class KeywordIndex:
         self._local = threading.local()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self._writer = self._new_cursor()
+        self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
+        self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
+        self._query_terms: dict[str, tuple[int, list[int]]] = {}  # query -> (generation, its term ids)
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -182,7 +195,12 @@ class KeywordIndex:
         incoming = pa.table({"path": pa.array(paths, pa.string()), "chunk_index": pa.array(indexes, pa.int32()),
                              "text": pa.array(texts, pa.string())})
         with self._transaction("update the keyword index") as cur:
-            self._remove(cur, "path IN (SELECT unnest(?))", [replaced])
+            # The replaced paths travel as Arrow, not as a list parameter (binding 10k strings took seconds).
+            cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
+            try:
+                self._remove(cur, "path IN (SELECT path FROM replaced)", [])
+            finally:
+                cur.unregister("replaced")
             if incoming.num_rows:
                 self._insert(cur, incoming)
 
@@ -217,21 +235,35 @@ class KeywordIndex:
                 JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings GROUP BY tid) n USING (tid)
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
+            n, avgdl = _corpus_stats(cur)
             cur.execute(f"""
                 CREATE TABLE postings_fresh AS
-                WITH {_STATS_CTE}
-                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql('p.tf', 'c.len', 't.df')} AS w
-                FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id, stats
+                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql('p.tf', 'c.len', 't.df', n, avgdl)} AS w
+                FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id
                 ORDER BY p.tid, p.chunk_id""")
             cur.execute("DROP TABLE postings")
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
             cur.execute("DELETE FROM meta WHERE key = 'changed'")
             cur.execute("INSERT INTO meta SELECT 'changed', 0")
+            self._changed_tids = None
 
-    def _transaction(self, what: str) -> _Transaction:
-        return _Transaction(self, what)
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A write transaction; once it has ended, the postings cache forgets the terms it changed."""
+        with self._write_lock:  # held until the cache is told, so no other write's terms mix in
+            try:
+                with _Transaction(self, what) as cur:
+                    yield cur
+            finally:
+                changed, self._changed_tids = self._changed_tids, set()
+                if changed is None or changed:
+                    self._postings.changed(changed)
 
     def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
+        """Tokenise, count and weight a batch in bulk. Every join here is between the batch's own temp
+        tables and one base table on an equality key, and the corpus statistics are bound as two numbers:
+        joining a `stats` CTE (and the whole `chunks` table) let the planner build a chunks × terms cross
+        product that made a first batch of 20k chunks take 42 s."""
         cur.register("incoming", incoming)
         try:
             cur.execute("CREATE OR REPLACE TEMP TABLE new_chunks AS "
@@ -242,30 +274,32 @@ class KeywordIndex:
             CREATE OR REPLACE TEMP TABLE new_tf AS
             WITH words AS (SELECT id, unnest({tokenize.tokenize_sql('text')}) AS w FROM new_chunks),
                  kept AS (SELECT id, w FROM words WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)),
-                 word_tf AS (SELECT id, w, count(*) AS tf FROM kept GROUP BY id, w),
-                 stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM word_tf))
-            SELECT id AS chunk_id, term, sum(tf)::INTEGER AS tf FROM word_tf JOIN stems USING (w)
+                 stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
+            SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
             GROUP BY id, term""")
+        cur.execute("CREATE OR REPLACE TEMP TABLE new_len AS "
+                    "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_tf GROUP BY chunk_id")
         cur.execute("""
             INSERT INTO chunks
             SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
-            FROM new_chunks n LEFT JOIN (SELECT chunk_id, sum(tf) AS len FROM new_tf GROUP BY chunk_id) l
-                 ON l.chunk_id = n.id""")
+            FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
         cur.execute("""
             INSERT INTO terms
             SELECT term, nextval('term_id_seq')::INTEGER, 0
             FROM (SELECT DISTINCT term FROM new_tf WHERE term NOT IN (SELECT term FROM terms))""")
-        self._shift_df(cur, "SELECT x.tid, count(*) AS n FROM new_tf JOIN terms x USING (term) GROUP BY x.tid",
-                       sign=1)
+        cur.execute("CREATE OR REPLACE TEMP TABLE new_tid AS "
+                    "SELECT x.tid, t.term FROM (SELECT DISTINCT term FROM new_tf) t JOIN terms x USING (term)")
+        self._shift_df(cur, "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid", sign=1)
+        n, avgdl = _corpus_stats(cur)
         cur.execute(f"""
             INSERT INTO postings
-            WITH {_STATS_CTE}
-            SELECT x.tid, t.chunk_id, t.tf, {_weight_sql('t.tf', 'c.len', 'x.df')}
-            FROM new_tf t JOIN terms x USING (term) JOIN chunks c ON c.id = t.chunk_id, stats
-            ORDER BY x.tid""")
+            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql('t.tf', 'l.len', 'd.df', n, avgdl)}
+            FROM new_tf t JOIN new_tid i USING (term) JOIN terms d ON d.tid = i.tid
+                 JOIN new_len l USING (chunk_id)
+            ORDER BY i.tid""")
         self._count_changes(cur, incoming.num_rows)
-        cur.execute("DROP TABLE new_tf")
-        cur.execute("DROP TABLE new_chunks")
+        for table in ("new_tid", "new_len", "new_tf", "new_chunks"):
+            cur.execute(f"DROP TABLE {table}")
 
     def _remove(self, cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> None:
         cur.execute(f"CREATE OR REPLACE TEMP TABLE gone AS SELECT id FROM chunks WHERE {where}", params)
@@ -279,9 +313,10 @@ class KeywordIndex:
             self._count_changes(cur, gone)
         cur.execute("DROP TABLE gone")
 
-    @staticmethod
-    def _shift_df(cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int) -> None:
+    def _shift_df(self, cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int) -> None:
         cur.execute(f"CREATE OR REPLACE TEMP TABLE df_delta AS {delta_sql}")
+        if self._changed_tids is not None:
+            self._changed_tids.update(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"].tolist())
         cur.execute(f"UPDATE terms SET df = terms.df + {sign} * d.n FROM df_delta d WHERE terms.tid = d.tid")
         if sign < 0:
             cur.execute("DELETE FROM terms WHERE df <= 0")
@@ -302,34 +337,71 @@ class KeywordIndex:
 
     def search_with_text(self, query: str, k: int = 50,
                          scope: str | None = None) -> tuple[list[Hit], dict[ChunkKey, str]]:
-        """`search`, plus the text of every hit (read in the same query, for snippets)."""
+        """`search`, plus the text of every hit. The sum and top-k run over the terms' postings in memory
+        (postings_cache.py); only the k winners are read back, with their text, for snippets."""
         cur = self._reader()
         try:
             tids = self._term_ids(cur, query)
             if not tids or k <= 0:
                 return [], {}
-            params: list[object] = []
-            scoped = ""
+            postings = self._term_postings(cur, tids)
+            allowed = None
             if scope is not None:
-                scoped = "AND chunk_id IN (SELECT id FROM chunks WHERE path = ? OR starts_with(path, ?))"
-                params += [scope, scope_prefix(scope)]
-            wanted = ", ".join(str(int(t)) for t in tids)  # integers from our own table: safe to inline
-            rows = cur.execute(f"""
-                WITH top AS (
-                    SELECT chunk_id, sum(w) AS score FROM postings
-                    WHERE tid IN ({wanted}) {scoped}
-                    GROUP BY chunk_id ORDER BY score DESC, chunk_id LIMIT {int(k)})
-                SELECT c.path, c.chunk_index, top.score, c.text FROM top JOIN chunks c ON c.id = top.chunk_id
-                ORDER BY top.score DESC, top.chunk_id""", params).fetchall()
+                inside = self._chunk_ids_under(cur, scope)
+                allowed = lambda ids: np.isin(ids, inside, assume_unique=False)
+            best = top_k(postings, k, allowed)
+            if not best:
+                return [], {}
+            wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
+            rows = {row[0]: row[1:] for row in cur.execute(
+                f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})").fetchall()}
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
-        hits = [Hit(path, int(index), float(score)) for path, index, score, _ in rows]
-        return hits, {hit.key: text or "" for hit, (*_, text) in zip(hits, rows)}
+        hits, texts = [], {}
+        for chunk_id, score in best:
+            if chunk_id in rows:  # a chunk removed since its postings were read is skipped
+                path, index, text = rows[chunk_id]
+                hit = Hit(path, int(index), score)
+                hits.append(hit)
+                texts[hit.key] = text or ""
+        return hits, texts
+
+    def _term_postings(self, cur: duckdb.DuckDBPyConnection, tids: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each term's (chunk ids, impacts): from the cache, the rest in one read (then cached)."""
+        read_at = self._postings.generation()
+        found = self._postings.get_many(tids)
+        missing = [tid for tid in tids if tid not in found]
+        if missing:
+            got = cur.execute(f"SELECT tid, chunk_id, w FROM postings WHERE tid IN "
+                              f"({', '.join(str(int(t)) for t in missing)})").fetchnumpy()
+            fetched = split_by_term(np.asarray(got["tid"]), np.asarray(got["chunk_id"], dtype=np.int64),
+                                    np.asarray(got["w"], dtype=np.float32))
+            for tid in missing:
+                entry = fetched.get(tid, (np.zeros(0, np.int64), np.zeros(0, np.float32)))
+                self._postings.put(tid, entry, read_at)
+                found[tid] = entry
+        return [found[tid] for tid in tids]
 
     @staticmethod
-    def _term_ids(cur: duckdb.DuckDBPyConnection, query: str) -> list[int]:
-        """The ids of the query's terms that occur in the corpus (tokenised and looked up in one query)."""
-        return [row[0] for row in cur.execute(_TERM_IDS_SQL, [query]).fetchall()]
+    def _chunk_ids_under(cur: duckdb.DuckDBPyConnection, scope: str) -> np.ndarray:
+        """The ids of the chunks in `scope` (the file, or the folder and everything beneath it)."""
+        low, high = subtree_range(scope)
+        got = cur.execute("SELECT id FROM chunks WHERE path = ? OR (path >= ? AND path < ?)",
+                          [scope, low, high]).fetchnumpy()
+        return np.asarray(got["id"], dtype=np.int64)
+
+    def _term_ids(self, cur: duckdb.DuckDBPyConnection, query: str) -> list[int]:
+        """The ids of the query's terms that occur in the corpus (tokenised and looked up in one query),
+        remembered until the next write (a write can add a term the query has)."""
+        read_at = self._postings.generation()
+        known = self._query_terms.get(query)
+        if known is not None and known[0] == read_at:
+            return known[1]
+        tids = [row[0] for row in cur.execute(_TERM_IDS_SQL, [query]).fetchall()]
+        if len(self._query_terms) >= _QUERIES_REMEMBERED:
+            self._query_terms.clear()
+        self._query_terms[query] = (read_at, tids)
+        return tids
 
     def _read(self, what: str, sql: str) -> list[tuple]:
         try:
@@ -356,6 +428,7 @@ class KeywordIndex:
         return {"chunks": int(n), "total_len": int(total_len), "postings": int(postings)}
 
 
+_QUERIES_REMEMBERED = 1024
 _TERM_IDS_SQL = f"SELECT tid FROM terms WHERE term IN ({tokenize.query_terms_sql('?')})"
 
 

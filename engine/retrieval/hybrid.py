@@ -21,12 +21,16 @@ from engine.errors import StoreError
 from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, rrf, rrf_ceiling
+from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, relative_score, rrf, rrf_ceiling
+from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.rerank import Reranker
 from engine.retrieval.snippet import make_snippet
 from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
+
+FUSIONS = ("rrf", "relative")
+FUSION = "rrf"
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,8 @@ class HybridSearch:
 
     def __init__(self, keywords: KeywordIndex, vectors: VectorIndex, embedder: Embedder,
                  reranker: Reranker | None = None, *, weights: Sequence[float] = (1.0, 1.0),
-                 rerank_top_n: int = 30, exists: Callable[[str], bool] = os.path.exists):
+                 rerank_top_n: int = 30, exists: Callable[[str], bool] = os.path.exists,
+                 fusion: str = FUSION):
         self.keywords = keywords
         self.vectors = vectors
         self.embedder = embedder
@@ -54,10 +59,19 @@ class HybridSearch:
         self.weights = tuple(weights)
         self.rerank_top_n = rerank_top_n
         self.exists = exists
+        if fusion not in FUSIONS:
+            raise ValueError(f"unknown fusion {fusion!r}; one of {', '.join(FUSIONS)}")
+        self.fusion = fusion
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="search-arm")
+        self._queries = QueryEmbedder()
 
     def embed_query(self, query: str) -> np.ndarray:
-        return self.embedder.embed([query])[0]
+        """The query's vector: on one torch thread, cached for repeats (query_embedding.py)."""
+        return self._queries.embed(self.embedder, query)
+
+    def warm(self) -> None:
+        """Load the embedding model in the background, so the first search does not wait for it."""
+        self._queries.warm(self.embedder)
 
     def search(self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50,
                vector: np.ndarray | None = None) -> list[SearchResult]:
@@ -87,9 +101,7 @@ class HybridSearch:
             log.warning("keyword arm unavailable, answering from vectors alone: %s", exc)
             keyword_hits, keyword_texts = [], {}
         texts = {**keyword_texts, **texts}
-        ceiling = rrf_ceiling(RRF_K, self.weights)
-        fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, self.weights)
-        return [(key, score / ceiling) for key, score in fused], texts
+        return fuse(self.fusion, keyword_hits, dense_hits, self.weights), texts
 
     def search_keyword(self, query: str, scope: str | None = None, limit: int = 10,
                        candidates: int = 50) -> list[SearchResult]:
@@ -133,6 +145,17 @@ class HybridSearch:
         return [SearchResult(path, display_name(path), round(min(max(score, 0.0), 1.0), 6),
                              make_snippet(texts.get((path, index), ""), query), index)
                 for path, (index, score) in best.items()]
+
+
+def fuse(fusion: str, keyword_hits: list[Hit], dense_hits: list[Hit],
+         weights: Sequence[float]) -> list[tuple[ChunkKey, float]]:
+    """The two arms as one ranking with scores in [0, 1] (1 = the best possible), by `fusion`."""
+    if fusion == "relative":
+        return relative_score([[(h.key, h.score) for h in keyword_hits], [(h.key, h.score) for h in dense_hits]],
+                              weights)
+    ceiling = rrf_ceiling(RRF_K, weights)
+    fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, weights)
+    return [(key, score / ceiling) for key, score in fused]
 
 
 def _single_arm(hits: list[Hit]) -> list[tuple[ChunkKey, float]]:

@@ -4,7 +4,7 @@ DuckDB's `PRAGMA create_fts_index` is static (a change needs a full rebuild), so
 own postings (engine/retrieval/bm25.py). To stay comparable with DuckDB's index, and to keep its
 tested behaviour, text is split the way the extension does by default: strip accents, lower-case,
 replace the extension's default `ignore` characters with spaces, split on white space, drop empty
-tokens and the 571-word SMART English stopword list, then stem with the extension's Porter stemmer.
+tokens and the SMART English stopword list (less its single letters, below), then stem with the extension's Porter stemmer.
 The work runs inside DuckDB (vectorised SQL), not in Python. A test checks these constants against
 the extension itself, so a DuckDB upgrade that changes its defaults is caught.
 
@@ -65,7 +65,12 @@ when whence whenever where where's whereafter whereas whereby wherein whereupon 
 while whither who who's whoever whole whom whose why will willing wish with within without won't wonder
 would wouldn't x y yes yet you you'd you'll you're you've your yours yourself yourselves z zero
 """
-STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
+SMART_STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
+
+# What SenseTree drops, from documents and queries alike: the SMART list without its single letters,
+# except "a" and "i", the two that are English words. The others are symbols people search for
+# (T cell, vitamin K, G-CSF, N-terminal, "plan B"); dropping them lost the letter from every such term.
+STOPWORDS: frozenset[str] = frozenset(w for w in SMART_STOPWORDS if len(w) > 1 or w in ("a", "i"))
 
 
 def tokenize_sql(expr: str, ignore: str = IGNORE_PATTERN) -> str:
@@ -76,22 +81,28 @@ def tokenize_sql(expr: str, ignore: str = IGNORE_PATTERN) -> str:
 
 
 def install(con: duckdb.DuckDBPyConnection) -> None:
-    """Load the FTS extension (for `stem`) from its wheel and create the stopword table if missing."""
+    """Load the FTS extension (for `stem`) from its wheel and make the `stopwords` table hold STOPWORDS
+    (a file written with another list is brought up to date; its index format says whether to rebuild)."""
     con.execute(f"LOAD '{_sql_string(str(fts_extension_path()))}'")
     exists = con.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_name = 'stopwords'"
     ).fetchone()
     if exists and exists[0]:
-        return
-    con.execute("CREATE TABLE stopwords (sw VARCHAR)")
+        stored = {row[0] for row in con.execute("SELECT sw FROM stopwords").fetchall()}
+        if stored == STOPWORDS:
+            return
+        con.execute("DELETE FROM stopwords")
+    else:
+        con.execute("CREATE TABLE stopwords (sw VARCHAR)")
     con.executemany("INSERT INTO stopwords VALUES (?)", [(w,) for w in sorted(STOPWORDS)])
 
 
 def query_terms_sql(expr: str) -> str:
-    """SQL for the distinct stemmed terms of a query, as `match_bm25` derives them (stopwords are not
-    removed from queries there either; they simply have no postings)."""
+    """SQL for the distinct stemmed terms of a query. Stop words are dropped before stemming, exactly as
+    in documents: stemmed, "for" became the term of the abbreviation "FORs" and "are" that of "AR"
+    (match_bm25 keeps them, and so matched those); kept, they would only cost a postings scan."""
     return (f"SELECT DISTINCT stem(w, '{STEMMER}') FROM (SELECT unnest({tokenize_sql(expr)}) AS w) "
-            "WHERE len(w) > 0")
+            "WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)")
 
 
 def _sql_string(value: str) -> str:

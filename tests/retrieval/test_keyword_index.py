@@ -37,12 +37,12 @@ def scores(index, query, k=50, scope=None):
 def static_bm25(corpus, query):
     """DuckDB's static FTS index over the same chunks: the reference our scores must equal."""
     con = duckdb.connect()
-    con.execute(f"LOAD '{fts_extension_path()}'")
+    tokenize.install(con)  # the extension, and our stop list as a table it can use
     con.execute("CREATE TABLE docs (key VARCHAR, body VARCHAR)")
     rows = [(f"{path}#{i}", text) for path, chunks in corpus.items() for i, text in enumerate(chunks)]
     con.executemany("INSERT INTO docs VALUES (?, ?)", rows)
     ignore = tokenize.IGNORE_PATTERN.replace("'", "''")
-    con.execute("PRAGMA create_fts_index('docs', 'key', 'body', stemmer='porter', stopwords='english', "
+    con.execute("PRAGMA create_fts_index('docs', 'key', 'body', stemmer='porter', stopwords='stopwords', "
                 f"ignore='{ignore}', strip_accents=1, lower=1)")
     found = con.execute("SELECT key, fts_main_docs.match_bm25(key, ?) AS s FROM docs WHERE s IS NOT NULL",
                         [query]).fetchall()
@@ -85,7 +85,7 @@ def _our_tokens(sample: str, ignore: str = tokenize.IGNORE_PATTERN) -> list[str]
 
 def test_tokenizer_constants_are_the_fts_extension_defaults():
     theirs, stopwords = _extension_tokens(SAMPLE)  # all defaults
-    assert stopwords == tokenize.STOPWORDS
+    assert stopwords == tokenize.SMART_STOPWORDS
     assert _our_tokens(SAMPLE, tokenize.DUCKDB_DEFAULT_IGNORE) == theirs
 
 

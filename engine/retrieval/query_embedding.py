@@ -1,0 +1,77 @@
+"""Embedding a person's query: on one dedicated thread, with torch at one intra-op thread, cached.
+
+Measured (issue 17): with torch's default of 2 threads on 2 cores, one other busy process turned a 12 ms
+query embedding into 181 ms p50 (p95 770 ms): the OpenMP threads of one tiny matrix product wait on a
+descheduled sibling. A single query is too small to gain from a second thread, so it runs on one.
+torch's thread count is per OS thread under OpenMP (ATen keeps it in the calling thread's OpenMP state),
+so the setting lives on a thread of its own here: the indexer's batches, embedded on other threads,
+keep their own setting. The model is loaded by `warm()` at start, so the first
+search does not pay for it, and the vectors of recent queries are kept (people repeat and refine
+queries; a repeat costs no model time).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import numpy as np
+
+from engine.indexing.embed import Embedder
+
+log = logging.getLogger(__name__)
+
+CACHED_QUERIES = 256
+
+
+def _one_torch_thread() -> None:
+    """The query thread's own torch setting (a no-op where torch is not installed)."""
+    try:
+        import torch
+    except ImportError:  # a build without the model (tests with the hashing embedder)
+        return
+    torch.set_num_threads(1)
+
+
+class QueryEmbedder:
+    """`embed(embedder, query)` on the query thread, with an LRU of recent query vectors."""
+
+    def __init__(self, cached: int = CACHED_QUERIES):
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embed",
+                                        initializer=_one_torch_thread)
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._cached = cached
+
+    def embed(self, embedder: Embedder, query: str) -> np.ndarray:
+        key = (embedder.name, query)
+        with self._lock:
+            vector = self._cache.get(key)
+            if vector is not None:
+                self._cache.move_to_end(key)
+                return vector
+        vector = self._pool.submit(lambda: embedder.embed([query])[0]).result()
+        vector.setflags(write=False)  # shared by every caller of the same query
+        with self._lock:
+            self._cache[key] = vector
+            while len(self._cache) > self._cached:
+                self._cache.popitem(last=False)
+        return vector
+
+    def warm(self, embedder: Embedder) -> Future[None]:
+        """Load the model on the query thread, in the background (embedders without a `load` need none;
+        nothing is embedded, so the embedder's count of embedded texts is unchanged)."""
+        def run() -> None:
+            load = getattr(embedder, "load", None)
+            if load is None:
+                return
+            try:
+                load()
+            except Exception:  # a model that cannot load reports itself at the first real query
+                log.warning("could not load the embedding model %s", embedder.name, exc_info=True)
+        return self._pool.submit(run)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

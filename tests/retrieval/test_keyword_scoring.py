@@ -1,0 +1,113 @@
+"""Keyword top-k over in-memory postings: equal to brute force, scoped equal to filtered, never stale."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
+
+WORDS = [f"w{i}" for i in range(40)]
+
+
+def generated_corpus(seed: int = 7, files: int = 60) -> dict[str, list[str]]:
+    rng = np.random.default_rng(seed)
+    corpus = {}
+    for n in range(files):
+        folder = ["/r/Docs", "/r/DocsEvil", "/r/Other/deep", "/r/Other"][n % 4]
+        corpus[f"{folder}/f{n}.txt"] = [" ".join(rng.choice(WORDS, size=int(rng.integers(3, 15))))
+                                        for _ in range(int(rng.integers(1, 4)))]
+    return corpus
+
+
+def brute_top_k(postings, k, allowed=None):
+    totals: dict[int, float] = {}
+    for ids, weights in postings:
+        for chunk_id, weight in zip(ids.tolist(), weights.tolist()):
+            if allowed is None or chunk_id in allowed:
+                totals[chunk_id] = totals.get(chunk_id, 0.0) + weight
+    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+
+
+def test_top_k_equals_the_exhaustive_sum_and_sort_including_ties():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        postings = []
+        for _ in range(3):  # small integer impacts, so many chunks tie
+            ids = rng.choice(200, size=int(rng.integers(0, 80)), replace=False).astype(np.int64)
+            postings.append((ids, rng.integers(1, 4, size=len(ids)).astype(np.float32)))
+        for k in (1, 5, 50, 500):
+            ours = top_k(postings, k)
+            assert [c for c, _ in ours] == [c for c, _ in brute_top_k(postings, k)]
+        allowed = set(range(0, 200, 3))
+        inside = np.array(sorted(allowed))
+        assert ([c for c, _ in top_k(postings, 10, lambda ids, inside=inside: np.isin(ids, inside))]
+                == [c for c, _ in brute_top_k(postings, 10, allowed)])
+
+
+def test_split_by_term_groups_rows_of_several_terms():
+    split = split_by_term(np.array([5, 2, 5, 2, 9]), np.array([1, 2, 3, 4, 5]), np.ones(5, np.float32))
+    assert {t: ids.tolist() for t, (ids, _) in split.items()} == {2: [2, 4], 5: [1, 3], 9: [5]}
+
+
+def test_scoped_results_equal_the_unscoped_results_filtered_by_path(tmp_path):
+    corpus = generated_corpus()
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert_many(corpus.items())
+    for query in ("w1 w2", "w3", "w5 w7 w11", "w0 w39"):
+        everything = index.search(query, 10_000)
+        for scope in ("/r/Docs", "/r/Other", "/r/Other/deep", "/r/Docs/f0.txt"):
+            inside = [h for h in everything if h.path == scope or h.path.startswith(scope + "/")]
+            assert index.search(query, 10_000, scope) == inside, (query, scope)
+            assert index.search(query, 3, scope) == inside[:3], (query, scope)
+    index.close()
+
+
+def test_cached_postings_never_outlive_a_change_to_their_terms(tmp_path):
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert_many([("/r/a.txt", ["alpha beta"]), ("/r/b.txt", ["gamma"])])
+    assert [h.path for h in index.search("alpha", 10)] == ["/r/a.txt"]  # now cached
+    index.upsert("/r/b.txt", ["alpha alpha delta"])
+    assert sorted(h.path for h in index.search("alpha", 10)) == ["/r/a.txt", "/r/b.txt"]
+    index.delete("/r/b.txt")
+    assert [h.path for h in index.search("alpha", 10)] == ["/r/a.txt"]
+    index.upsert("/r/a.txt", ["beta only"])
+    assert index.search("alpha", 10) == []
+    before = index.search("beta", 10)
+    index.upsert("/r/c.txt", ["unrelated words", "more of them"])
+    index.refresh_weights()  # every weight changes: nothing cached may survive
+    after = index.search("beta", 10)
+    assert [h.path for h in after] == [h.path for h in before] and after[0].score != before[0].score
+    index.close()
+
+
+def test_postings_read_before_a_change_are_not_kept():
+    cache = PostingsCache()
+    read_at = cache.generation()
+    cache.changed([4])  # a write committed while the read was under way
+    cache.put(4, (np.array([1]), np.array([1.0], np.float32)), read_at)
+    cache.put(5, (np.array([2]), np.array([1.0], np.float32)), read_at)
+    assert set(cache.get_many([4, 5])) == {5}
+    cache.changed(None)
+    assert cache.get_many([5]) == {}
+    cache.put(5, (np.array([2]), np.array([1.0], np.float32)), read_at)
+    assert cache.get_many([5]) == {}
+
+
+def test_the_cache_stays_within_its_bound():
+    cache = PostingsCache(max_postings=10)
+    for tid in range(5):
+        cache.put(tid, (np.arange(4), np.ones(4, np.float32)), cache.generation())
+    assert sum(len(ids) for ids, _ in cache.get_many(range(5)).values()) <= 10
+    assert 4 in cache.get_many([4])
+
+
+def test_a_query_repeated_after_a_write_finds_the_terms_that_write_added(tmp_path):
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert("/r/a.txt", ["alpha"])
+    assert index.search("alpha zebra", 10)[0].path == "/r/a.txt"
+    assert index.search("zebra", 10) == []  # remembered: no term "zebra" yet
+    index.upsert("/r/z.txt", ["zebra crossing"])
+    assert [h.path for h in index.search("zebra", 10)] == ["/r/z.txt"]
+    assert {h.path for h in index.search("alpha zebra", 10)} == {"/r/a.txt", "/r/z.txt"}
+    index.close()
