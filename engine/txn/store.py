@@ -20,12 +20,16 @@ file next to it (engine/txn/trash.py) and an in-flight transaction its own journ
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from engine.db import Database
 from engine.txn.model import ActionPlan, Step
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = [
     (
@@ -137,10 +141,16 @@ class TxnStore:
         self.db.execute(f"UPDATE txn_transactions SET {sets} WHERE id = ?", (*encoded.values(), txn_id))
 
     def expire_drafts(self, now: float | None = None) -> int:
-        """Mark drafts older than 30 days `expired`; returns how many."""
+        """Mark drafts older than 30 days `expired`; returns how many. Best effort: where SQLite cannot
+        write now (a full disk, a read-only file) the drafts stay as they are until the next call, and
+        the command that asked (listing History, a rollback's report) still answers."""
         cutoff = (time.time() if now is None else now) - DRAFT_TTL_S
-        cur = self.db.execute("UPDATE txn_transactions SET status = 'expired', message = ? "
-                              "WHERE status = 'draft' AND created_at < ?", (EXPIRED_MESSAGE, cutoff))
+        try:
+            cur = self.db.execute("UPDATE txn_transactions SET status = 'expired', message = ? "
+                                  "WHERE status = 'draft' AND created_at < ?", (EXPIRED_MESSAGE, cutoff))
+        except sqlite3.OperationalError as exc:
+            log.warning("could not mark old drafts expired now (%s); trying again next time", exc)
+            return 0
         return cur.rowcount
 
     def active(self) -> list[TxnRecord]:

@@ -105,13 +105,13 @@ def test_searches_answer_from_the_vectors_while_the_keyword_index_is_rebuilt(tmp
     real_term_ids = KeywordIndex._term_ids
     calls = iter([duckdb.InternalException("INTERNAL Error: Corrupted ART index")])
 
-    def term_ids_once_broken(cur, query):
+    def term_ids_once_broken(self, cur, query):
         failure = next(calls, None)
         if failure is not None:
             raise failure
-        return real_term_ids(cur, query)
+        return real_term_ids(self, cur, query)
 
-    monkeypatch.setattr(KeywordIndex, "_term_ids", staticmethod(term_ids_once_broken))
+    monkeypatch.setattr(KeywordIndex, "_term_ids", term_ids_once_broken)
     try:
         travel = str(root / "notes" / "travel.txt")
         with engine.indexer.lock:  # the rebuild waits for this lock: every search here runs before it
