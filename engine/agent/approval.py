@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.agent.loop import STOP_POLL_S, turn_stopped
 from engine.errors import InvalidInput, NotFound
 from engine.events import TOOL_APPROVAL, EventBus
 
@@ -128,10 +130,14 @@ class ToolApprovals:
             self._pending[call_id] = pending
         self._events.publish(TOOL_APPROVAL, {**payload, "state": "pending"})
         timeout = self._timeout()
-        pending.done.wait(timeout)
+        stopped = _wait(pending.done, timeout)
         with self._lock:
             self._pending.pop(call_id, None)
             decision = pending.decision
+        if decision is None and stopped:
+            log.info("MCP call %s:%s: the turn was stopped while it waited; denied", request.server, request.tool)
+            decision = "deny"
+            self._settled(pending, "deny")
         if decision is None:
             log.info("MCP call %s:%s was not answered within %g s; denied", request.server, request.tool, timeout)
             decision = TIMED_OUT
@@ -172,3 +178,15 @@ class ToolApprovals:
     def _settled(self, pending: _Pending, state: str) -> None:
         self._events.publish(TOOL_APPROVAL, {"turn_id": pending.payload["turn_id"],
                                              "call_id": pending.payload["call_id"], "state": state})
+
+
+def _wait(done: threading.Event, timeout: float) -> bool:
+    """Wait for the person's answer, at most `timeout` seconds; True when the turn was stopped meanwhile
+    (Stop ends the wait: a stopped turn starts no tool call, so its question is withdrawn as a denial)."""
+    deadline = time.monotonic() + timeout
+    while not done.wait(min(STOP_POLL_S, max(0.0, deadline - time.monotonic()))):
+        if turn_stopped():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+    return False

@@ -172,7 +172,7 @@ def _run_calls(registry: ToolRegistry, calls: list[ToolCall],
     for call in calls:
         if stop():
             return
-        yield Step(call.name, registry.label(call.name, call.arguments, call.id), call.arguments, call.id)
+        yield Step(call.name, registry.label(call.name, call.arguments), call.arguments, call.id)
         if call.error:
             text = f"Error calling {call.name}: {call.error}. Call it again with a JSON object of arguments."
         else:

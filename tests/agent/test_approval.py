@@ -140,3 +140,17 @@ def test_closing_the_agent_denies_a_call_still_waiting_instead_of_hanging_the_tu
         assert turn.result(WAIT_S)["answer"] == "Closed."
     assert (notes / "todo.txt").read_text() == "buy milk\n"
     assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "deny"}
+
+
+def test_stop_while_a_call_waits_for_the_person_withdraws_the_question_and_ends_the_turn(notes, make_agent):
+    model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "never asked for"])
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        question = watcher.next_pending()
+        conversation_id = agent.conversations.find(None)[0]["conversation_id"]
+        agent.stop_chat(conversation_id)
+        result = turn.result(WAIT_S)
+    assert result["stopped"] and (notes / "todo.txt").read_text() == "buy milk\n"
+    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "deny"}
+    assert len(model.requests) == 1  # no model call after the stop
+    with pytest.raises(NotFound):
+        agent.approve_tool_call(question["call_id"], "once")
