@@ -140,7 +140,9 @@ export function renderStreaming(target) {
 
 /** Fill a message with a finished turn (live or from storage). */
 export function finishMessage(target, turn, { isLast, onRegenerate, planStatus } = {}) {
+  const approvals = [...target.trace.querySelectorAll(":scope > li.approval")]; // the person's answers stay on view
   renderTrace(target.trace, turn.trace);
+  if (approvals.length) { target.trace.append(...approvals); target.trace.hidden = false; }
   target.answer.classList.remove("streaming");
   target.element.querySelectorAll(".sources, .sources-box, .plan, .plan-line, .chat-error").forEach((el) => el.remove());
   const text = turn.answer || "";
