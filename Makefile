@@ -50,7 +50,7 @@ PKG_SOURCES := $(shell find app.py engine bridge cli web -type f -not -name '*.p
 .PHONY: package package-test
 
 $(DEB): $(STAMP) $(PKG_SOURCES) build/linux/make_deb.sh
-	$(BIN)/pip install -q -e ".[package]"
+	$(BIN)/pip install -q "pyinstaller>=6.10"  # not -e: the venv may be shared; the spec reads the tree
 	build/build.sh $(BIN)/python
 	build/linux/make_deb.sh $(PKG_VERSION)
 
