@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 QT_MODULES = ["webview.platforms.qt", "qtpy", "PySide6.QtWebEngineWidgets", "PySide6.QtWebEngineCore",
-              "PySide6.QtWebChannel", "PySide6.QtNetwork", "PySide6.QtPrintSupport", "PySide6.QtDBus",
+              "PySide6.QtWebChannel", "PySide6.QtNetwork", "PySide6.QtPrintSupport",
               "bridge.tray_qt"]
 QT_PACKAGES = ["PySide6", "shiboken6", "qtpy", "webview.platforms.qt", "bridge.tray_qt"]
 PYSTRAY_COMMON = ["pystray", "pystray._base", "pystray._info", "pystray._util", "bridge.tray_pystray"]
@@ -55,3 +55,20 @@ def plan(platform: str, *, without_window: bool = False) -> BundlePlan:
     if without_window:
         return BundlePlan(platform, "none", [], [*QT_PACKAGES, *not_here])
     return BundlePlan(platform, "qt", list(QT_MODULES), not_here)
+
+
+# Qt WebEngine's UI strings: Chromium starts and renders with en-US.pak alone whatever the person's
+# locale (measured on the frozen app: LANG=de_DE.UTF-8 and C.UTF-8 both load the page and answer the
+# bridge); the other 52 packs (43 MB) translate Chromium's own menus, which the app never shows. The
+# DevTools front end (12 MB) serves only a debug build's inspector; remote debugging does not need it.
+WEBENGINE_LOCALES = "PySide6/Qt/translations/qtwebengine_locales/"
+KEPT_LOCALE = "en-US.pak"
+DROPPED_WEBENGINE_FILES = ("PySide6/Qt/resources/qtwebengine_devtools_resources.pak",)
+
+
+def keep_webengine_file(dest: str) -> bool:
+    """False for the Qt WebEngine files the bundle leaves out (`dest` is the path inside the bundle)."""
+    dest = dest.replace("\\", "/")
+    if dest.startswith(WEBENGINE_LOCALES):
+        return dest == WEBENGINE_LOCALES + KEPT_LOCALE
+    return dest not in DROPPED_WEBENGINE_FILES

@@ -13,7 +13,7 @@ from bridge.tray import uses_qt_tray
 from bridge.window import webview_gui
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "build"))
-from bundle_plan import plan  # noqa: E402
+from bundle_plan import keep_webengine_file, plan  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -73,3 +73,14 @@ def test_the_spec_takes_its_lists_from_the_plan():
     assert "PLAN = plan(sys.platform" in spec
     assert "+ PLAN.hiddenimports" in spec and "+ PLAN.excludes" in spec
     assert '"PySide6.QtWebEngineWidgets"' not in spec  # no Qt module listed for every OS any more
+
+
+def test_qt_webengine_keeps_only_the_en_us_locale_pack_and_what_chromium_needs_to_render():
+    locales = "PySide6/Qt/translations/qtwebengine_locales/"
+
+    assert keep_webengine_file(locales + "en-US.pak")
+    assert not keep_webengine_file(locales + "de.pak") and not keep_webengine_file(locales + "en-GB.pak")
+    assert not keep_webengine_file("PySide6/Qt/resources/qtwebengine_devtools_resources.pak")
+    for needed in ("PySide6/Qt/resources/qtwebengine_resources.pak", "PySide6/Qt/resources/icudtl.dat",
+                   "PySide6/Qt/resources/v8_context_snapshot.bin", "PySide6/Qt/translations/qtbase_de.qm"):
+        assert keep_webengine_file(needed), needed
