@@ -106,10 +106,13 @@ class Session:
         return host
 
     def start_app(self, home: Path, *args: str) -> App:
-        process = subprocess.Popen([sys.executable, str(HERE / "shell_probe.py"), str(home), *args],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=self._log("app.err"), text=True, env=self.env, cwd=REPO,
-                                   start_new_session=True)
+        return self.launch([sys.executable, str(HERE / "shell_probe.py"), str(home), *args], self.env, REPO)
+
+    def launch(self, command: list[str], env: dict[str, str], cwd: Path) -> App:
+        """Any program on this session's display and bus (`env` gets DISPLAY and the bus address)."""
+        env = {**env, "DISPLAY": self.env["DISPLAY"], "DBUS_SESSION_BUS_ADDRESS": self.env["DBUS_SESSION_BUS_ADDRESS"]}
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=self._log("app.err"), text=True, env=env, cwd=cwd, start_new_session=True)
         self.processes.append(process)
         return App(process, self.work / "app.err")
 
