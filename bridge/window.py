@@ -1,11 +1,12 @@
-"""The desktop window: pywebview (Qt on Linux, the OS's own webview elsewhere) showing `web/`, a tray icon, and one instance per person.
+"""The desktop window: pywebview showing `web/`, a tray icon, and one instance per person.
 
 Why it is its own module: it is the only place that imports a GUI toolkit, so `sensetree serve`, the
 CLI and the tests of everything else never load Qt. The window talks to the engine only through
 `bridge.Api` (pywebview's js_api) and receives engine events as DOM `sensetree-event`s dispatched with
 `run_js`. The tray (bridge/tray.py: Open, Pause/Resume indexing, Quit) keeps indexing alive when the
 window is closed; where no tray is really shown, closing the window quits. The window's size comes from
-the screen and its place is remembered (bridge/geometry.py). A second launch finds the first
+the screen and its place is remembered (bridge/geometry.py). The webview is Qt WebEngine on Linux and
+the OS's own elsewhere (`webview_gui`, the same choice as build/bundle_plan.py). A second launch finds the first
 through a loopback socket recorded in the data dir and asks it to show its window, then exits.
 """
 
