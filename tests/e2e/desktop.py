@@ -166,7 +166,12 @@ class App:
         return json.loads(self.lines.wait_for("GEOMETRY ").removeprefix("GEOMETRY "))
 
     def wait_visible(self, visible: bool) -> None:
-        self.lines.wait_for(f"VISIBLE {'true' if visible else 'false'}")
+        """Until the window's latest reported state is `visible` (it may have been reported already,
+        before a line the test waited for)."""
+        wanted = f"VISIBLE {'true' if visible else 'false'}"
+        reported = [line for line in self.lines.seen if line.startswith("VISIBLE ")]
+        if not reported or reported[-1] != wanted:
+            self.lines.wait_for(wanted)
 
     def wait_exit(self, bound_s: float = BOUND_S) -> int:
         try:
