@@ -32,7 +32,8 @@ def check_version(executable: Path, timeout: float) -> str:
 def check_serve(executable: Path, timeout: float) -> str:
     with tempfile.TemporaryDirectory(prefix="sensetree-smoke-") as home:
         env = {**os.environ, "SENSETREE_HOME": home, "HF_HUB_OFFLINE": "1"}
-        server = subprocess.Popen([str(executable), "serve"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        errors = open(Path(home) / "serve.err", "w+")  # noqa: SIM115 - a file, not a pipe nobody drains
+        server = subprocess.Popen([str(executable), "serve"], stdout=subprocess.PIPE, stderr=errors,
                                   stdin=subprocess.DEVNULL, text=True, env=env, cwd=home)
         try:
             first: list[str] = []
@@ -40,7 +41,8 @@ def check_serve(executable: Path, timeout: float) -> str:
             reader.start()
             reader.join(timeout)
             if not first or "SenseTree UI: " not in first[0]:
-                raise SystemExit(f"serve printed no URL within {timeout:.0f} s: {first!r}")
+                errors.seek(0)
+                raise SystemExit(f"serve printed no URL within {timeout:.0f} s: {first!r}\n{errors.read()[-2000:]}")
             base, token = first[0].split("SenseTree UI: ", 1)[1].strip().split("/?token=")
             request = urllib.request.Request(f"{base}/api/app_version", data=b"{}", method="POST",
                                              headers={"X-SenseTree-Token": token, "Content-Type": "application/json"})
@@ -56,6 +58,9 @@ def check_serve(executable: Path, timeout: float) -> str:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait(30)
+            if server.stdout is not None:
+                server.stdout.close()
+            errors.close()
 
 
 def main() -> int:
@@ -63,8 +68,9 @@ def main() -> int:
     parser.add_argument("executable", type=Path)
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args()
-    print(check_version(args.executable, args.timeout))
-    print(f"serve answered app_version = {check_serve(args.executable, args.timeout)}")
+    executable = args.executable.resolve()  # serve runs in a temporary folder
+    print(check_version(executable, args.timeout))
+    print(f"serve answered app_version = {check_serve(executable, args.timeout)}")
     return 0
 
 
