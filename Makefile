@@ -56,12 +56,12 @@ clean:
 PKG_VERSION := 0.1.0
 DEB := build/dist/sensetree_$(PKG_VERSION)_amd64.deb
 PKG_SOURCES := $(shell find app.py engine bridge cli web -type f -not -name '*.pyc' 2>/dev/null) \
-	build/sensetree.spec build/rthook_sensetree.py pyproject.toml
+	build/sensetree.spec build/rthook_sensetree.py build/bundle_plan.py build/strip_safe.py pyproject.toml
 
-.PHONY: package package-test
+.PHONY: package package-test package-estimate
 
 $(DEB): $(STAMP) $(PKG_SOURCES) build/linux/make_deb.sh
-	$(BIN)/pip install -q -e ".[package]"
+	$(BIN)/pip install -q "pyinstaller>=6.10"  # not -e: the venv may be shared; the spec reads the tree
 	build/build.sh $(BIN)/python
 	build/linux/make_deb.sh $(PKG_VERSION)
 
@@ -69,3 +69,9 @@ package: $(DEB)
 
 package-test: $(DEB)
 	SENSETREE_PACKAGE_TEST=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/packaging
+
+# The Windows/macOS size estimate on Linux: the same spec without Qt (serve mode), onedir only, built
+# under build/work/serve-only so it never replaces the real bundle. bench/package.py measures it.
+package-estimate: $(STAMP)
+	SENSETREE_WITHOUT_WINDOW=1 SENSETREE_ONEFILE=0 SENSETREE_BUILD_DIR=$(CURDIR)/build/work/serve-only \
+		build/build.sh $(BIN)/python

@@ -194,7 +194,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                           on_started=lambda _window, quit_app: lifecycle.on_quit(quit_app))  # SIGTERM closes it
     finally:
         engine.close()
-    # pystray's thread is not a daemon where no tray can dock; the window is gone, so leave now.
+    # the window is gone and the engine closed; a tray library's thread must not keep the process alive.
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code or 0)
@@ -214,10 +214,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sensetree")
+    except PackageNotFoundError:  # a source checkout that was never installed
+        return "0.1.0"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sensetree", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to the console")
     parser.add_argument("--tray", action="store_true", help="start in the tray, window hidden (autostart at login)")
+    parser.add_argument("--version", action="version", version=f"SenseTree {_installed_version()}",
+                        help="print the version and exit (the release workflow's first smoke check)")
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("index", help="add folders and index them; returns when the queue is drained")
     p.add_argument("paths", nargs="+")

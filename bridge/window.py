@@ -1,10 +1,12 @@
-"""The desktop window: pywebview (Qt backend) showing `web/`, a tray icon, and one instance per person.
+"""The desktop window: pywebview showing `web/`, a tray icon, and one instance per person.
 
 Why it is its own module: it is the only place that imports a GUI toolkit, so `sensetree serve`, the
 CLI and the tests of everything else never load Qt. The window talks to the engine only through
 `bridge.Api` (pywebview's js_api) and receives engine events as DOM `sensetree-event`s dispatched with
-`run_js`. The tray (pystray: Open, Pause/Resume indexing, Quit) keeps indexing alive when the window
-is closed; where no tray can be shown, closing the window quits. A second launch finds the first
+`run_js`. The tray (bridge/tray.py: Open, Pause/Resume indexing, Quit) keeps indexing alive when the
+window is closed; where no tray is really shown, closing the window quits. The window's size comes from
+the screen and its place is remembered (bridge/geometry.py). The webview is Qt WebEngine on Linux and
+the OS's own elsewhere (`webview_gui`, the same choice as build/bundle_plan.py). A second launch finds the first
 through a loopback socket recorded in the data dir and asks it to show its window, then exits.
 """
 
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from bridge.api import Api, attach_window, event_bus
+from bridge.geometry import MIN_SIZE, Rect, WindowState, fit, minimum_size
+from bridge.tray import NOTICE, TrayActions, start_tray, uses_qt_tray
 from engine.config import data_dir
 from engine.resources import web_dir
 
@@ -98,49 +102,46 @@ class SingleInstance:
                     self._file.unlink()
 
 
-def _tray_image() -> Any:
-    from PIL import Image, ImageDraw
-
-    image = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((0, 0, 63, 63), radius=14, fill=(15, 159, 122, 255))
-    draw.line((32, 50, 32, 26), fill="white", width=5)
-    draw.line((32, 36, 20, 26), fill="white", width=4)
-    draw.line((32, 32, 44, 22), fill="white", width=4)
-    for cx, cy, r in ((32, 20, 6), (18, 24, 5), (46, 20, 5)):
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill="white")
-    return image
+def webview_gui(platform: str = sys.platform) -> str | None:
+    """pywebview's back-end: Qt WebEngine on Linux/BSD (bundled there); elsewhere None, pywebview's
+    default for the OS: EdgeChromium (WebView2) on Windows, Cocoa/WKWebView on macOS."""
+    return "qt" if uses_qt_tray(platform) else None
 
 
-def start_tray(window: Any, api: Api, quit_app: Callable[[], None]) -> Any | None:
-    """A tray icon with Open, Pause/Resume indexing and Quit; None where the desktop offers no tray."""
+def available_areas() -> list[Rect]:
+    """Each screen's area without panels and docks, primary first (whole screens where the toolkit
+    cannot say). Asked before the window exists, so the geometry can be chosen from the screen."""
+    import webview
+
     try:
-        import pystray
-    except Exception:  # pystray probes the desktop at import time and can fail in many ways
-        log.warning("No tray icon; closing the window will quit SenseTree.", exc_info=True)
-        return None
-
-    def paused(_item: Any) -> bool:
-        envelope = api.indexing_stats()
-        return bool(envelope.get("ok") and envelope["data"].get("paused"))
-
-    menu = pystray.Menu(
-        pystray.MenuItem("Open SenseTree", lambda: _show(window), default=True),
-        pystray.MenuItem("Pause indexing", lambda item: api.set_indexing_paused(not paused(item)), checked=paused),
-        pystray.MenuItem("Quit", quit_app),
-    )
-    try:
-        icon = pystray.Icon("sensetree", _tray_image(), WINDOW_TITLE, menu)
-        icon.run_detached()
-        return icon
-    except Exception:
-        log.warning("No tray icon; closing the window will quit SenseTree.", exc_info=True)
-        return None
+        screens = webview.screens
+    except Exception:  # no screen information is not a reason to refuse to open a window
+        log.info("could not read the screens", exc_info=True)
+        return []
+    areas = []
+    for screen in screens:
+        frame = getattr(screen, "frame", None)
+        if hasattr(frame, "availableGeometry"):  # Qt's QScreen
+            g = frame.availableGeometry()
+            areas.append(Rect(g.x(), g.y(), g.width(), g.height()))
+        elif hasattr(frame, "WorkingArea"):  # WinForms' Screen
+            w = frame.WorkingArea
+            areas.append(Rect(w.X, w.Y, w.Width, w.Height))
+        else:
+            areas.append(Rect(screen.x, screen.y, screen.width, screen.height))
+    return areas
 
 
 def _show(window: Any) -> None:
     window.show()
     window.restore()
+
+
+def _rect_of(window: Any) -> Rect | None:
+    try:
+        return Rect(int(window.x), int(window.y), int(window.width), int(window.height))
+    except Exception:  # the window may already be gone
+        return None
 
 
 def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None = None,
@@ -152,44 +153,72 @@ def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None 
     only used for its event bus; the caller closes it after this returns. `on_started(window, quit)`
     runs on a worker thread once the GUI loop is up (tests use it to drive the page and quit).
     `start_hidden` (the `--tray` start at login) keeps the window hidden when a tray icon can show it.
+    Closing the window hides it only while a tray icon with its menu is really shown; otherwise
+    closing quits. The window's place is remembered in the data dir and clamped to the screens.
     """
+    home = home or data_dir()
     instance = SingleInstance(home)
     if instance.notify_running():
         log.info("SenseTree is already running; its window was brought to the front.")
         return 0
+    if webview_gui() == "qt":
+        os.environ.setdefault("PYWEBVIEW_GUI", "qt")  # so reading the screens picks the same back-end
     import webview
 
+    saved = WindowState.load(home)
+    areas = available_areas()
+    rect = fit(saved.rect, areas)
+    low = minimum_size(areas[0]) if areas else MIN_SIZE
     window = webview.create_window(WINDOW_TITLE, url=str(web_dir() / "index.html"), js_api=api,
-                                   width=1280, height=820, min_size=(1024, 700), text_select=True,
-                                   hidden=start_hidden)
+                                   x=rect.x, y=rect.y, width=rect.width, height=rect.height,
+                                   min_size=low, text_select=True, hidden=start_hidden)
     attach_window(api, window)
     bus = getattr(engine, "events", None) or event_bus(api)
     unsubscribe = bus.subscribe(lambda topic, payload: _forward(window, topic, payload))
-    state = {"quitting": False, "tray": None}
+    state: dict[str, Any] = {"quitting": False, "tray": None}
+
+    def remember_place() -> None:
+        place = _rect_of(window)
+        if place is not None:
+            saved.rect = place
+        saved.save_quietly(home)
 
     def quit_app() -> None:
-        state["quitting"] = True
+        if not state["quitting"]:
+            state["quitting"] = True
+            remember_place()
         window.destroy()
 
     def on_closing() -> bool:
-        if state["tray"] is None or state["quitting"]:
+        if state["quitting"]:
+            return True
+        remember_place()
+        tray = state["tray"]
+        if tray is None or not tray.really_there():
+            state["quitting"] = True  # no tray to come back from: closing quits
             return True
         window.hide()  # indexing carries on; the tray brings the window back
+        if not saved.tray_notice_shown:
+            tray.notify(NOTICE)
+            saved.tray_notice_shown = True
+            saved.save_quietly(home)
         return False
 
     window.events.closing += on_closing
     instance.listen(lambda: _show(window), on_quit=quit_app)
 
     def started() -> None:
-        state["tray"] = start_tray(window, api, quit_app)
-        if start_hidden and state["tray"] is None:
+        state["tray"] = start_tray(TrayActions(
+            open_window=lambda: _show(window), is_paused=lambda: _paused(api),
+            set_paused=lambda paused: _ok(api.set_indexing_paused(paused)), quit_app=quit_app))
+        if start_hidden and (state["tray"] is None or not state["tray"].really_there()):
             _show(window)  # no tray to bring it back: a hidden window would be unreachable
         if on_started is not None:
             on_started(window, quit_app)
 
     try:
-        webview.start(started, gui="qt", debug=debug, private_mode=False,
-                      storage_path=str((home or data_dir()) / "webview"))
+        webview.start(started, gui=webview_gui(), debug=debug, private_mode=False,
+                      storage_path=str(home / "webview"))
     finally:
         unsubscribe()
         if state["tray"] is not None:
@@ -197,6 +226,16 @@ def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None 
                 state["tray"].stop()
         instance.release()
     return 0
+
+
+def _paused(api: Api) -> bool:
+    envelope = api.indexing_stats()
+    return bool(envelope.get("ok") and envelope["data"].get("paused"))
+
+
+def _ok(envelope: dict[str, Any]) -> None:
+    if not envelope.get("ok"):
+        raise RuntimeError(envelope.get("error", {}).get("message", "the engine refused"))
 
 
 def _forward(window: Any, topic: str, payload: dict[str, Any]) -> None:

@@ -58,7 +58,8 @@ CONTROL
 
 # Files must not be group/world writable, whatever the umask of the build.
 chmod -R u+rwX,go+rX,go-w "$STAGE"
-# gzip: every dpkg reads it and it packs ~1.8 GB in about a minute; releases may pass DEB_COMPRESSION="-Zxz -z6".
+# xz: every dpkg since Debian 6 / Ubuntu 10.04 reads it (Ubuntu's own packages use it or zstd), and it is
+# the smallest download (measured in docs/packaging.md); DEB_COMPRESSION="-Zgzip -z6" packs faster for tests.
 # shellcheck disable=SC2086
-dpkg-deb --root-owner-group ${DEB_COMPRESSION:--Zgzip -z6} --build "$STAGE" "$OUT" >/dev/null
+dpkg-deb --root-owner-group ${DEB_COMPRESSION:--Zxz -z6} --build "$STAGE" "$OUT" >/dev/null
 echo "$OUT"

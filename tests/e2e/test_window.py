@@ -48,3 +48,35 @@ def test_a_bridge_call_from_the_page_in_the_real_window_reads_back_through_evalu
     assert report["roots"] == {"ok": True, "data": []}
     assert report["page_title"] == "SenseTree"
     assert report["event"] == {"topic": "agent-step", "payload": {"step": "🔍 Searching: probe"}}
+
+
+def test_the_real_window_opens_sized_from_the_screen_then_reopens_where_it_was_clamped_on_screen(tmp_path):
+    from tests.e2e.desktop import Session, missing_tools
+
+    if missing_tools() is not None:
+        pytest.skip(str(missing_tools()))
+    session = Session(tmp_path)
+    home = tmp_path / "home"
+    try:
+        first = session.start_app(home)
+        first.lines.wait_for("READY")
+        first.wait_visible(True)
+        opened = first.geometry()
+        assert (opened["x"], opened["y"], opened["width"], opened["height"]) == (128, 90, 1024, 720)  # 80 % of 1280×900
+        first.say("close")  # no tray on this desktop: closing quits, remembering the place
+        assert first.wait_exit() == 0
+
+        saved = json.loads((home / "window.json").read_text())
+        assert saved["rect"] == {"x": 128, "y": 90, "width": 1024, "height": 720}
+        saved["rect"] = {"x": 700, "y": 400, "width": 1100, "height": 650}  # as if dragged half off the screen
+        (home / "window.json").write_text(json.dumps(saved))
+
+        second = session.start_app(home)
+        second.lines.wait_for("READY")
+        second.wait_visible(True)
+        again = second.geometry()
+        assert (again["x"], again["y"], again["width"], again["height"]) == (180, 250, 1100, 650)
+        second.say("close")
+        assert second.wait_exit() == 0
+    finally:
+        session.close()

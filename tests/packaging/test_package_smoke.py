@@ -101,6 +101,31 @@ def test_the_unpacked_deb_opens_its_window_indexes_finds_and_quits_through_the_t
     assert "already running" in log
 
 
+def test_the_unpacked_deb_shows_its_tray_menu_to_a_statusnotifier_host_and_quits_from_it(tmp_path):
+    from tests.e2e.desktop import Session, missing_tools
+
+    if missing_tools() is not None:
+        pytest.skip(str(missing_tools()))
+    executable = unpack_deb(find_deb(), tmp_path / "prefix")
+    data_home = tmp_path / "data"
+    session = Session(tmp_path / "session")
+    try:
+        host = session.start_host()
+        app = session.launch([str(executable), "--tray"], clean_env(data_home, tmp_path / "person"), tmp_path)
+        host.ask("wait_item")
+        menu = host.ask("menu")["menu"]
+        assert [entry["label"] for entry in menu] == ["Open SenseTree", "Pause indexing", "Quit"]
+        host.ask("click", label="Pause indexing")
+        wait_for(lambda: host.ask("menu")["menu"][1]["label"] == "Resume indexing" or None, WINDOW_BOUND_S,
+                 "the engine to pause")
+        assert json.loads((data_home / "settings.json").read_text())["indexing"]["paused"] is True
+        host.ask("click", label="Quit")
+        assert app.wait_exit(120) == 0
+    finally:
+        session.close()
+    assert not (data_home / "instance.json").exists()
+
+
 def _without_network() -> list[str]:
     """A private network namespace with no interfaces up, where we may make one (root with unshare)."""
     if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("unshare"):
@@ -120,6 +145,8 @@ def test_the_unpacked_deb_indexes_and_searches_from_the_command_line_with_no_sou
                               capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=INDEX_BOUND_S,
                               check=False)
 
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.strip() == "SenseTree 0.1.0", version
     indexed = run("index", "--quiet", str(docs))
     assert indexed.returncode == 0, indexed.stderr[-3000:]
     found = run("search", "--json", "seedlings in the sun")
