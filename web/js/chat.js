@@ -126,6 +126,7 @@ on("chat-turn", (payload) => {
   if (!turn || turn.turnId) return;
   turn.turnId = payload.turn_id;
   turn.conversationId = payload.conversation_id;
+  if (!conversation.id) refreshConversations(); // a new conversation is listed as soon as it exists
   if (turn.stopRequested) stop();
 });
 on("agent-step", (payload) => { if (mine(payload)) { liveStep(turn.target, payload.step || payload.label || ""); scrollToEnd(); } });
