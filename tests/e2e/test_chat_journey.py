@@ -190,6 +190,8 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
 
             # A slip in what is typed: named, fixed with one click, and nothing saved.
             bare = endpoint.base_url.removeprefix("http://").removesuffix("/v1")
+            # Settings fill their form when get_config answers: type only after that, as a person would.
+            expect(page.get_by_test_id("reasoning-base-url")).to_have_value("http://127.0.0.1:9/v1", timeout=WAIT_MS)
             page.get_by_test_id("reasoning-base-url").fill(bare)
             page.get_by_test_id("reasoning-model").fill("scripted")
             page.get_by_test_id("endpoint-test").click()
