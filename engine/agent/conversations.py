@@ -60,11 +60,12 @@ def title_of(question: str) -> str:
     return cut.rstrip(" ,.;:") + "…"
 
 
-def truncate_result(text: str) -> str:
+def truncate_result(text: str, limit: int = TRACE_RESULT_CHARS) -> str:
+    """A tool's result cut for the trace (stored turns, and the live `agent-result` event's wider cut)."""
     text = str(text or "")
-    if len(text) <= TRACE_RESULT_CHARS:
+    if len(text) <= limit:
         return text
-    return text[:TRACE_RESULT_CHARS] + f"\n[… {len(text) - TRACE_RESULT_CHARS} more characters]"
+    return text[:limit] + f"\n[… {len(text) - limit} more characters not shown]"
 
 
 def _like(query: str) -> str:

@@ -250,7 +250,7 @@ class Agent:
                                                   "arguments": event.arguments, "call_id": event.call_id})
             elif isinstance(event, Observation):
                 self._events.publish(AGENT_RESULT, {"turn_id": turn_id, "call_id": event.call_id, "tool": event.tool,
-                                                    "result": _clip(event.text)})
+                                                    "result": truncate_result(event.text, RESULT_EVENT_CHARS)})
                 if result["trace"]:
                     result["trace"][-1].update(result=truncate_result(event.text), error=_refused(event.text))
             elif isinstance(event, Delta):
@@ -289,12 +289,6 @@ class Agent:
                     closer()
                 self._model, self._model_key = self._factory(settings), key
             return self._model
-
-
-def _clip(text: str) -> str:
-    if len(text) <= RESULT_EVENT_CHARS:
-        return text
-    return text[:RESULT_EVENT_CHARS] + f"\n[… {len(text) - RESULT_EVENT_CHARS} more characters not shown]"
 
 
 def _refused(observation: str) -> bool:
