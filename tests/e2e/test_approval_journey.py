@@ -31,7 +31,7 @@ from engine.txn.model import ActionPlan
 from engine.txn.store import DRAFT_TTL_S
 from tests.agent.approval_support import STDIO_SERVER
 from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
-from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, playwright_api  # noqa: F401 (fixture)
+from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api  # noqa: F401 (fixture)
 
 LONG_TEXT = "HACKED " * 60
 
@@ -55,14 +55,6 @@ def _start(tmp_path: Path, endpoint: ScriptedEndpoint, docs: Path, **extra: Any)
     return engine
 
 
-def _open(browser: Any, url: str) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    return page, errors
-
-
 def _chat(page: Any, text: str) -> None:
     page.locator(".nav-item[data-view=chat]").click()
     page.get_by_test_id("chat-input").fill(text)
@@ -84,7 +76,7 @@ def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_
         engine = _start(tmp_path, endpoint, docs, mcpServers=servers)
         server = start_server(Api(engine))
         try:
-            page, errors = _open(browser, server.url)
+            page, errors = open_page(browser, server.url, height=900)
             _chat(page, "Rewrite my todo note")
             card = page.get_by_test_id("approval-card")
             expect(card).to_be_visible(timeout=WAIT_MS)
@@ -174,7 +166,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
         engine = _start(tmp_path, endpoint, docs)
         server = start_server(Api(engine))
         try:
-            page, errors = _open(browser, server.url)
+            page, errors = open_page(browser, server.url, height=900)
             _chat(page, "Archive alpha please")
             expect(page.get_by_test_id("plan-card")).to_be_visible(timeout=WAIT_MS)
             page.reload()  # the conversation is gone; the draft is not

@@ -70,6 +70,15 @@ def browser():
         browser.close()
 
 
+def open_page(browser, url: str, width: int = 1280, height: int = 800) -> tuple:
+    """A new page at `url` and the list its uncaught script errors collect in (every journey asserts it empty)."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    return page, errors
+
+
 def _shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
@@ -83,10 +92,7 @@ def test_a_new_user_indexes_searches_chats_approves_part_of_a_plan_and_undoes_it
         engine = Engine(tmp_path / "home", background=True)
         server = start_server(Api(engine))
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url)
+            page, errors = open_page(browser, server.url)
 
             # Folders: add the folder and watch indexing reach the end.
             page.locator(".nav-item[data-view=folders]").click()

@@ -18,7 +18,7 @@ from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
 
-from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser  # noqa: E402,F401 (the same Chromium fixture)
+from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 
 VENDORS = ["ACME", "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Tyrell"]
 
@@ -161,10 +161,7 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
     server = start_server(Api(engine))
     try:
         with ScriptedEndpoint([]) as endpoint:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url)
+            page, errors = open_page(browser, server.url)
             _ask(page, "Anything about invoices?")
             banner = page.get_by_test_id("chat-error")
             expect(banner).to_contain_text("Cannot reach the reasoning endpoint", timeout=WAIT_MS)

@@ -17,7 +17,7 @@ from tests.e2e.test_chat_journey import _ask, _settings
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
 
-from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser  # noqa: E402,F401 (the same Chromium fixture)
+from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 
 
 class SlowEndpoint(ScriptedEndpoint):
@@ -53,10 +53,7 @@ def test_escape_stops_the_turn_in_the_engine_and_keeps_the_partial_answer(tmp_pa
         engine = Engine(tmp_path / "home")
         server = start_server(Api(engine))
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url)
+            page, errors = open_page(browser, server.url)
             _ask(page, "Summarise my invoices")
             answer = page.get_by_test_id("chat-answer").last
             expect(answer).to_contain_text("The invoices are", timeout=WAIT_MS)
