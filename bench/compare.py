@@ -40,16 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import peak_rss_mb, percentiles
 from lancedb.index import FTS
 from lancedb.rerankers import RRFReranker
-from search_latency import (
-    BATCH,
-    CHUNKS_PER_FILE,
-    DIM,
-    chunk_texts,
-    file_path,
-    make_queries,
-    unit_rows,
-    vocabulary,
-)
+from search_latency import CHUNKS_PER_FILE, DIM, corpus_batches, make_queries
 
 from engine.indexing.embed import TransformerEmbedder
 from engine.paths import subtree_range
@@ -98,17 +89,14 @@ class Sqlite:
 
 def build(rows: int, work: Path, rng: np.random.Generator):
     """The three stores over the same rows, each keyword backend's build timed on its own."""
-    vocab = vocabulary(60_000, rng)
     keywords = KeywordIndex(work / "k.duckdb")
     vectors = VectorIndex(work / "vectors", DIM)
     lite = Sqlite(work / "fts.sqlite")
     seconds = {"SenseTree (DuckDB postings)": 0.0, "SQLite FTS5": 0.0}
     sample_vectors, sample_texts = [], []
-    for start in range(0, rows, BATCH):
-        count = min(BATCH, rows - start)
-        texts, matrix = chunk_texts(count, vocab, rng), unit_rows(count, rng)
-        first = start // CHUNKS_PER_FILE
-        files = [(file_path(first + i // CHUNKS_PER_FILE), i) for i in range(0, count, CHUNKS_PER_FILE)]
+    done = 0
+    for count, texts, matrix, files in corpus_batches(rows, rng):
+        done += count
         began = time.perf_counter()
         keywords.upsert_many((path, texts[i:i + CHUNKS_PER_FILE]) for path, i in files)
         seconds["SenseTree (DuckDB postings)"] += time.perf_counter() - began
@@ -118,7 +106,7 @@ def build(rows: int, work: Path, rng: np.random.Generator):
         vectors.upsert_many((path, texts[i:i + CHUNKS_PER_FILE], matrix[i:i + CHUNKS_PER_FILE]) for path, i in files)
         sample_vectors.append(matrix[:40])
         sample_texts += texts[:40]
-        print(f"  indexed {start + count:,}/{rows:,} chunks; keyword {seconds['SenseTree (DuckDB postings)']:.0f} s, "
+        print(f"  indexed {done:,}/{rows:,} chunks; keyword {seconds['SenseTree (DuckDB postings)']:.0f} s, "
               f"sqlite {seconds['SQLite FTS5']:.0f} s", file=sys.stderr, flush=True)
     began = time.perf_counter()
     keywords.refresh_weights()

@@ -16,6 +16,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -68,18 +69,30 @@ def unit_rows(count: int, rng: np.random.Generator) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
-def build(size: int, work: Path, rng: np.random.Generator) -> tuple[KeywordIndex, VectorIndex, np.ndarray, list[str]]:
-    """Index `size` chunks in batches; returns the stores, a sample of vectors and texts for queries."""
+Batch = tuple[int, list[str], np.ndarray, list[tuple[str, int]]]
+
+
+def corpus_batches(size: int, rng: np.random.Generator) -> Iterator[Batch]:
+    """The generated corpus in batches of BATCH chunks: (count, texts, unit vectors, [(file path, first
+    chunk's offset in the batch)]), CHUNKS_PER_FILE chunks to a file; bench/compare.py builds from it too."""
     vocab = vocabulary(60_000, rng)
-    keywords = KeywordIndex(work / "k.duckdb")
-    vectors = VectorIndex(work / "vectors", DIM)
-    sample_vectors, sample_texts = [], []
-    kw_s = vec_s = 0.0
     for start in range(0, size, BATCH):
         count = min(BATCH, size - start)
         texts, matrix = chunk_texts(count, vocab, rng), unit_rows(count, rng)
         first_file = start // CHUNKS_PER_FILE
-        files = [(file_path(first_file + i // CHUNKS_PER_FILE), i) for i in range(0, count, CHUNKS_PER_FILE)]
+        yield count, texts, matrix, [(file_path(first_file + i // CHUNKS_PER_FILE), i)
+                                     for i in range(0, count, CHUNKS_PER_FILE)]
+
+
+def build(size: int, work: Path, rng: np.random.Generator) -> tuple[KeywordIndex, VectorIndex, np.ndarray, list[str]]:
+    """Index `size` chunks in batches; returns the stores, a sample of vectors and texts for queries."""
+    keywords = KeywordIndex(work / "k.duckdb")
+    vectors = VectorIndex(work / "vectors", DIM)
+    sample_vectors, sample_texts = [], []
+    kw_s = vec_s = 0.0
+    done = 0
+    for count, texts, matrix, files in corpus_batches(size, rng):
+        done += count
         started = time.perf_counter()
         keywords.upsert_many((path, texts[i:i + CHUNKS_PER_FILE]) for path, i in files)
         kw_s += time.perf_counter() - started
@@ -88,7 +101,7 @@ def build(size: int, work: Path, rng: np.random.Generator) -> tuple[KeywordIndex
         vec_s += time.perf_counter() - started
         sample_vectors.append(matrix[:40])
         sample_texts += texts[:40]
-        print(f"  indexed {start + count}/{size} chunks", file=sys.stderr, flush=True)
+        print(f"  indexed {done}/{size} chunks", file=sys.stderr, flush=True)
     started = time.perf_counter()
     keywords.refresh_weights()
     refresh_s = time.perf_counter() - started
