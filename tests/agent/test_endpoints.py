@@ -6,17 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.agent.endpoints import fix_base_url, slip_hint
-from engine.engine import Engine
 from engine.errors import InvalidInput
-from engine.indexing.embed import HashingEmbedder
 from tests.e2e.openai_endpoint import ScriptedEndpoint
-
-
-@pytest.fixture
-def engine(tmp_path):
-    engine = Engine(tmp_path / "home", embedder=HashingEmbedder())
-    yield engine
-    engine.close()
 
 
 def test_list_models_reads_the_typed_endpoint_and_the_saved_one(engine):

@@ -12,8 +12,6 @@ import pytest
 
 from bridge import COMMANDS, Api
 from bridge.api import attach_window
-from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -77,13 +75,6 @@ def test_page_signatures_in_api_js_match_the_bridge_parameters():
     page = {name: re.findall(r'"([a-z_]+)"', params) for name, params in table.items()}
     bridge = {name: inspect.getfullargspec(getattr(Api(None), name)).args[1:] for name in COMMANDS}
     assert page == bridge
-
-
-@pytest.fixture
-def engine(tmp_path):
-    engine = Engine(tmp_path / "home", embedder=HashingEmbedder())
-    yield engine
-    engine.close()
 
 
 @pytest.fixture

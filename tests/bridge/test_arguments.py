@@ -9,14 +9,11 @@ import types
 import typing
 from typing import Any
 
-import pytest
 
 from bridge import COMMANDS, Api
 from bridge.arguments import QUERY_CHARS
 from bridge.server import TOKEN_HEADER, start_server
-from engine.engine import Engine
 from engine.events import EventBus
-from engine.indexing.embed import HashingEmbedder
 
 # One good value and every kind of wrong value, per kind of parameter.
 GOOD: dict[str, Any] = {"str": "x", "int": 3, "bool": False, "list": [], "dict": {}}
@@ -181,13 +178,6 @@ def test_good_arguments_pass_through_unchanged():
     messages = [{"role": "user", "content": "hi", "extra": 1}, {"role": "assistant", "content": None}]
     assert Api(Engine_()).chat_with_assistant(messages=messages, scope="/docs")["ok"] is True
     assert seen == {"messages": messages, "scope": "/docs"}
-
-
-@pytest.fixture
-def engine(tmp_path):
-    engine = Engine(tmp_path / "home", embedder=HashingEmbedder())
-    yield engine
-    engine.close()
 
 
 def test_a_pause_flag_of_the_string_false_does_not_pause_indexing(engine):
