@@ -27,8 +27,9 @@ def configure_logging(home: Path, verbose: bool = False) -> None:
         old.close()
     logs = home / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(logs / "sensetree.log", maxBytes=2_000_000, backupCount=3,
-                                                   encoding="utf-8", errors="backslashreplace")
+    handler = logging.handlers.RotatingFileHandler(
+        logs / "sensetree.log", maxBytes=2_000_000, backupCount=3, encoding="utf-8", errors="backslashreplace"
+    )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.sensetree = True  # type: ignore[attr-defined]
     root.addHandler(handler)
@@ -64,17 +65,24 @@ def cmd_index(args: argparse.Namespace) -> int:
         printer = ProgressPrinter(sys.stderr, quiet=args.quiet)
         unsubscribe = engine.events.subscribe(printer.on_progress, "indexing-progress")
         for path in args.paths:
-            roots = engine.add_indexed_folder(path)  # an indexed folder is re-scanned: additions and deletions
+            roots = engine.add_indexed_folder(
+                path
+            )  # an indexed folder is re-scanned: additions and deletions
             print(f"Indexing {printable(os.path.abspath(path))}", file=sys.stderr)
         engine.drain()
         unsubscribe()
         printer.finish(engine.indexing_stats())
         stats = engine.indexing_stats()
-        print(f"Indexed {stats['done']} file(s), {stats['chunks']} chunk(s); {stats['skipped']} by name only; "
-              f"{stats['failed']} failed. Roots: {', '.join(printable(r) for r in roots)}")
+        print(
+            f"Indexed {stats['done']} file(s), {stats['chunks']} chunk(s); {stats['skipped']} by name only; "
+            f"{stats['failed']} failed. Roots: {', '.join(printable(r) for r in roots)}"
+        )
         tops = [normalize(path) for path in args.paths]  # own up to every failure beneath these folders
-        failed = [q for q in engine.indexing_queue(1000)
-                  if q["status"] == "failed" and any(is_within(str(q["path"]), top) for top in tops)]
+        failed = [
+            q
+            for q in engine.indexing_queue(1000)
+            if q["status"] == "failed" and any(is_within(str(q["path"]), top) for top in tops)
+        ]
         for item in failed[:20]:
             print(f"  failed: {printable(str(item['path']))}: {item['error']}", file=sys.stderr)
         if len(failed) > 20:
@@ -119,8 +127,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     print("Indexed folders:" if roots else "No indexed folders yet: run `sensetree index FOLDER`.")
     for root in roots:
         print(f"  {root}")
-    print(f"Files: {stats['files']} ({stats['done']} done, {stats['skipped']} by name only, {stats['failed']} failed, "
-          f"{stats['queued']} queued); chunks: {stats['chunks']}{'; PAUSED' if stats['paused'] else ''}")
+    print(
+        f"Files: {stats['files']} ({stats['done']} done, {stats['skipped']} by name only, {stats['failed']} failed, "
+        f"{stats['queued']} queued); chunks: {stats['chunks']}{'; PAUSED' if stats['paused'] else ''}"
+    )
     for item in failed[:20]:
         print(f"  failed: {printable(item['path'])}: {item['error']}")
     if warning:
@@ -134,7 +144,7 @@ def cmd_config(args: argparse.Namespace) -> int:
         config = engine.get_config()
         if args.action == "get":
             value: Any = config
-            for part in (args.key.split(".") if args.key else []):
+            for part in args.key.split(".") if args.key else []:
                 if not isinstance(value, dict) or part not in value:
                     print(f"Unknown setting: {args.key}", file=sys.stderr)
                     return 2
@@ -183,15 +193,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("SenseTree is already running; its window was brought to the front.", file=sys.stderr)
         log.info("SenseTree is already running; its window was brought to the front.")
         return 0
-    from engine.starter import EngineStarter
-
     # the window opens at once; the stores open on a thread and the page's first calls wait for them
     from engine import lifecycle
+    from engine.starter import EngineStarter
 
     engine = EngineStarter(lambda events: build_engine(background=True, events=events))
     try:
-        code = run_window(Api(engine), engine, start_hidden=getattr(args, "tray", False),
-                          on_started=lambda _window, quit_app: lifecycle.on_quit(quit_app))  # SIGTERM closes it
+        code = run_window(
+            Api(engine),
+            engine,
+            start_hidden=getattr(args, "tray", False),
+            on_started=lambda _window, quit_app: lifecycle.on_quit(quit_app),
+        )  # SIGTERM closes it
     finally:
         engine.close()
     # the window is gone and the engine closed; a tray library's thread must not keep the process alive.
@@ -224,11 +237,19 @@ def _installed_version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sensetree", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="sensetree", description=__doc__.splitlines()[0] if __doc__ else None
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to the console")
-    parser.add_argument("--tray", action="store_true", help="start in the tray, window hidden (autostart at login)")
-    parser.add_argument("--version", action="version", version=f"SenseTree {_installed_version()}",
-                        help="print the version and exit (the release workflow's first smoke check)")
+    parser.add_argument(
+        "--tray", action="store_true", help="start in the tray, window hidden (autostart at login)"
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"SenseTree {_installed_version()}",
+        help="print the version and exit (the release workflow's first smoke check)",
+    )
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("index", help="add folders and index them; returns when the queue is drained")
     p.add_argument("paths", nargs="+")

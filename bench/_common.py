@@ -60,14 +60,14 @@ def _fallback_chunk(text: str, max_chars: int, overlap: int) -> list[str]:
             pieces.append(para)
             continue
         for sentence in re.split(r"(?<=[.!?])\s+", para):
-            pieces.extend(sentence[i:i + max_chars] for i in range(0, len(sentence), max_chars - overlap))
+            pieces.extend(sentence[i : i + max_chars] for i in range(0, len(sentence), max_chars - overlap))
     chunks: list[str] = []
     current = ""
     for piece in filter(None, (p.strip() for p in pieces)):
         if current and len(current) + 1 + len(piece) > max_chars:
             chunks.append(current)
             tail = current[-overlap:] if overlap else ""
-            current = (tail[tail.find(" ") + 1:] + " " + piece).strip() if tail else piece
+            current = (tail[tail.find(" ") + 1 :] + " " + piece).strip() if tail else piece
         else:
             current = f"{current} {piece}".strip()
     if current:
@@ -91,7 +91,9 @@ def embed_cached(embedder, texts: list[str], label: str) -> np.ndarray:
     digest = hashlib.sha256(embedder.name.encode())
     for text in texts:
         digest.update(text.encode("utf-8", "surrogatepass") + b"\x00")
-    path = CACHE_DIR / f"{label}-{re.sub(r'[^A-Za-z0-9_.+-]', '_', embedder.name)}-{digest.hexdigest()[:16]}.npy"
+    path = (
+        CACHE_DIR / f"{label}-{re.sub(r'[^A-Za-z0-9_.+-]', '_', embedder.name)}-{digest.hexdigest()[:16]}.npy"
+    )
     if path.exists():
         return np.load(path)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
@@ -100,7 +102,7 @@ def embed_cached(embedder, texts: list[str], label: str) -> np.ndarray:
     parts = []
     step = 512
     for start in range(0, len(texts), step):
-        parts.append(embedder.embed(texts[start:start + step]))
+        parts.append(embedder.embed(texts[start : start + step]))
         done = min(start + step, len(texts))
         rate = done / (time.perf_counter() - started)
         print(f"  embedded {done}/{len(texts)} ({rate:.1f}/s)", file=sys.stderr, flush=True)

@@ -25,8 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.agent import Agent, FunctionModel
-from engine.agent import MIGRATIONS
+from engine.agent import MIGRATIONS, Agent, FunctionModel
 from engine.agent.prompt import estimate_tokens
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
@@ -52,7 +51,9 @@ def chunk_texts(rng: random.Random, words: list[str], weights: list[float], n: i
     return [" ".join(rng.choices(words, weights, k=WORDS_PER_CHUNK)) + "." for _ in range(n)]
 
 
-def build_index(data: Path, chunks: int, words: list[str], weights: list[float]) -> tuple[KeywordIndex, VectorIndex]:
+def build_index(
+    data: Path, chunks: int, words: list[str], weights: list[float]
+) -> tuple[KeywordIndex, VectorIndex]:
     keywords = KeywordIndex(data / "keywords.duckdb")
     vectors = VectorIndex(data / "vectors", DIM)
     if vectors.count() >= chunks:
@@ -71,8 +72,10 @@ def build_index(data: Path, chunks: int, words: list[str], weights: list[float])
         vectors.upsert_many(batch)
     keywords.refresh_weights()
     vectors.optimize()
-    print(f"built {files * CHUNKS_PER_FILE} chunks in {time.perf_counter() - started:.0f} s "
-          f"(ANN index: {vectors.has_ann()})")
+    print(
+        f"built {files * CHUNKS_PER_FILE} chunks in {time.perf_counter() - started:.0f} s "
+        f"(ANN index: {vectors.has_ann()})"
+    )
     return keywords, vectors
 
 
@@ -108,8 +111,9 @@ class StoreHost:
         raise NotImplementedError("the benchmark never proposes plans")
 
 
-def measure(agent: Agent, model: FunctionModel, stamps: list[float], questions: list[str],
-            scope: str | None) -> tuple[list[float], dict[str, int]]:
+def measure(
+    agent: Agent, model: FunctionModel, stamps: list[float], questions: list[str], scope: str | None
+) -> tuple[list[float], dict[str, int]]:
     samples, sizes = [], {}
     for question in questions:
         stamps.clear()
@@ -126,8 +130,10 @@ def report(label: str, samples: list[float], sizes: dict[str, int]) -> None:
     ordered = sorted(samples)
     p50 = statistics.median(ordered)
     p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-    print(f"{label:<28} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   prompt ≈ {sizes['messages']} tokens "
-          f"+ tool schema ≈ {sizes['tools']} tokens")
+    print(
+        f"{label:<28} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   prompt ≈ {sizes['messages']} tokens "
+        f"+ tool schema ≈ {sizes['tools']} tokens"
+    )
 
 
 def main() -> None:
@@ -152,10 +158,14 @@ def main() -> None:
     for i in range(10):
         agent.memory.remember(f"durable note number {i} about the person's filing habits")
     rng = random.Random(3)
-    questions = [" ".join(rng.choices(words[50:3000], k=rng.randint(3, 8))) + "?" for _ in range(args.turns + 5)]
+    questions = [
+        " ".join(rng.choices(words[50:3000], k=rng.randint(3, 8))) + "?" for _ in range(args.turns + 5)
+    ]
     measure(agent, model, stamps, questions[:5], None)  # warm-up: caches, lazy imports
-    print(f"index: {vectors.count()} chunks, {len(words)}-word vocabulary, {os.cpu_count()} CPUs; "
-          f"{args.turns} turns per row; query vector by HashingEmbedder, zero-latency model")
+    print(
+        f"index: {vectors.count()} chunks, {len(words)}-word vocabulary, {os.cpu_count()} CPUs; "
+        f"{args.turns} turns per row; query vector by HashingEmbedder, zero-latency model"
+    )
     report("whole index, no scope", *measure(agent, model, stamps, questions[5:], None))
     report("scoped to one folder", *measure(agent, model, stamps, questions[5:], str(folder)))
     for label, scope in (("  of which search, no scope", None), ("  of which search, scoped", str(folder))):
@@ -165,8 +175,10 @@ def main() -> None:
             search.search(question, scope=scope, limit=6)
             samples.append((time.perf_counter() - started) * 1000)
         ordered = sorted(samples)
-        print(f"{label:<28} p50 {statistics.median(ordered):7.1f} ms   "
-              f"p95 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]:7.1f} ms")
+        print(
+            f"{label:<28} p50 {statistics.median(ordered):7.1f} ms   "
+            f"p95 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]:7.1f} ms"
+        )
     agent.close()
     keywords.close()
     vectors.close()

@@ -44,24 +44,31 @@ def real_vectors(rows: int, queries: int) -> tuple[np.ndarray, np.ndarray]:
     base = embed_cached(embedder, to_embed, "scifact-chunks")
     asked = embed_cached(embedder, list(beir.queries.values()), "scifact-queries")[:queries]
     rng = np.random.default_rng(7)
-    copies = [base] + [base + rng.standard_normal(base.shape).astype(np.float32) * NOISE
-                       for _ in range(rows // len(base) + 1)]
+    copies = [base] + [
+        base + rng.standard_normal(base.shape).astype(np.float32) * NOISE
+        for _ in range(rows // len(base) + 1)
+    ]
     matrix = np.concatenate(copies)[:rows]
     return matrix / np.linalg.norm(matrix, axis=1, keepdims=True), asked.astype(np.float32)
 
 
 def make_table(work: Path, matrix: np.ndarray):  # -> lancedb.table.Table
     rows = len(matrix)
-    return lancedb.connect(str(work)).create_table("chunks", pa.table({
-        "path": pa.array([f"/bench/file{i // 5:07d}.txt" for i in range(rows)]),
-        "chunk_index": pa.array([i % 5 for i in range(rows)], pa.int32()),
-        "text": pa.array(["chunk text of about the product's size " * 25] * rows),
-        "vector": pa.FixedSizeListArray.from_arrays(pa.array(matrix.reshape(-1)), matrix.shape[1]),
-    }))
+    return lancedb.connect(str(work)).create_table(
+        "chunks",
+        pa.table(
+            {
+                "path": pa.array([f"/bench/file{i // 5:07d}.txt" for i in range(rows)]),
+                "chunk_index": pa.array([i % 5 for i in range(rows)], pa.int32()),
+                "text": pa.array(["chunk text of about the product's size " * 25] * rows),
+                "vector": pa.FixedSizeListArray.from_arrays(pa.array(matrix.reshape(-1)), matrix.shape[1]),
+            }
+        ),
+    )
 
 
 def keys(table: pa.Table) -> list[tuple[str, int]]:
-    return list(zip(table["path"].to_pylist(), table["chunk_index"].to_pylist()))
+    return list(zip(table["path"].to_pylist(), table["chunk_index"].to_pylist(), strict=False))
 
 
 def measure(label: str, search, queries: np.ndarray, truth: list[set]) -> tuple[float, float]:
@@ -89,7 +96,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--hnsw-only", action="store_true", help="skip the IVF-PQ builds (minutes each at 1M rows)")
+    parser.add_argument(
+        "--hnsw-only", action="store_true", help="skip the IVF-PQ builds (minutes each at 1M rows)"
+    )
     parser.add_argument("--efs", default="100,200", help="HNSW search breadths to measure")
     args = parser.parse_args()
     matrix, queries = real_vectors(args.rows, args.queries)
@@ -98,25 +107,48 @@ def main() -> None:
         table = make_table(work, matrix)
         base = lambda v: table.search(v).distance_type("cosine").limit(50).select(SELECT)
         truth = [set(keys(base(v).bypass_vector_index().limit(10).to_arrow())) for v in queries[:50]]
-        print(f"{args.rows:,} real MiniLM vectors (SciFact, tiled), {len(queries)} real queries, top-50", flush=True)
+        print(
+            f"{args.rows:,} real MiniLM vectors (SciFact, tiled), {len(queries)} real queries, top-50",
+            flush=True,
+        )
         measure("flat (exact)", lambda v: base(v).bypass_vector_index().to_arrow(), queries, truth)
         results: dict[str, tuple[float, float]] = {}
-        ivf_configs = () if args.hnsw_only else (
-            (max(8, args.rows // 4096), ((10, 20),)), (int(args.rows ** 0.5), ((20, 5), (40, 10))))
+        ivf_configs = (
+            ()
+            if args.hnsw_only
+            else ((max(8, args.rows // 4096), ((10, 20),)), (int(args.rows**0.5), ((20, 5), (40, 10))))
+        )
         for partitions, probes in ivf_configs:
-            build(table, f"IVF-PQ {partitions} partitions", IvfPq(distance_type="cosine", num_partitions=partitions,
-                                                                num_sub_vectors=matrix.shape[1] // 8))
+            build(
+                table,
+                f"IVF-PQ {partitions} partitions",
+                IvfPq(
+                    distance_type="cosine", num_partitions=partitions, num_sub_vectors=matrix.shape[1] // 8
+                ),
+            )
             for nprobes, refine in probes:
                 label = f"IVF-PQ {partitions} p, nprobes {nprobes}, refine {refine}"
-                results[label] = measure(label, lambda v, n=nprobes, r=refine: base(v).nprobes(n).refine_factor(r).to_arrow(),
-                                         queries, truth)
-        build(table, "HNSW-SQ m 20, ef_construction 150 (the product's)",
-              HnswSq(distance_type="cosine", num_partitions=1, m=20, ef_construction=150))
+                results[label] = measure(
+                    label,
+                    lambda v, n=nprobes, r=refine: base(v).nprobes(n).refine_factor(r).to_arrow(),
+                    queries,
+                    truth,
+                )
+        build(
+            table,
+            "HNSW-SQ m 20, ef_construction 150 (the product's)",
+            HnswSq(distance_type="cosine", num_partitions=1, m=20, ef_construction=150),
+        )
         for ef in (int(e) for e in args.efs.split(",")):
-            results[f"HNSW-SQ ef {ef}"] = measure(f"HNSW-SQ ef {ef}", lambda v, e=ef: base(v).ef(e).to_arrow(), queries, truth)
+            results[f"HNSW-SQ ef {ef}"] = measure(
+                f"HNSW-SQ ef {ef}", lambda v, e=ef: base(v).ef(e).to_arrow(), queries, truth
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("SUMMARY " + "; ".join(f"{label}: recall@10 {r:.3f}, p50 {p:.1f} ms" for label, (r, p) in results.items()))
+    print(
+        "SUMMARY "
+        + "; ".join(f"{label}: recall@10 {r:.3f}, p50 {p:.1f} ms" for label, (r, p) in results.items())
+    )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,20 @@ from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 from engine.txn import MIGRATIONS, FaultPoint, TxnService
 
-WORDS = ["invoice", "contract", "report", "receipt", "letter", "budget", "holiday", "recipe", "travel", "meeting", "notes", "project"]
+WORDS = [
+    "invoice",
+    "contract",
+    "report",
+    "receipt",
+    "letter",
+    "budget",
+    "holiday",
+    "recipe",
+    "travel",
+    "meeting",
+    "notes",
+    "project",
+]
 
 
 def _word(i: int) -> str:
@@ -36,18 +49,29 @@ def build_tree(root: Path, files: int) -> list[Path]:
         folder = root / f"inbox{i // 100:03d}"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"file{i:05d}.txt"
-        path.write_text(f"{WORDS[i % len(WORDS)]} number {i} for client {i % 97}, reference {_word(i)}.\n" * 3)
+        path.write_text(
+            f"{WORDS[i % len(WORDS)]} number {i} for client {i % 97}, reference {_word(i)}.\n" * 3
+        )
         made.append(path)
     return made
 
 
 def plan_for(root: Path, files: list[Path], ops: int) -> list[dict]:
     folders = max(1, ops // 20)
-    plan = [{"kind": "mkdir", "new_path": f"{root}/Sorted/group{g:02d}", "reason": "new folder"} for g in range(folders)]
+    plan = [
+        {"kind": "mkdir", "new_path": f"{root}/Sorted/group{g:02d}", "reason": "new folder"}
+        for g in range(folders)
+    ]
     step = max(1, len(files) // (ops - folders))
     for n, path in enumerate(files[::step][: ops - folders]):
-        plan.append({"kind": "move", "old_path": str(path), "new_path": f"{root}/Sorted/group{n % folders:02d}/{path.name}",
-                     "reason": "sort"})
+        plan.append(
+            {
+                "kind": "move",
+                "old_path": str(path),
+                "new_path": f"{root}/Sorted/group{n % folders:02d}/{path.name}",
+                "reason": "sort",
+            }
+        )
     return plan
 
 
@@ -67,9 +91,11 @@ def timed_run(label: str, run, clock: PhaseClock, embedder: HashingEmbedder) -> 
     result = run()
     end = time.perf_counter()
     disk, index = clock.first.get("disk", end), clock.first.get("index", end)
-    print(f"{label}: {end - start:.2f} s total = checks {disk - start:.2f} s + disk {index - disk:.2f} s "
-          f"+ index & commit {end - index:.2f} s; operations {result['applied']}; "
-          f"embeddings {embedder.embedded - embedded}")
+    print(
+        f"{label}: {end - start:.2f} s total = checks {disk - start:.2f} s + disk {index - disk:.2f} s "
+        f"+ index & commit {end - index:.2f} s; operations {result['applied']}; "
+        f"embeddings {embedder.embedded - embedded}"
+    )
 
 
 def main() -> None:
@@ -86,15 +112,19 @@ def main() -> None:
         started = time.perf_counter()
         engine.add_indexed_folder(str(root))
         engine.drain()
-        print(f"indexed {args.files} files in {time.perf_counter() - started:.1f} s "
-              f"({engine.embedder.embedded} chunks embedded)")
+        print(
+            f"indexed {args.files} files in {time.perf_counter() - started:.1f} s "
+            f"({engine.embedder.embedded} chunks embedded)"
+        )
         clock = PhaseClock()
         service = TxnService(engine.db, home, engine.get_roots, engine.indexer, None, fault=clock)
         ops = plan_for(root, files, args.ops)
         started = time.perf_counter()
         plan = service.propose_plan("Sort the inbox", ops)
-        print(f"propose (validate {len(ops)} operations on the virtual tree + fingerprints): "
-              f"{time.perf_counter() - started:.2f} s")
+        print(
+            f"propose (validate {len(ops)} operations on the virtual tree + fingerprints): "
+            f"{time.perf_counter() - started:.2f} s"
+        )
         timed_run("apply", lambda: service.apply_action_plan(plan["transaction_id"]), clock, embedder)
         moved = ops[-1]["new_path"]
         reference = Path(moved).read_text().split("reference ")[1].split(".")[0]
@@ -103,8 +133,10 @@ def main() -> None:
         timed_run("undo", lambda: service.undo_transaction(plan["transaction_id"]), clock, embedder)
         before_drain = embedder.embedded
         engine.drain()
-        print(f"embeddings done by the indexer after apply + undo (watcher/queue catch-up): "
-              f"{embedder.embedded - before_drain}")
+        print(
+            f"embeddings done by the indexer after apply + undo (watcher/queue catch-up): "
+            f"{embedder.embedded - before_drain}"
+        )
         engine.close()
 
 

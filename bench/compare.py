@@ -66,8 +66,10 @@ class Sqlite:
 
     def __init__(self, path: Path):
         self.con = sqlite3.connect(str(path), check_same_thread=False)
-        self.con.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, path UNINDEXED, chunk_index UNINDEXED, "
-                         "tokenize='porter unicode61')")
+        self.con.execute(
+            "CREATE VIRTUAL TABLE chunks USING fts5(text, path UNINDEXED, chunk_index UNINDEXED, "
+            "tokenize='porter unicode61')"
+        )
 
     def add(self, rows: list[tuple[str, str, int]]) -> None:
         self.con.executemany("INSERT INTO chunks(text, path, chunk_index) VALUES (?, ?, ?)", rows)
@@ -98,23 +100,34 @@ def build(rows: int, work: Path, rng: np.random.Generator):
     for count, texts, matrix, files in corpus_batches(rows, rng):
         done += count
         began = time.perf_counter()
-        keywords.upsert_many((path, texts[i:i + CHUNKS_PER_FILE]) for path, i in files)
+        keywords.upsert_many((path, texts[i : i + CHUNKS_PER_FILE]) for path, i in files)
         seconds["SenseTree (DuckDB postings)"] += time.perf_counter() - began
         began = time.perf_counter()
-        lite.add([(texts[i + j], path, j) for path, i in files for j in range(min(CHUNKS_PER_FILE, count - i))])
+        lite.add(
+            [(texts[i + j], path, j) for path, i in files for j in range(min(CHUNKS_PER_FILE, count - i))]
+        )
         seconds["SQLite FTS5"] += time.perf_counter() - began
-        vectors.upsert_many((path, texts[i:i + CHUNKS_PER_FILE], matrix[i:i + CHUNKS_PER_FILE]) for path, i in files)
+        vectors.upsert_many(
+            (path, texts[i : i + CHUNKS_PER_FILE], matrix[i : i + CHUNKS_PER_FILE]) for path, i in files
+        )
         sample_vectors.append(matrix[:40])
         sample_texts += texts[:40]
-        print(f"  indexed {done:,}/{rows:,} chunks; keyword {seconds['SenseTree (DuckDB postings)']:.0f} s, "
-              f"sqlite {seconds['SQLite FTS5']:.0f} s", file=sys.stderr, flush=True)
+        print(
+            f"  indexed {done:,}/{rows:,} chunks; keyword {seconds['SenseTree (DuckDB postings)']:.0f} s, "
+            f"sqlite {seconds['SQLite FTS5']:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
     began = time.perf_counter()
     keywords.refresh_weights()
     seconds["SenseTree (DuckDB postings)"] += time.perf_counter() - began
     began = time.perf_counter()
     vectors.optimize()
-    print(f"vectors: optimize (path B-tree + HNSW-SQ) {time.perf_counter() - began:.0f} s; "
-          f"RSS {current_rss_mb():.0f} MB", flush=True)
+    print(
+        f"vectors: optimize (path B-tree + HNSW-SQ) {time.perf_counter() - began:.0f} s; "
+        f"RSS {current_rss_mb():.0f} MB",
+        flush=True,
+    )
     began = time.perf_counter()
     vectors._table.create_index("text", config=FTS(), replace=True)  # native (not tantivy), its defaults
     seconds["LanceDB native FTS"] = time.perf_counter() - began
@@ -138,13 +151,16 @@ def lance_fts(table, query: str, scope: str | None) -> list:
     return builder.to_arrow().to_pylist()
 
 
-def sqlite_hybrid(lite: Sqlite, vectors: VectorIndex, query: str, vector: np.ndarray, scope: str | None) -> list:
+def sqlite_hybrid(
+    lite: Sqlite, vectors: VectorIndex, query: str, vector: np.ndarray, scope: str | None
+) -> list:
     dense = [h.key for h in vectors.search(vector, 50, scope)]
     return rrf([lite.search(query, 50, scope), dense], RRF_K)[:10]
 
 
-def contestants(keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite,
-                scope: str | None) -> dict[str, Callable[[str, np.ndarray], object]]:
+def contestants(
+    keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite, scope: str | None
+) -> dict[str, Callable[[str, np.ndarray], object]]:
     search = HybridSearch(keywords, vectors, embedder=None, exists=lambda _p: True)  # type: ignore[arg-type]
     table, reranker = vectors._table, RRFReranker()
     return {
@@ -158,14 +174,15 @@ def contestants(keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite,
     }
 
 
-def interleaved(runners: dict[str, Callable[[str, np.ndarray], object]],
-                queries: list[Query]) -> dict[str, tuple[float, float]]:
+def interleaved(
+    runners: dict[str, Callable[[str, np.ndarray], object]], queries: list[Query]
+) -> dict[str, tuple[float, float]]:
     names = list(runners)
     for name in names:  # one warm-up call each: first-touch costs (index pages, caches) are not a query's
         runners[name](*queries[0])
     samples: dict[str, list[float]] = {name: [] for name in names}
     for n, (query, vector) in enumerate(queries):
-        for name in names[n % len(names):] + names[:n % len(names)]:
+        for name in names[n % len(names) :] + names[: n % len(names)]:
             began = time.perf_counter()
             runners[name](query, vector)
             samples[name].append((time.perf_counter() - began) * 1000)
@@ -177,13 +194,17 @@ def print_table(title: str, figures: dict[str, tuple[float, float]]) -> None:
     base = {"hybrid": figures["LanceDB native hybrid"], "keyword": figures["LanceDB native FTS top-50"]}
     for name, (p50, p95) in figures.items():
         kind = "hybrid" if "hybrid" in name or "+ vector" in name else "keyword"
-        ratio = "" if "vector arm" in name else (f"   ×{p50 / base[kind][0]:.2f} / ×{p95 / base[kind][1]:.2f} "
-                                                  f"of LanceDB native {kind}")
+        ratio = (
+            ""
+            if "vector arm" in name
+            else (f"   ×{p50 / base[kind][0]:.2f} / ×{p95 / base[kind][1]:.2f} of LanceDB native {kind}")
+        )
         print(f"  {name:<30} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms{ratio}", flush=True)
 
 
-def update_costs(keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite,
-                 queries: list[Query]) -> dict[str, float]:
+def update_costs(
+    keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite, queries: list[Query]
+) -> dict[str, float]:
     """p50 of replacing one 5-chunk file in each keyword backend (the LanceDB row carries its vector)."""
     texts = [q for q, _ in queries[:CHUNKS_PER_FILE]]
     matrix = np.stack([v for _, v in queries[:CHUNKS_PER_FILE]])
@@ -196,9 +217,11 @@ def update_costs(keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite,
         table.add(rows)
 
     out = {}
-    for name, fn in (("SenseTree (DuckDB postings)", lambda: keywords.upsert(path, texts)),
-                     ("SQLite FTS5", lambda: lite.replace(path, texts)),
-                     ("LanceDB native FTS (delete + add)", lance_replace)):
+    for name, fn in (
+        ("SenseTree (DuckDB postings)", lambda: keywords.upsert(path, texts)),
+        ("SQLite FTS5", lambda: lite.replace(path, texts)),
+        ("LanceDB native FTS (delete + add)", lance_replace),
+    ):
         times = []
         for _ in range(UPDATES):
             began = time.perf_counter()
@@ -209,7 +232,9 @@ def update_costs(keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite,
     return out
 
 
-def embedding_under_load(keywords: KeywordIndex, vectors: VectorIndex, queries: list[Query]) -> tuple[float, float]:
+def embedding_under_load(
+    keywords: KeywordIndex, vectors: VectorIndex, queries: list[Query]
+) -> tuple[float, float]:
     """Hybrid top-10 with the query embedded by the real model, warm, while this bench keeps one other
     CPU-bound process running: torch's default threads on the calling thread vs the product's path
     (one torch thread on the query thread). Every query text is distinct, so no cached vector is reused."""
@@ -220,18 +245,24 @@ def embedding_under_load(keywords: KeywordIndex, vectors: VectorIndex, queries: 
     texts = list(dict.fromkeys(q for q, _ in queries))
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        runners = {"default torch threads, caller's thread": lambda q: search.search(q, vector=embedder.embed([q])[0]),
-                   "one torch thread, query thread (ours)": lambda q: search.search(q)}
+        runners = {
+            "default torch threads, caller's thread": lambda q: search.search(
+                q, vector=embedder.embed([q])[0]
+            ),
+            "one torch thread, query thread (ours)": lambda q: search.search(q),
+        }
         samples: dict[str, list[float]] = {name: [] for name in runners}
         for n, query in enumerate(texts):
-            for name in list(runners)[n % 2:] + list(runners)[:n % 2]:
+            for name in list(runners)[n % 2 :] + list(runners)[: n % 2]:
                 began = time.perf_counter()
                 runners[name](query + (" x" if name.startswith("default") else ""))  # distinct from the other
                 samples[name].append((time.perf_counter() - began) * 1000)
     finally:
         busy.kill()
         busy.wait()
-    print(f"\nwarm hybrid query with the model embedding it, one competing CPU-bound process ({len(texts)} queries)")
+    print(
+        f"\nwarm hybrid query with the model embedding it, one competing CPU-bound process ({len(texts)} queries)"
+    )
     figures = {name: percentiles(times) for name, times in samples.items()}
     for name, (p50, p95) in figures.items():
         print(f"  {name:<40} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms", flush=True)
@@ -242,7 +273,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--no-model", action="store_true", help="skip the timing with the real query embedding")
+    parser.add_argument(
+        "--no-model", action="store_true", help="skip the timing with the real query embedding"
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(2024)
     print(f"== {args.rows:,} chunks, {args.queries} queries, interleaved ==", flush=True)
@@ -261,23 +294,42 @@ def main() -> None:
     summarise(args.rows, unscoped, scoped, build_s, updates, embedded)
 
 
-def summarise(rows: int, unscoped, scoped, build_s: dict[str, float], updates: dict[str, float],
-              embedded: tuple[float, float] | None) -> None:
+def summarise(
+    rows: int,
+    unscoped,
+    scoped,
+    build_s: dict[str, float],
+    updates: dict[str, float],
+    embedded: tuple[float, float] | None,
+) -> None:
     def ratio(figures, ours: str, theirs: str, at: int) -> float:
         return figures[ours][at] / figures[theirs][at]
 
-    hybrid = [ratio(f, "SenseTree hybrid", "LanceDB native hybrid", at) for f in (unscoped, scoped) for at in (0, 1)]
+    hybrid = [
+        ratio(f, "SenseTree hybrid", "LanceDB native hybrid", at) for f in (unscoped, scoped) for at in (0, 1)
+    ]
     keyword = ratio(unscoped, "SenseTree keyword top-50", "LanceDB native FTS top-50", 0)
     throughput = build_s["SQLite FTS5"] / build_s["SenseTree (DuckDB postings)"]
     update = updates["SenseTree (DuckDB postings)"]
-    met = (max(hybrid[0], hybrid[2]) <= 1.0 and max(hybrid[1], hybrid[3]) <= 1.2 and keyword <= 1.2
-           and throughput >= 0.5)
-    print(f"SUMMARY {rows:,} chunks: hybrid p50 ×{hybrid[0]:.2f} (scoped ×{hybrid[2]:.2f}), p95 ×{hybrid[1]:.2f} "
-          f"(scoped ×{hybrid[3]:.2f}) of LanceDB native hybrid; keyword top-50 p50 ×{keyword:.2f} of LanceDB FTS; "
-          f"bulk build ×{throughput:.2f} of SQLite FTS5's throughput; one-file keyword update p50 {update:.1f} ms; "
-          + (f"with the model under load p50 {embedded[0]:.1f} / p95 {embedded[1]:.1f} ms (≤ 60 / 150 "
-             f"{'met' if embedded[0] <= 60 and embedded[1] <= 150 else 'MISSED'}); " if embedded else "")
-          + f"targets (≤1.0, ≤1.2, ≤1.2, ≥0.5) {'met' if met else 'MISSED'}", flush=True)
+    met = (
+        max(hybrid[0], hybrid[2]) <= 1.0
+        and max(hybrid[1], hybrid[3]) <= 1.2
+        and keyword <= 1.2
+        and throughput >= 0.5
+    )
+    print(
+        f"SUMMARY {rows:,} chunks: hybrid p50 ×{hybrid[0]:.2f} (scoped ×{hybrid[2]:.2f}), p95 ×{hybrid[1]:.2f} "
+        f"(scoped ×{hybrid[3]:.2f}) of LanceDB native hybrid; keyword top-50 p50 ×{keyword:.2f} of LanceDB FTS; "
+        f"bulk build ×{throughput:.2f} of SQLite FTS5's throughput; one-file keyword update p50 {update:.1f} ms; "
+        + (
+            f"with the model under load p50 {embedded[0]:.1f} / p95 {embedded[1]:.1f} ms (≤ 60 / 150 "
+            f"{'met' if embedded[0] <= 60 and embedded[1] <= 150 else 'MISSED'}); "
+            if embedded
+            else ""
+        )
+        + f"targets (≤1.0, ≤1.2, ≤1.2, ≥0.5) {'met' if met else 'MISSED'}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,9 @@ def write_mixed_folder(folder: Path, docs: list[dict]) -> None:
             (sub / f"{doc['_id']}.md").write_text(f"# {title}\n\n{text}", encoding="utf-8")
         elif kind == 2:
             (sub / f"{doc['_id']}.html").write_text(
-                f"<html><head><title>{title}</title></head><body><p>{text}</p></body></html>", encoding="utf-8")
+                f"<html><head><title>{title}</title></head><body><p>{text}</p></body></html>",
+                encoding="utf-8",
+            )
         else:
             document = docx.Document()
             document.add_heading(title, 1)
@@ -83,7 +85,9 @@ def stored_embedding_inputs(engine: Engine) -> list[str]:
         if record.status != "done":
             continue
         extracted = extract(record.path, max_chars=opts.max_chars)
-        texts.extend(chunk_inputs(record.name, record.sense or "", record.doc_type or "", extracted.text, opts)[1])
+        texts.extend(
+            chunk_inputs(record.name, record.sense or "", record.doc_type or "", extracted.text, opts)[1]
+        )
     return texts
 
 
@@ -92,7 +96,7 @@ def raw_forward(texts: list[str]) -> float:
     model.embed(["warm up"])
     start = time.perf_counter()
     for i in range(0, len(texts), 256):
-        model.embed(texts[i:i + 256])
+        model.embed(texts[i : i + 256])
     return time.perf_counter() - start
 
 
@@ -143,8 +147,10 @@ def main() -> None:
         rescan, rename_embeddings = rescan_time(args.rescan_files, work)
         print(f"re-scan of {args.rescan_files} unchanged files: median {rescan:.2f} s  (target <= 3 s)")
         print(f"embeddings done for a folder rename: {rename_embeddings:.0f}  (target 0)")
-        print(f"SUMMARY index_throughput: ratio={e2e_rate / raw_rate:.2f} e2e={e2e_rate:.1f}/s raw={raw_rate:.1f}/s "
-              f"rescan_10k={rescan:.2f}s rename_embeddings={rename_embeddings:.0f}")
+        print(
+            f"SUMMARY index_throughput: ratio={e2e_rate / raw_rate:.2f} e2e={e2e_rate:.1f}/s raw={raw_rate:.1f}/s "
+            f"rescan_10k={rescan:.2f}s rename_embeddings={rename_embeddings:.0f}"
+        )
 
 
 if __name__ == "__main__":

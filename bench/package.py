@@ -78,8 +78,12 @@ def evict(prefix: Path) -> None:
 
 def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
     read_end, write_end = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
-                            pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+        pass_fds=(write_end,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write_end)
     with os.fdopen(read_end) as pipe:
         number = pipe.readline().strip()
@@ -91,9 +95,15 @@ def bare_window_start(work: Path, display: str) -> float:
     port = free_port()
     env = {**clean_env(work / "bare-data", work / "person", port), "DISPLAY": display}
     started = time.perf_counter()
-    app = subprocess.Popen([sys.executable, str(REPO / "bench" / "bare_window.py"), str(REPO / "web" / "index.html")],
-                           env=env, cwd=work, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, start_new_session=True)
+    app = subprocess.Popen(
+        [sys.executable, str(REPO / "bench" / "bare_window.py"), str(REPO / "web" / "index.html")],
+        env=env,
+        cwd=work,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         page = DevToolsPage(wait_for(lambda: page_socket_url(port), BOUND_S, "the bare window"))
         wait_for(lambda: _visible(page), BOUND_S, "a visible bare page")
@@ -112,8 +122,15 @@ def window_start(executable: Path, work: Path, data_home: Path, display: str) ->
     logs.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with open(logs / "app.out", "ab") as out, open(logs / "app.err", "ab") as err:
-        app = subprocess.Popen([str(executable)], env=env, cwd=work, stdin=subprocess.DEVNULL, stdout=out,
-                               stderr=err, start_new_session=True)
+        app = subprocess.Popen(
+            [str(executable)],
+            env=env,
+            cwd=work,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
     try:
         page = DevToolsPage(wait_for(lambda: page_socket_url(port), BOUND_S, "the window"))
         wait_for(lambda: _visible(page), BOUND_S, "a visible page")
@@ -140,15 +157,27 @@ def serve_start(executable: Path, work: Path, data_home: Path) -> float:
     """Seconds from `sensetree serve` to POST /api/app_version answered with the printed token."""
     env = clean_env(data_home, work / "person")
     started = time.perf_counter()
-    server = subprocess.Popen([str(executable), "serve"], env=env, cwd=work, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    server = subprocess.Popen(
+        [str(executable), "serve"],
+        env=env,
+        cwd=work,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
         url = line.split("SenseTree UI: ", 1)[1].strip()
         base, token = url.split("/?token=")
-        request = urllib.request.Request(f"{base}/api/app_version", data=b"{}", method="POST",
-                                         headers={"X-SenseTree-Token": token, "Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{base}/api/app_version",
+            data=b"{}",
+            method="POST",
+            headers={"X-SenseTree-Token": token, "Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=BOUND_S) as reply:
             assert json.loads(reply.read())["ok"]
         elapsed = time.perf_counter() - started
@@ -161,24 +190,33 @@ def serve_start(executable: Path, work: Path, data_home: Path) -> float:
 
 def biggest_parts(bundle: Path, count: int = 8) -> list[tuple[str, float]]:
     internal = bundle / "_internal"
-    parts = [(p.name, du_mb(p) if p.is_dir() else p.stat().st_size / 1e6)
-             for p in internal.iterdir() if not p.is_symlink()]
+    parts = [
+        (p.name, du_mb(p) if p.is_dir() else p.stat().st_size / 1e6)
+        for p in internal.iterdir()
+        if not p.is_symlink()
+    ]
     return sorted(parts, key=lambda item: -item[1])[:count]
 
 
 def report_sizes(deb: Path, bundle: Path) -> None:
-    print(f"installed size (/opt/sensetree): {du_mb(bundle):.0f} MB  (target <= {TARGETS['installed_mb']} MB)")
-    print(f".deb download ({_deb_compression(deb)}): {deb.stat().st_size / 1e6:.0f} MB  "
-          f"(target <= {TARGETS['deb_mb']} MB)")
+    print(
+        f"installed size (/opt/sensetree): {du_mb(bundle):.0f} MB  (target <= {TARGETS['installed_mb']} MB)"
+    )
+    print(
+        f".deb download ({_deb_compression(deb)}): {deb.stat().st_size / 1e6:.0f} MB  "
+        f"(target <= {TARGETS['deb_mb']} MB)"
+    )
     portable = DIST / "sensetree-portable"
     if portable.exists():
         print(f"portable one-file: {portable.stat().st_size / 1e6:.0f} MB")
     print("biggest parts: " + ", ".join(f"{name} {mb:.0f} MB" for name, mb in biggest_parts(bundle)))
     if ESTIMATE.exists():
-        print(f"Windows/macOS estimate: {du_mb(ESTIMATE):.0f} MB installed (target <= {TARGETS['estimate_mb']} MB), "
-              "made by `make package-estimate`: the same spec on Linux with SENSETREE_WITHOUT_WINDOW=1 "
-              "(no PySide6/Qt WebEngine, serve mode; their webviews come with the OS; pywebview's native "
-              "back-ends and pystray add a few MB there)")
+        print(
+            f"Windows/macOS estimate: {du_mb(ESTIMATE):.0f} MB installed (target <= {TARGETS['estimate_mb']} MB), "
+            "made by `make package-estimate`: the same spec on Linux with SENSETREE_WITHOUT_WINDOW=1 "
+            "(no PySide6/Qt WebEngine, serve mode; their webviews come with the OS; pywebview's native "
+            "back-ends and pystray add a few MB there)"
+        )
         print("  biggest parts: " + ", ".join(f"{n} {mb:.0f} MB" for n, mb in biggest_parts(ESTIMATE, 6)))
     else:
         print("Windows/macOS estimate: not built (run `make package-estimate`)")
@@ -192,11 +230,28 @@ def _deb_compression(deb: Path) -> str:
 def report_appimage(bundle: Path, deb: Path, work: Path) -> None:
     """The AppImage's size without building one: an xz squashfs of the bundle is what appimagetool packs."""
     image = work / "bundle.squashfs"
-    subprocess.run(["mksquashfs", str(bundle), str(image), "-comp", "xz", "-b", "1M", "-noappend", "-quiet",
-                    "-no-progress"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            "mksquashfs",
+            str(bundle),
+            str(image),
+            "-comp",
+            "xz",
+            "-b",
+            "1M",
+            "-noappend",
+            "-quiet",
+            "-no-progress",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     size = image.stat().st_size / 1e6 + 1  # + the AppImage runtime (~1 MB)
-    verdict = "no larger than the .deb: worth offering" if size <= deb.stat().st_size / 1e6 else \
-        "larger than the .deb: not offered"
+    verdict = (
+        "no larger than the .deb: worth offering"
+        if size <= deb.stat().st_size / 1e6
+        else "larger than the .deb: not offered"
+    )
     print(f"AppImage estimate (xz squashfs, 1 MiB blocks, + runtime): {size:.0f} MB; {verdict}")
     image.unlink()
 
@@ -227,13 +282,20 @@ def main() -> int:
                 warm.append(window_start(executable, work, work / "data", display))
                 bare.append(bare_window_start(work, display))
             median, bare_s = _median(warm), sorted(bare)[len(bare) // 2]
-            print(f"warm start (median of {args.runs}): " + _fmt(median)
-                  + f"  (targets <= {TARGETS['visible_s']:.0f} s / <= {TARGETS['answering_s']:.0f} s)")
-            print(f"bare PySide6 Qt WebEngine window, same page, same run (median of {args.runs}): visible "
-                  f"{bare_s:.2f} s; SenseTree/bare: window visible {median['window visible'] / bare_s:.2f}x, "
-                  f"bridge answering {median['bridge answering'] / bare_s:.2f}x")
+            print(
+                f"warm start (median of {args.runs}): "
+                + _fmt(median)
+                + f"  (targets <= {TARGETS['visible_s']:.0f} s / <= {TARGETS['answering_s']:.0f} s)"
+            )
+            print(
+                f"bare PySide6 Qt WebEngine window, same page, same run (median of {args.runs}): visible "
+                f"{bare_s:.2f} s; SenseTree/bare: window visible {median['window visible'] / bare_s:.2f}x, "
+                f"bridge answering {median['bridge answering'] / bare_s:.2f}x"
+            )
             serve = sorted(serve_start(executable, work, work / "data") for _ in range(args.runs))
-            print(f"serve, bridge answering over HTTP (median of {args.runs}): {serve[len(serve) // 2]:.2f} s")
+            print(
+                f"serve, bridge answering over HTTP (median of {args.runs}): {serve[len(serve) // 2]:.2f} s"
+            )
             _portable(work)
     finally:
         xvfb.terminate()
@@ -247,8 +309,10 @@ def _portable(work: Path) -> None:
         print("portable one-file: not built (SENSETREE_ONEFILE=0)")
         return
     times = [serve_start(portable, work, work / "data-portable") for _ in range(2)]
-    print("portable one-file, serve answering (unpacks itself each start): "
-          + ", ".join(f"{t:.2f} s" for t in times))
+    print(
+        "portable one-file, serve answering (unpacks itself each start): "
+        + ", ".join(f"{t:.2f} s" for t in times)
+    )
 
 
 def _median(runs: list[dict[str, float]]) -> dict[str, float]:

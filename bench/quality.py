@@ -41,8 +41,9 @@ from engine.retrieval.vectors import VectorIndex
 PREFIX = "/scifact/"
 
 
-def build_chunks(beir: Beir, chunk_chars: int, overlap: int,
-                 engine_chunker: bool = True) -> tuple[list[tuple[str, list[str]]], list[str]]:
+def build_chunks(
+    beir: Beir, chunk_chars: int, overlap: int, engine_chunker: bool = True
+) -> tuple[list[tuple[str, list[str]]], list[str]]:
     """(path, stored chunks) per document, and the texts to embed (title-prefixed after chunk #0)."""
     _, chunk = chunker(engine_chunker)
     files, to_embed = [], []
@@ -59,15 +60,20 @@ def build_search(files, vectors: np.ndarray, work: Path, weights: tuple[float, f
     store = VectorIndex(work / "vectors", vectors.shape[1])
     rows, start = [], 0
     for path, parts in files:
-        rows.append((path, parts, vectors[start:start + len(parts)]))
+        rows.append((path, parts, vectors[start : start + len(parts)]))
         start += len(parts)
     store.upsert_many(rows)
-    return HybridSearch(keywords, store, embedder=None, weights=weights,  # type: ignore[arg-type]
-                        exists=lambda _path: True)
+    return HybridSearch(
+        keywords,
+        store,
+        embedder=None,
+        weights=weights,  # type: ignore[arg-type]
+        exists=lambda _path: True,
+    )
 
 
 def doc_ids(results) -> list[str]:
-    return [r.path[len(PREFIX):] for r in results]
+    return [r.path[len(PREFIX) :] for r in results]
 
 
 _STATIC_SCORES = """
@@ -94,7 +100,7 @@ def static_reference(files, beir: Beir, whole_documents: bool) -> dict[str, list
     if whole_documents:
         rows = [(d, d, f"{t}\n\n{x}") for d, (t, x) in beir.corpus.items()]
     else:
-        rows = [(f"{p}#{i}", p[len(PREFIX):], c) for p, parts in files for i, c in enumerate(parts)]
+        rows = [(f"{p}#{i}", p[len(PREFIX) :], c) for p, parts in files for i, c in enumerate(parts)]
     con.executemany("INSERT INTO docs VALUES (?, ?, ?)", rows)
     ignore = tokenize.IGNORE_PATTERN.replace("'", "''")  # the same tokenisation as ours (digits kept)
     con.execute(f"PRAGMA create_fts_index('docs', 'key', 'body', ignore='{ignore}')")
@@ -115,17 +121,22 @@ def static_reference(files, beir: Beir, whole_documents: bool) -> dict[str, list
 def _check_against_match_bm25(con, query: str, scores: dict[str, float]) -> None:
     sample = sorted(scores, key=scores.get, reverse=True)[:5]  # type: ignore[arg-type]
     for key in sample:
-        row = con.execute("SELECT fts_main_docs.match_bm25(key, ?) FROM docs WHERE key = ?", [query, key]).fetchone()
+        row = con.execute(
+            "SELECT fts_main_docs.match_bm25(key, ?) FROM docs WHERE key = ?", [query, key]
+        ).fetchone()
         if row is None or abs(row[0] - scores[key]) > 1e-6 * max(1.0, abs(row[0])):
-            raise SystemExit(f"static reference formula disagrees with match_bm25 on {key}: {row} vs {scores[key]}")
+            raise SystemExit(
+                f"static reference formula disagrees with match_bm25 on {key}: {row} vs {scores[key]}"
+            )
 
 
 def lance_fts_reference(files, beir: Beir, work: Path, candidates: int) -> dict[str, list[str]]:
     """LanceDB's native full-text index (its defaults: English stemming and stop words) over the same
     chunks: the keyword arm a person would get by choosing LanceDB's hybrid instead of ours."""
-    rows = [(p[len(PREFIX):], c) for p, parts in files for c in parts]
-    table = lancedb.connect(str(work / "lance-fts")).create_table("chunks", pa.table({
-        "doc": [d for d, _ in rows], "text": [c for _, c in rows]}))
+    rows = [(p[len(PREFIX) :], c) for p, parts in files for c in parts]
+    table = lancedb.connect(str(work / "lance-fts")).create_table(
+        "chunks", pa.table({"doc": [d for d, _ in rows], "text": [c for _, c in rows]})
+    )
     table.create_index("text", config=FTS())  # native, not tantivy; its defaults
     runs = {}
     for qid, query in beir.queries.items():
@@ -156,18 +167,28 @@ def main() -> None:
     parser.add_argument("--overlap", type=int, default=150)
     parser.add_argument("--candidates", type=int, default=200, help="chunks per arm (recall@100 needs > 100)")
     parser.add_argument("--weights", default="1,1", help="RRF weights of the BM25 and dense arms")
-    parser.add_argument("--chunker", choices=["engine", "bench"], default="engine",
-                        help="engine.indexing.chunk (default) or the bench's own simple chunker")
+    parser.add_argument(
+        "--chunker",
+        choices=["engine", "bench"],
+        default="engine",
+        help="engine.indexing.chunk (default) or the bench's own simple chunker",
+    )
     parser.add_argument("--int8", action="store_true", help="also measure dynamic int8 (dense nDCG delta)")
-    parser.add_argument("--keyword-only", action="store_true",
-                        help="only the BM25 arms (ours, DuckDB static, LanceDB FTS): no model, no embeddings")
+    parser.add_argument(
+        "--keyword-only",
+        action="store_true",
+        help="only the BM25 arms (ours, DuckDB static, LanceDB FTS): no model, no embeddings",
+    )
     args = parser.parse_args()
     weights = tuple(float(w) for w in args.weights.split(","))
 
     beir = load_beir(args.data, args.split)
     files, to_embed = build_chunks(beir, args.chunk_chars, args.overlap, args.chunker == "engine")
-    print(f"{args.data.name}/{args.split}: {len(beir.corpus)} documents, {len(to_embed)} chunks "
-          f"({chunker(args.chunker == 'engine')[0]}), {len(beir.queries)} queries", flush=True)
+    print(
+        f"{args.data.name}/{args.split}: {len(beir.corpus)} documents, {len(to_embed)} chunks "
+        f"({chunker(args.chunker == 'engine')[0]}), {len(beir.queries)} queries",
+        flush=True,
+    )
     if args.keyword_only:
         keyword_only(beir, files, args.candidates)
         return
@@ -175,34 +196,65 @@ def main() -> None:
     started = time.perf_counter()
     vectors = embed_cached(embedder, to_embed, f"{args.data.name}-chunks")
     qids = list(beir.queries)
-    qvecs = dict(zip(qids, embed_cached(embedder, [beir.queries[q] for q in qids], f"{args.data.name}-queries")))
+    qvecs = dict(
+        zip(qids, embed_cached(embedder, [beir.queries[q] for q in qids], f"{args.data.name}-queries"), strict=False)
+    )
     print(f"embeddings ready in {time.perf_counter() - started:.0f} s (cached in bench/.cache/)", flush=True)
 
     figures: dict[str, float] = {}
     n = args.candidates
     with tempfile.TemporaryDirectory() as tmp:
         search = build_search(files, vectors, Path(tmp), weights)  # type: ignore[arg-type]
-        report("BM25 (ours, incremental)", run_arm(beir, lambda q, t: search.search_keyword(
-            t, limit=100, candidates=n)), beir, figures)
+        report(
+            "BM25 (ours, incremental)",
+            run_arm(beir, lambda q, t: search.search_keyword(t, limit=100, candidates=n)),
+            beir,
+            figures,
+        )
         report("BM25 (DuckDB static, same chunks)", static_reference(files, beir, False), beir, figures)
         report("BM25 (DuckDB static, whole docs)", static_reference(files, beir, True), beir, figures)
-        report("BM25 (LanceDB native FTS, same chunks)", lance_fts_reference(files, beir, Path(tmp), n), beir, figures)
-        report("dense (all-MiniLM-L6-v2)", run_arm(beir, lambda q, t: search.search_dense(
-            t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
-        report(f"hybrid ({search.fusion} fusion, weights {args.weights})", run_arm(beir, lambda q, t: search.search(
-            t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
-        report("hybrid, product default candidates=50", run_arm(beir, lambda q, t: search.search(
-            t, limit=100, candidates=50, vector=qvecs[q])), beir, figures)
+        report(
+            "BM25 (LanceDB native FTS, same chunks)",
+            lance_fts_reference(files, beir, Path(tmp), n),
+            beir,
+            figures,
+        )
+        report(
+            "dense (all-MiniLM-L6-v2)",
+            run_arm(beir, lambda q, t: search.search_dense(t, limit=100, candidates=n, vector=qvecs[q])),
+            beir,
+            figures,
+        )
+        report(
+            f"hybrid ({search.fusion} fusion, weights {args.weights})",
+            run_arm(beir, lambda q, t: search.search(t, limit=100, candidates=n, vector=qvecs[q])),
+            beir,
+            figures,
+        )
+        report(
+            "hybrid, product default candidates=50",
+            run_arm(beir, lambda q, t: search.search(t, limit=100, candidates=50, vector=qvecs[q])),
+            beir,
+            figures,
+        )
         for fusion in (f for f in FUSIONS if f != search.fusion):
             default, search.fusion = search.fusion, fusion
-            report(f"hybrid ({fusion} fusion), candidates=50", run_arm(beir, lambda q, t: search.search(
-                t, limit=100, candidates=50, vector=qvecs[q])), beir, figures)
+            report(
+                f"hybrid ({fusion} fusion), candidates=50",
+                run_arm(beir, lambda q, t: search.search(t, limit=100, candidates=50, vector=qvecs[q])),
+                beir,
+                figures,
+            )
             search.fusion = default
         reranker = make_reranker(load_settings().rerank)
         if reranker is not None:
             search.reranker = reranker
-            report(f"hybrid + rerank ({reranker.name})", run_arm(beir, lambda q, t: search.search(
-                t, limit=100, candidates=n, vector=qvecs[q])), beir, figures)
+            report(
+                f"hybrid + rerank ({reranker.name})",
+                run_arm(beir, lambda q, t: search.search(t, limit=100, candidates=n, vector=qvecs[q])),
+                beir,
+                figures,
+            )
         else:
             print("hybrid + rerank                    skipped: no reranker configured (rerank.kind is off)")
         if args.int8:
@@ -218,25 +270,41 @@ def keyword_only(beir: Beir, files, candidates: int) -> None:
         keywords.upsert_many(files)
         empty = VectorIndex(Path(tmp) / "vectors", 384)  # keyword hits carry their text; nothing is read here
         search = HybridSearch(keywords, empty, embedder=None, exists=lambda _path: True)  # type: ignore[arg-type]
-        report("BM25 (ours, incremental)", run_arm(beir, lambda q, t: search.search_keyword(
-            t, limit=100, candidates=candidates)), beir, figures)
+        report(
+            "BM25 (ours, incremental)",
+            run_arm(beir, lambda q, t: search.search_keyword(t, limit=100, candidates=candidates)),
+            beir,
+            figures,
+        )
         report("BM25 (DuckDB static, same chunks)", static_reference(files, beir, False), beir, figures)
-        report("BM25 (LanceDB native FTS, same chunks)", lance_fts_reference(files, beir, Path(tmp), candidates),
-               beir, figures)
+        report(
+            "BM25 (LanceDB native FTS, same chunks)",
+            lance_fts_reference(files, beir, Path(tmp), candidates),
+            beir,
+            figures,
+        )
         keywords.close()
     ours, lance = figures["BM25 (ours, incremental)"], figures["BM25 (LanceDB native FTS, same chunks)"]
-    print(f"SUMMARY bm25 {ours:.4f} vs LanceDB FTS {lance:.4f} (target ≥: {'met' if ours >= lance else 'MISSED'}) "
-          f"nDCG@10 (keyword arms only)")
+    print(
+        f"SUMMARY bm25 {ours:.4f} vs LanceDB FTS {lance:.4f} (target ≥: {'met' if ours >= lance else 'MISSED'}) "
+        f"nDCG@10 (keyword arms only)"
+    )
 
 
 def measure_int8(beir, files, to_embed, qids, work: Path, figures: dict[str, float], label: str) -> None:
     quantized = TransformerEmbedder(quantize="int8")
     vectors = embed_cached(quantized, to_embed, f"{label}-chunks")
-    qvecs = dict(zip(qids, embed_cached(quantized, [beir.queries[q] for q in qids], f"{label}-queries")))
+    qvecs = dict(zip(qids, embed_cached(quantized, [beir.queries[q] for q in qids], f"{label}-queries"), strict=False))
     search = build_search(files, vectors, work / "int8", (1.0, 1.0))
-    report("dense, dynamic int8", run_arm(beir, lambda q, t: search.search_dense(
-        t, limit=100, candidates=200, vector=qvecs[q])), beir, figures)
-    print(f"int8 dense nDCG@10 delta: {figures['dense, dynamic int8'] - figures['dense (all-MiniLM-L6-v2)']:+.4f}")
+    report(
+        "dense, dynamic int8",
+        run_arm(beir, lambda q, t: search.search_dense(t, limit=100, candidates=200, vector=qvecs[q])),
+        beir,
+        figures,
+    )
+    print(
+        f"int8 dense nDCG@10 delta: {figures['dense, dynamic int8'] - figures['dense (all-MiniLM-L6-v2)']:+.4f}"
+    )
     search.keywords.close()
 
 
@@ -245,9 +313,11 @@ def summarise(figures: dict[str, float]) -> None:
     static = figures["BM25 (DuckDB static, same chunks)"]
     hybrid = next(v for k, v in figures.items() if k.startswith("hybrid (") and "weights" in k)  # the default
     lance = figures["BM25 (LanceDB native FTS, same chunks)"]
-    print(f"SUMMARY bm25 {ours:.4f} vs DuckDB static {static:.4f} (Δ {ours - static:+.4f}) and LanceDB FTS {lance:.4f} "
-          f"(target ≥: {'met' if ours >= lance else 'MISSED'}); dense {figures['dense (all-MiniLM-L6-v2)']:.4f}; "
-          f"hybrid {hybrid:.4f} (target ≥ 0.73: {'met' if hybrid >= 0.73 else 'MISSED'}) nDCG@10")
+    print(
+        f"SUMMARY bm25 {ours:.4f} vs DuckDB static {static:.4f} (Δ {ours - static:+.4f}) and LanceDB FTS {lance:.4f} "
+        f"(target ≥: {'met' if ours >= lance else 'MISSED'}); dense {figures['dense (all-MiniLM-L6-v2)']:.4f}; "
+        f"hybrid {hybrid:.4f} (target ≥ 0.73: {'met' if hybrid >= 0.73 else 'MISSED'}) nDCG@10"
+    )
 
 
 if __name__ == "__main__":

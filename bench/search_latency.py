@@ -80,11 +80,17 @@ def corpus_batches(size: int, rng: np.random.Generator) -> Iterator[Batch]:
         count = min(BATCH, size - start)
         texts, matrix = chunk_texts(count, vocab, rng), unit_rows(count, rng)
         first_file = start // CHUNKS_PER_FILE
-        yield count, texts, matrix, [(file_path(first_file + i // CHUNKS_PER_FILE), i)
-                                     for i in range(0, count, CHUNKS_PER_FILE)]
+        yield (
+            count,
+            texts,
+            matrix,
+            [(file_path(first_file + i // CHUNKS_PER_FILE), i) for i in range(0, count, CHUNKS_PER_FILE)],
+        )
 
 
-def build(size: int, work: Path, rng: np.random.Generator) -> tuple[KeywordIndex, VectorIndex, np.ndarray, list[str]]:
+def build(
+    size: int, work: Path, rng: np.random.Generator
+) -> tuple[KeywordIndex, VectorIndex, np.ndarray, list[str]]:
     """Index `size` chunks in batches; returns the stores, a sample of vectors and texts for queries."""
     keywords = KeywordIndex(work / "k.duckdb")
     vectors = VectorIndex(work / "vectors", DIM)
@@ -94,10 +100,12 @@ def build(size: int, work: Path, rng: np.random.Generator) -> tuple[KeywordIndex
     for count, texts, matrix, files in corpus_batches(size, rng):
         done += count
         started = time.perf_counter()
-        keywords.upsert_many((path, texts[i:i + CHUNKS_PER_FILE]) for path, i in files)
+        keywords.upsert_many((path, texts[i : i + CHUNKS_PER_FILE]) for path, i in files)
         kw_s += time.perf_counter() - started
         started = time.perf_counter()
-        vectors.upsert_many((path, texts[i:i + CHUNKS_PER_FILE], matrix[i:i + CHUNKS_PER_FILE]) for path, i in files)
+        vectors.upsert_many(
+            (path, texts[i : i + CHUNKS_PER_FILE], matrix[i : i + CHUNKS_PER_FILE]) for path, i in files
+        )
         vec_s += time.perf_counter() - started
         sample_vectors.append(matrix[:40])
         sample_texts += texts[:40]
@@ -105,13 +113,17 @@ def build(size: int, work: Path, rng: np.random.Generator) -> tuple[KeywordIndex
     started = time.perf_counter()
     keywords.refresh_weights()
     refresh_s = time.perf_counter() - started
-    print(f"build: keyword {kw_s:.0f} s + refresh_weights {refresh_s:.1f} s; vectors {vec_s:.0f} s; "
-          f"{keywords.stats()['postings']:,} postings", flush=True)
+    print(
+        f"build: keyword {kw_s:.0f} s + refresh_weights {refresh_s:.1f} s; vectors {vec_s:.0f} s; "
+        f"{keywords.stats()['postings']:,} postings",
+        flush=True,
+    )
     return keywords, vectors, np.concatenate(sample_vectors), sample_texts
 
 
-def make_queries(texts: list[str], vectors: np.ndarray, count: int,
-                 rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
+def make_queries(
+    texts: list[str], vectors: np.ndarray, count: int, rng: np.random.Generator
+) -> list[tuple[str, np.ndarray]]:
     queries = []
     for _ in range(count):
         i = int(rng.integers(0, len(texts)))
@@ -134,8 +146,10 @@ def ann_recall(vectors: VectorIndex, queries) -> tuple[float, float]:
     for recall@10 (all neighbours but the planted one are nearly equidistant); @1 finds the planted one."""
     top1 = found = 0
     for _, vector in queries:
-        exact = vectors._table.search(vector).distance_type("cosine").bypass_vector_index().limit(10).to_arrow()
-        truth = list(zip(exact["path"].to_pylist(), exact["chunk_index"].to_pylist()))
+        exact = (
+            vectors._table.search(vector).distance_type("cosine").bypass_vector_index().limit(10).to_arrow()
+        )
+        truth = list(zip(exact["path"].to_pylist(), exact["chunk_index"].to_pylist(), strict=False))
         approx = [h.key for h in vectors.search(vector, 10)]
         top1 += bool(approx) and approx[0] == truth[0]
         found += len(set(truth) & set(approx))
@@ -151,8 +165,11 @@ def measure(size: int, queries_n: int, rng: np.random.Generator) -> dict[str, fl
         timed("vector flat (before optimize)", lambda q, v: vectors.search(v, 50), queries[:10])
         started = time.perf_counter()
         vectors.optimize()
-        print(f"  optimize (path B-tree{' + HNSW-SQ' if vectors.has_ann() else ''}): "
-              f"{time.perf_counter() - started:.0f} s", flush=True)
+        print(
+            f"  optimize (path B-tree{' + HNSW-SQ' if vectors.has_ann() else ''}): "
+            f"{time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
         if vectors.has_ann():
             at1, at10 = ann_recall(vectors, queries[:30])
             print(f"  ANN vs exact: recall@1 {at1:.3f}, recall@10 {at10:.3f}", flush=True)
@@ -160,16 +177,29 @@ def measure(size: int, queries_n: int, rng: np.random.Generator) -> dict[str, fl
         figures = {
             "bm25": timed("bm25 top-50", lambda q, v: keywords.search(q, 50), queries),
             "vector": timed("vector top-50", lambda q, v: vectors.search(v, 50), queries),
-            "hybrid": timed("hybrid top-10 (fixed query vector)", lambda q, v: search.search(q, vector=v), queries),
-            "bm25_scoped": timed("bm25 scoped to one folder", lambda q, v: keywords.search(q, 50, scope), queries),
-            "vector_scoped": timed("vector scoped to one folder", lambda q, v: vectors.search(v, 50, scope), queries),
-            "hybrid_scoped": timed("hybrid scoped to one folder", lambda q, v: search.search(
-                q, scope=scope, vector=v), queries),
+            "hybrid": timed(
+                "hybrid top-10 (fixed query vector)", lambda q, v: search.search(q, vector=v), queries
+            ),
+            "bm25_scoped": timed(
+                "bm25 scoped to one folder", lambda q, v: keywords.search(q, 50, scope), queries
+            ),
+            "vector_scoped": timed(
+                "vector scoped to one folder", lambda q, v: vectors.search(v, 50, scope), queries
+            ),
+            "hybrid_scoped": timed(
+                "hybrid scoped to one folder", lambda q, v: search.search(q, scope=scope, vector=v), queries
+            ),
         }
         new_texts = [q for q, _ in queries[:CHUNKS_PER_FILE]]
-        timed("re-index one 5-chunk file (keyword)", lambda q, v: keywords.upsert("/bench/new/file.txt", new_texts),
-              queries[:10])
-        print(f"  keyword stale ratio now {keywords.stale_ratio():.5f}; peak RSS {peak_rss_mb():.0f} MB", flush=True)
+        timed(
+            "re-index one 5-chunk file (keyword)",
+            lambda q, v: keywords.upsert("/bench/new/file.txt", new_texts),
+            queries[:10],
+        )
+        print(
+            f"  keyword stale ratio now {keywords.stale_ratio():.5f}; peak RSS {peak_rss_mb():.0f} MB",
+            flush=True,
+        )
         keywords.close()
     return figures
 
@@ -187,9 +217,13 @@ def main() -> None:
     targets = {100_000: 25.0, 1_000_000: 150.0}
     summary = "; ".join(
         f"{size:,}: hybrid p50 {r['hybrid']:.1f} ms (scoped {r['hybrid_scoped']:.1f})"
-        + (f" target ≤ {targets[size]:.0f} {'met' if r['hybrid'] <= targets[size] else 'MISSED'}"
-           if size in targets else "")
-        for size, r in results.items())
+        + (
+            f" target ≤ {targets[size]:.0f} {'met' if r['hybrid'] <= targets[size] else 'MISSED'}"
+            if size in targets
+            else ""
+        )
+        for size, r in results.items()
+    )
     print(f"SUMMARY {summary}; peak RSS {peak_rss_mb():.0f} MB")
 
 

@@ -43,7 +43,18 @@ sys.path.insert(0, str(REPO))
 from engine.engine import Engine  # noqa: E402
 from engine.indexing.embed import HashingEmbedder  # noqa: E402
 
-TOPICS = ["invoice", "contract", "harbour", "orchard", "meeting", "budget", "travel", "recipe", "garden", "letter"]
+TOPICS = [
+    "invoice",
+    "contract",
+    "harbour",
+    "orchard",
+    "meeting",
+    "budget",
+    "travel",
+    "recipe",
+    "garden",
+    "letter",
+]
 
 CHILD = """
 import sys, time
@@ -118,9 +129,17 @@ def run_child(home: Path, root: Path, kill: Kill | None) -> tuple[str, float, fl
     started = time.monotonic()
     errors = home.parent / "child.stderr"
     hold = ["hold"] if kill is not None and kill.before_close else []
-    with errors.open("w") as stderr, subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(CHILD), str(home), str(root), *hold], env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True) as proc:
+    with (
+        errors.open("w") as stderr,
+        subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(CHILD), str(home), str(root), *hold],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        ) as proc,
+    ):
         assert proc.stdout is not None
         if kill is not None and kill.while_opening:
             try:
@@ -165,12 +184,16 @@ def check(engine: Engine, folder: Folder, edited: list[str], gone: dict[str, str
     keywords, vectors = engine.keywords.chunk_counts(), engine.vectors.chunk_counts()
     on_disk = {str(folder.root / name) for name in folder.words}
     if set(catalog) != on_disk:
-        problems.append(f"catalog has {len(catalog)} files, disk {len(on_disk)} "
-                        f"({len(set(catalog) - on_disk)} extra, {len(on_disk - set(catalog))} missing)")
+        problems.append(
+            f"catalog has {len(catalog)} files, disk {len(on_disk)} "
+            f"({len(set(catalog) - on_disk)} extra, {len(on_disk - set(catalog))} missing)"
+        )
     for store, counts in (("keyword", keywords), ("vector", vectors)):
         wrong = [p for p in set(catalog) | set(counts) if catalog.get(p) != counts.get(p)]
         if wrong:
-            problems.append(f"{len(wrong)} file(s) whose {store} chunks disagree with the catalog, e.g. {wrong[0]}")
+            problems.append(
+                f"{len(wrong)} file(s) whose {store} chunks disagree with the catalog, e.g. {wrong[0]}"
+            )
     for name in edited:
         path, unique = str(folder.root / name), folder.words[name]
         hits = engine.keywords.search(unique, 5)
@@ -185,8 +208,9 @@ def check(engine: Engine, folder: Folder, edited: list[str], gone: dict[str, str
     return problems
 
 
-def cycle(home: Path, folder: Folder, rng: random.Random, open_s: float, index_s: float
-          ) -> tuple[list[str], float, str]:
+def cycle(
+    home: Path, folder: Folder, rng: random.Random, open_s: float, index_s: float
+) -> tuple[list[str], float, str]:
     folder.add(rng.randint(10, 40))
     folder.rewrite(rng.randint(3, 10))
     roll = rng.random()
@@ -202,8 +226,10 @@ def cycle(home: Path, folder: Folder, rng: random.Random, open_s: float, index_s
     engine = restart(home, folder.root)
     healed = time.monotonic() - started
     try:
-        notes = [f"{len(engine.repair_report.requeued)} re-queued, {len(engine.repair_report.keywords_refilled)} "
-                 f"keyword rows refilled"]
+        notes = [
+            f"{len(engine.repair_report.requeued)} re-queued, {len(engine.repair_report.keywords_refilled)} "
+            f"keyword rows refilled"
+        ]
         edited = folder.rewrite(3)
         gone = folder.delete(2, keep=edited)
         engine.index.worker.request_scan(str(folder.root))  # what the watcher does
@@ -227,7 +253,9 @@ def main() -> None:
         folder = Folder(root, rng)
         folder.add(args.files)
         fate, open_s, index_s = run_child(home, root, None)  # a clean run sets the kill windows
-        print(f"first index of {args.files} files: {fate}; Engine opened in {open_s:.2f} s, indexed in {index_s:.2f} s")
+        print(
+            f"first index of {args.files} files: {fate}; Engine opened in {open_s:.2f} s, indexed in {index_s:.2f} s"
+        )
         index_s = max(index_s, 0.2)
         failures, heal_times = 0, []
         for n in range(1, args.cycles + 1):
@@ -243,9 +271,11 @@ def main() -> None:
             status = "ok" if not problems else "FAIL " + " | ".join(problems)
             print(f"cycle {n:3d}: {note}; self-heal {healed:.2f} s; {status}", flush=True)
         quarantined = sorted(p.name for p in home.glob("*.corrupt-*"))
-        print(f"\n{args.cycles} cycles, {len(folder.words)} files at the end: failures {failures} (target 0); "
-              f"time to self-heal median {statistics.median(heal_times):.2f} s, max {max(heal_times):.2f} s; "
-              f"damaged stores set aside: {len(quarantined)} {quarantined}")
+        print(
+            f"\n{args.cycles} cycles, {len(folder.words)} files at the end: failures {failures} (target 0); "
+            f"time to self-heal median {statistics.median(heal_times):.2f} s, max {max(heal_times):.2f} s; "
+            f"damaged stores set aside: {len(quarantined)} {quarantined}"
+        )
 
 
 if __name__ == "__main__":

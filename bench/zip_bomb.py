@@ -44,22 +44,29 @@ print(json.dumps({"outcome": outcome, "seconds": seconds, "grew_mb": grew}))
 
 
 def measure(path: Path, mode: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(path), mode], cwd=REPO, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(path), mode], cwd=REPO, capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inflated-mb", type=int, default=200)
-    parser.add_argument("--unguarded", action="store_true", help="also let python-docx parse it (needs ~2 GB)")
+    parser.add_argument(
+        "--unguarded", action="store_true", help="also let python-docx parse it (needs ~2 GB)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         bomb = docx_bomb(Path(tmp) / "bomb.docx", args.inflated_mb)
-        print(f"bomb: {bomb.stat().st_size / 1e6:.2f} MB on disk, word/document.xml inflates to ~{args.inflated_mb} MB")
+        print(
+            f"bomb: {bomb.stat().st_size / 1e6:.2f} MB on disk, word/document.xml inflates to ~{args.inflated_mb} MB"
+        )
         for mode in ("guarded", "unguarded") if args.unguarded else ("guarded",):
             m = measure(bomb, mode)
-            print(f"{mode:>9}: peak RSS +{m['grew_mb']:,.1f} MB, {m['seconds'] * 1000:,.1f} ms — {m['outcome'][:110]}")
+            print(
+                f"{mode:>9}: peak RSS +{m['grew_mb']:,.1f} MB, {m['seconds'] * 1000:,.1f} ms — {m['outcome'][:110]}"
+            )
 
 
 if __name__ == "__main__":

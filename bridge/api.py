@@ -31,18 +31,49 @@ _Method = TypeVar("_Method", bound=Callable[..., Any])
 # The IPC commands of DESIGN §6, in the order of its table, and those of §6a built so far.
 # tests/bridge pins this against the document.
 COMMANDS: tuple[str, ...] = (
-    "chat_with_assistant", "plan_reorganization", "apply_action_plan", "discard_action_plan",
+    "chat_with_assistant",
+    "plan_reorganization",
+    "apply_action_plan",
+    "discard_action_plan",
     "approve_tool_call",
-    "list_transactions", "undo_transaction", "trash_list", "trash_restore",
-    "agent_memory_list", "agent_memory_delete", "agent_memory_clear", "agent_memory_confirm",
-    "qualify_file", "qualify_folder", "set_file_summary", "read_semantics",
-    "get_roots", "add_indexed_folder", "remove_indexed_folder", "pick_folder",
-    "indexing_stats", "indexing_queue", "set_indexing_paused", "reindex_path", "retry_indexing",
-    "semantic_search", "list_directory", "path_details", "open_path",
-    "get_config", "set_config", "get_default_prompts", "test_chat_endpoint", "list_mcp_tools",
-    "gpu_available", "app_version",
+    "list_transactions",
+    "undo_transaction",
+    "trash_list",
+    "trash_restore",
+    "agent_memory_list",
+    "agent_memory_delete",
+    "agent_memory_clear",
+    "agent_memory_confirm",
+    "qualify_file",
+    "qualify_folder",
+    "set_file_summary",
+    "read_semantics",
+    "get_roots",
+    "add_indexed_folder",
+    "remove_indexed_folder",
+    "pick_folder",
+    "indexing_stats",
+    "indexing_queue",
+    "set_indexing_paused",
+    "reindex_path",
+    "retry_indexing",
+    "semantic_search",
+    "list_directory",
+    "path_details",
+    "open_path",
+    "get_config",
+    "set_config",
+    "get_default_prompts",
+    "test_chat_endpoint",
+    "list_mcp_tools",
+    "gpu_available",
+    "app_version",
     # DESIGN §6a, built by the conversations issue (13)
-    "list_conversations", "get_conversation", "rename_conversation", "delete_conversation", "stop_chat",
+    "list_conversations",
+    "get_conversation",
+    "rename_conversation",
+    "delete_conversation",
+    "stop_chat",
     "list_models",
 )
 
@@ -88,7 +119,9 @@ def _command(method: _Method) -> _Method:
             return failure(exc.code, exc.message)
         except Exception:
             log.exception("bridge command %s failed", name)
-            return failure("internal", f"SenseTree hit an unexpected problem in {name}; the log file has details.")
+            return failure(
+                "internal", f"SenseTree hit an unexpected problem in {name}; the log file has details."
+            )
 
     call.__signature__ = check.signature  # type: ignore[attr-defined]  # pywebview reads parameter names
     return call  # type: ignore[return-value]
@@ -108,10 +141,12 @@ class Api:
 
     # Chat and actions
     @_command
-    def chat_with_assistant(self, messages: Messages, scope: str | None = None,
-                            conversation_id: str | None = None) -> Any:
-        return self._engine.chat_with_assistant(messages=messages,
-                                                **_given(scope=scope, conversation_id=conversation_id))
+    def chat_with_assistant(
+        self, messages: Messages, scope: str | None = None, conversation_id: str | None = None
+    ) -> Any:
+        return self._engine.chat_with_assistant(
+            messages=messages, **_given(scope=scope, conversation_id=conversation_id)
+        )
 
     @_command
     def approve_tool_call(self, call_id: str, decision: str) -> Any:
@@ -253,8 +288,9 @@ class Api:
         return self._engine.get_default_prompts()
 
     @_command
-    def test_chat_endpoint(self, base_url: str | None = None, api_key: str | None = None,
-                           model: str | None = None) -> Any:
+    def test_chat_endpoint(
+        self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
+    ) -> Any:
         return self._engine.test_chat_endpoint(**_given(base_url=base_url, api_key=api_key, model=model))
 
     @_command

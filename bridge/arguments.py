@@ -14,10 +14,10 @@ import inspect
 import re
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from engine.errors import InvalidInput
 
@@ -71,7 +71,7 @@ class ArgumentCheck:
         unknown = sorted(set(kwargs) - set(self._names))
         if unknown:
             raise InvalidInput(f"{self.name}: there is no argument `{unknown[0]}`. {self._takes()}")
-        missing = [n for n in self._names[len(args):] if n not in kwargs and self._required(n)]
+        missing = [n for n in self._names[len(args) :] if n not in kwargs and self._required(n)]
         if missing:
             raise InvalidInput(f"{self.name}: argument `{missing[0]}` is missing. {self._takes()}")
         try:

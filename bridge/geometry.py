@@ -41,8 +41,10 @@ class Rect:
 
     def overlap(self, other: Rect) -> tuple[int, int]:
         """The width and height of the intersection (0 when they do not meet)."""
-        return (max(0, min(self.right, other.right) - max(self.x, other.x)),
-                max(0, min(self.bottom, other.bottom) - max(self.y, other.y)))
+        return (
+            max(0, min(self.right, other.right) - max(self.x, other.x)),
+            max(0, min(self.bottom, other.bottom) - max(self.y, other.y)),
+        )
 
 
 def minimum_size(area: Rect) -> tuple[int, int]:
@@ -71,8 +73,12 @@ def fit(saved: Rect | None, areas: list[Rect]) -> Rect:
     if saved is None or saved.width <= 0 or saved.height <= 0:
         return default_rect(areas[0])
     strip = Rect(saved.x, saved.y, saved.width, min(saved.height, GRAB_STRIP[1]))
-    reachable = [a for a in areas if strip.overlap(a)[0] >= min(GRAB_STRIP[0], saved.width)
-                 and strip.overlap(a)[1] >= min(GRAB_STRIP[1], saved.height)]
+    reachable = [
+        a
+        for a in areas
+        if strip.overlap(a)[0] >= min(GRAB_STRIP[0], saved.width)
+        and strip.overlap(a)[1] >= min(GRAB_STRIP[1], saved.height)
+    ]
     if not reachable:
         return default_rect(areas[0])
     area = max(reachable, key=lambda a: _area(saved.overlap(a)))
@@ -107,8 +113,10 @@ class WindowState:
         try:
             raw = json.loads((home / STATE_FILE).read_text(encoding="utf-8"))
             rect = raw.get("rect")
-            return cls(Rect(*(int(rect[k]) for k in ("x", "y", "width", "height"))) if rect else None,
-                       bool(raw.get("tray_notice_shown", False)))
+            return cls(
+                Rect(*(int(rect[k]) for k in ("x", "y", "width", "height"))) if rect else None,
+                bool(raw.get("tray_notice_shown", False)),
+            )
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return cls()
 

@@ -126,7 +126,9 @@ class UiServer(http.server.ThreadingHTTPServer):
             self._thread.join(timeout=5)
 
 
-def start_server(api: Api, *, port: int = 0, events: EventBus | None = None, token: str | None = None) -> UiServer:
+def start_server(
+    api: Api, *, port: int = 0, events: EventBus | None = None, token: str | None = None
+) -> UiServer:
     """A running server on 127.0.0.1 (port 0 picks a free one), forwarding the engine's events."""
     return UiServer(api, "127.0.0.1", port, events if events is not None else event_bus(api), token).start()
 
@@ -177,10 +179,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if url.path.startswith("/api/"):
             query_token = urllib.parse.parse_qs(url.query).get("token", [""])[0]
             if not any(self._token_matches(t) for t in (query_token, self.headers.get(TOKEN_HEADER, ""))):
-                return self._send_json(403, failure("forbidden", "Open the UI with the link `sensetree serve` printed."))
+                return self._send_json(
+                    403, failure("forbidden", "Open the UI with the link `sensetree serve` printed.")
+                )
             if url.path == "/api/events":
                 return self._stream_events()
-            return self._send_json(405, failure("invalid_input", "Commands are sent with POST /api/<command>."))
+            return self._send_json(
+                405, failure("invalid_input", "Commands are sent with POST /api/<command>.")
+            )
         self._send_static(url.path)
 
     def do_POST(self) -> None:
@@ -206,12 +212,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _read_json_object(self) -> dict[str, Any]:
         """The body's JSON object, read exactly as long as Content-Length says; _BadRequest otherwise."""
-        length = _content_length(self.headers.get_all("Content-Length") or [],
-                                 self.headers.get("Transfer-Encoding"))
+        length = _content_length(
+            self.headers.get_all("Content-Length") or [], self.headers.get("Transfer-Encoding")
+        )
         try:
             raw = self.rfile.read(length)
         except TimeoutError:
-            raise _BadRequest(408, f"The body did not arrive within {self.server.request_timeout_s:g} s.") from None
+            raise _BadRequest(
+                408, f"The body did not arrive within {self.server.request_timeout_s:g} s."
+            ) from None
         if len(raw) < length:
             raise _BadRequest(400, f"The body ended after {len(raw)} of {length} bytes.")
         try:
@@ -221,7 +230,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except (ValueError, UnicodeDecodeError):
             raise _BadRequest(400, "The body must be a JSON object of arguments (UTF-8).") from None
         if not isinstance(body, dict):
-            raise _BadRequest(400, f"The body must be a JSON object of arguments, not a JSON {_json_kind(body)}.")
+            raise _BadRequest(
+                400, f"The body must be a JSON object of arguments, not a JSON {_json_kind(body)}."
+            )
         return body
 
     # Responses
@@ -322,9 +333,13 @@ def _content_length(values: list[str], transfer_encoding: str | None) -> int:
     if transfer_encoding:
         raise _BadRequest(400, "Send the body with a Content-Length header, not a Transfer-Encoding.")
     if not values:
-        raise _BadRequest(400, "The request has no Content-Length header; send the arguments as a JSON object.")
+        raise _BadRequest(
+            400, "The request has no Content-Length header; send the arguments as a JSON object."
+        )
     if len(set(values)) != 1 or not re.fullmatch(r"[0-9]{1,12}", values[0].strip()):
-        raise _BadRequest(400, f"Content-Length must be one whole number of bytes, not {', '.join(values)[:40]!r}.")
+        raise _BadRequest(
+            400, f"Content-Length must be one whole number of bytes, not {', '.join(values)[:40]!r}."
+        )
     length = int(values[0])
     if length > MAX_BODY:
         raise _BadRequest(400, f"The body is {length:,} bytes; commands take at most {MAX_BODY:,}.")

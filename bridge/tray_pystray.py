@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bridge.tray import OPEN, QUIT, TITLE, TrayActions, in_background, icon_png, pause_label
+from bridge.tray import OPEN, QUIT, TITLE, TrayActions, icon_png, in_background, pause_label
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,11 @@ def start_pystray(actions: TrayActions) -> PystrayTray | None:
 
     menu = pystray.Menu(
         pystray.MenuItem(OPEN, lambda: in_background(actions.open_window), default=True),
-        pystray.MenuItem(lambda _item: pause_label(actions.is_paused()), lambda i, it: in_background(toggle, i, it),
-                         checked=lambda _item: actions.is_paused()),
+        pystray.MenuItem(
+            lambda _item: pause_label(actions.is_paused()),
+            lambda i, it: in_background(toggle, i, it),
+            checked=lambda _item: actions.is_paused(),
+        ),
         pystray.MenuItem(QUIT, lambda: in_background(actions.quit_app)),
     )
     icon = pystray.Icon("sensetree", Image.open(io.BytesIO(icon_png())), TITLE, menu)

@@ -104,8 +104,12 @@ class QtTray:
         from PySide6.QtWidgets import QSystemTrayIcon
 
         def check() -> bool:
-            return bool(QSystemTrayIcon.isSystemTrayAvailable() and self._icon.isVisible()
-                        and self._icon.contextMenu() is self._menu and self._menu.actions())
+            return bool(
+                QSystemTrayIcon.isSystemTrayAvailable()
+                and self._icon.isVisible()
+                and self._icon.contextMenu() is self._menu
+                and self._menu.actions()
+            )
 
         return on_gui_thread(check)
 

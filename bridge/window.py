@@ -75,10 +75,14 @@ class SingleInstance:
         listener.listen(4)
         self._listener = listener
         tmp = self._file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"port": listener.getsockname()[1], "secret": self._secret, "pid": os.getpid()}))
+        tmp.write_text(
+            json.dumps({"port": listener.getsockname()[1], "secret": self._secret, "pid": os.getpid()})
+        )
         os.replace(tmp, self._file)
         actions = {"show": on_show, **({"quit": on_quit} if on_quit is not None else {})}
-        threading.Thread(target=self._serve, args=(listener, actions), name="sensetree-instance", daemon=True).start()
+        threading.Thread(
+            target=self._serve, args=(listener, actions), name="sensetree-instance", daemon=True
+        ).start()
 
     def _serve(self, listener: socket.socket, actions: dict[str, Callable[[], None]]) -> None:
         while True:
@@ -144,9 +148,15 @@ def _rect_of(window: Any) -> Rect | None:
         return None
 
 
-def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None = None,
-               on_started: Callable[[Any, Callable[[], None]], None] | None = None,
-               start_hidden: bool = False) -> int:
+def run_window(
+    api: Api,
+    engine: Any,
+    *,
+    debug: bool = False,
+    home: Path | None = None,
+    on_started: Callable[[Any, Callable[[], None]], None] | None = None,
+    start_hidden: bool = False,
+) -> int:
     """Open the window and run the GUI loop on this (the main) thread until the person quits.
 
     Returns 0 when it ran, or when another instance was asked to show its window instead. `engine` is
@@ -169,9 +179,18 @@ def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None 
     areas = available_areas()
     rect = fit(saved.rect, areas)
     low = minimum_size(areas[0]) if areas else MIN_SIZE
-    window = webview.create_window(WINDOW_TITLE, url=str(web_dir() / "index.html"), js_api=api,
-                                   x=rect.x, y=rect.y, width=rect.width, height=rect.height,
-                                   min_size=low, text_select=True, hidden=start_hidden)
+    window = webview.create_window(
+        WINDOW_TITLE,
+        url=str(web_dir() / "index.html"),
+        js_api=api,
+        x=rect.x,
+        y=rect.y,
+        width=rect.width,
+        height=rect.height,
+        min_size=low,
+        text_select=True,
+        hidden=start_hidden,
+    )
     attach_window(api, window)
     bus = getattr(engine, "events", None) or event_bus(api)
     unsubscribe = bus.subscribe(lambda topic, payload: _forward(window, topic, payload))
@@ -208,17 +227,23 @@ def run_window(api: Api, engine: Any, *, debug: bool = False, home: Path | None 
     instance.listen(lambda: _show(window), on_quit=quit_app)
 
     def started() -> None:
-        state["tray"] = start_tray(TrayActions(
-            open_window=lambda: _show(window), is_paused=lambda: _paused(api),
-            set_paused=lambda paused: _ok(api.set_indexing_paused(paused)), quit_app=quit_app))
+        state["tray"] = start_tray(
+            TrayActions(
+                open_window=lambda: _show(window),
+                is_paused=lambda: _paused(api),
+                set_paused=lambda paused: _ok(api.set_indexing_paused(paused)),
+                quit_app=quit_app,
+            )
+        )
         if start_hidden and (state["tray"] is None or not state["tray"].really_there()):
             _show(window)  # no tray to bring it back: a hidden window would be unreachable
         if on_started is not None:
             on_started(window, quit_app)
 
     try:
-        webview.start(started, gui=webview_gui(), debug=debug, private_mode=False,
-                      storage_path=str(home / "webview"))
+        webview.start(
+            started, gui=webview_gui(), debug=debug, private_mode=False, storage_path=str(home / "webview")
+        )
     finally:
         unsubscribe()
         if state["tray"] is not None:

@@ -12,14 +12,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-QT_MODULES = ["webview.platforms.qt", "qtpy", "PySide6.QtWebEngineWidgets", "PySide6.QtWebEngineCore",
-              "PySide6.QtWebChannel", "PySide6.QtNetwork", "PySide6.QtPrintSupport",
-              "bridge.tray_qt"]
+QT_MODULES = [
+    "webview.platforms.qt",
+    "qtpy",
+    "PySide6.QtWebEngineWidgets",
+    "PySide6.QtWebEngineCore",
+    "PySide6.QtWebChannel",
+    "PySide6.QtNetwork",
+    "PySide6.QtPrintSupport",
+    "bridge.tray_qt",
+]
 QT_PACKAGES = ["PySide6", "shiboken6", "qtpy", "webview.platforms.qt", "bridge.tray_qt"]
 PYSTRAY_COMMON = ["pystray", "pystray._base", "pystray._info", "pystray._util", "bridge.tray_pystray"]
 # pywebview's back-ends that no OS of ours uses (GTK is WebKitGTK; CEF, MSHTML and Android are not ours).
-UNUSED_WEBVIEWS = ["webview.platforms.gtk", "webview.platforms.cef", "webview.platforms.mshtml",
-                   "webview.platforms.android"]
+UNUSED_WEBVIEWS = [
+    "webview.platforms.gtk",
+    "webview.platforms.cef",
+    "webview.platforms.mshtml",
+    "webview.platforms.android",
+]
 
 
 @dataclass(frozen=True)
@@ -38,20 +49,63 @@ def plan(platform: str, *, without_window: bool = False) -> BundlePlan:
     """The plan for `sys.platform` values. `without_window` (Linux only) builds the serve-mode bundle
     without PySide6 that bench/package.py uses to estimate the Windows/macOS size on Linux."""
     if platform == "win32":
-        return BundlePlan(platform, "edgechromium",
-                          ["webview.platforms.winforms", "webview.platforms.edgechromium", "clr", "clr_loader",
-                           *PYSTRAY_COMMON, "pystray._win32", "pystray._util.win32"],
-                          [*QT_PACKAGES, "webview.platforms.cocoa", *UNUSED_WEBVIEWS, "pystray._xorg",
-                           "pystray._gtk", "pystray._appindicator", "pystray._darwin"])
+        return BundlePlan(
+            platform,
+            "edgechromium",
+            [
+                "webview.platforms.winforms",
+                "webview.platforms.edgechromium",
+                "clr",
+                "clr_loader",
+                *PYSTRAY_COMMON,
+                "pystray._win32",
+                "pystray._util.win32",
+            ],
+            [
+                *QT_PACKAGES,
+                "webview.platforms.cocoa",
+                *UNUSED_WEBVIEWS,
+                "pystray._xorg",
+                "pystray._gtk",
+                "pystray._appindicator",
+                "pystray._darwin",
+            ],
+        )
     if platform == "darwin":
-        return BundlePlan(platform, "cocoa",
-                          ["webview.platforms.cocoa", "objc", "AppKit", "Foundation", "WebKit", "Quartz",
-                           *PYSTRAY_COMMON, "pystray._darwin"],
-                          [*QT_PACKAGES, "webview.platforms.winforms", "webview.platforms.edgechromium", "clr",
-                           *UNUSED_WEBVIEWS, "pystray._xorg", "pystray._gtk", "pystray._appindicator",
-                           "pystray._win32"])
-    not_here = ["webview.platforms.winforms", "webview.platforms.edgechromium", "webview.platforms.cocoa", "clr",
-                *UNUSED_WEBVIEWS, "pystray", "bridge.tray_pystray"]
+        return BundlePlan(
+            platform,
+            "cocoa",
+            [
+                "webview.platforms.cocoa",
+                "objc",
+                "AppKit",
+                "Foundation",
+                "WebKit",
+                "Quartz",
+                *PYSTRAY_COMMON,
+                "pystray._darwin",
+            ],
+            [
+                *QT_PACKAGES,
+                "webview.platforms.winforms",
+                "webview.platforms.edgechromium",
+                "clr",
+                *UNUSED_WEBVIEWS,
+                "pystray._xorg",
+                "pystray._gtk",
+                "pystray._appindicator",
+                "pystray._win32",
+            ],
+        )
+    not_here = [
+        "webview.platforms.winforms",
+        "webview.platforms.edgechromium",
+        "webview.platforms.cocoa",
+        "clr",
+        *UNUSED_WEBVIEWS,
+        "pystray",
+        "bridge.tray_pystray",
+    ]
     if without_window:
         return BundlePlan(platform, "none", [], [*QT_PACKAGES, *not_here])
     return BundlePlan(platform, "qt", list(QT_MODULES), not_here)

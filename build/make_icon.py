@@ -37,12 +37,18 @@ def render() -> Image.Image:
         draw.line([(x1 * SCALE, y1 * SCALE), (x2 * SCALE, y2 * SCALE)], fill="white", width=width)
     for cx, cy, r in ((32, 20, 6), (18, 24, 4.5), (46, 20, 4.5), (32, 50, 2), (32, 36, 2), (32, 32, 2)):
         draw.ellipse(((cx - r) * SCALE, (cy - r) * SCALE, (cx + r) * SCALE, (cy + r) * SCALE), fill="white")
-    draw.rounded_rectangle((22 * SCALE, 49 * SCALE, 42 * SCALE, 54 * SCALE), radius=int(2.5 * SCALE), fill="white")
+    draw.rounded_rectangle(
+        (22 * SCALE, 49 * SCALE, 42 * SCALE, 54 * SCALE), radius=int(2.5 * SCALE), fill="white"
+    )
     return icon
 
 
 def main() -> int:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "icons" / "sensetree.png"
+    out = (
+        Path(sys.argv[1])
+        if len(sys.argv) > 1
+        else Path(__file__).resolve().parent / "icons" / "sensetree.png"
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     icon = render()
     icon.save(out)

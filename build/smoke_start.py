@@ -22,7 +22,9 @@ from pathlib import Path
 
 
 def check_version(executable: Path, timeout: float) -> str:
-    done = subprocess.run([str(executable), "--version"], capture_output=True, text=True, timeout=timeout, check=False)
+    done = subprocess.run(
+        [str(executable), "--version"], capture_output=True, text=True, timeout=timeout, check=False
+    )
     out = (done.stdout + done.stderr).strip()
     if done.returncode != 0 or not out.startswith("SenseTree "):
         raise SystemExit(f"--version failed (exit {done.returncode}): {out[-2000:]}")
@@ -33,8 +35,15 @@ def check_serve(executable: Path, timeout: float) -> str:
     with tempfile.TemporaryDirectory(prefix="sensetree-smoke-") as home:
         env = {**os.environ, "SENSETREE_HOME": home, "HF_HUB_OFFLINE": "1"}
         errors = open(Path(home) / "serve.err", "w+")  # noqa: SIM115 - a file, not a pipe nobody drains
-        server = subprocess.Popen([str(executable), "serve"], stdout=subprocess.PIPE, stderr=errors,
-                                  stdin=subprocess.DEVNULL, text=True, env=env, cwd=home)
+        server = subprocess.Popen(
+            [str(executable), "serve"],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=home,
+        )
         try:
             first: list[str] = []
             reader = threading.Thread(target=lambda: first.append(server.stdout.readline()), daemon=True)  # type: ignore[union-attr]
@@ -42,10 +51,16 @@ def check_serve(executable: Path, timeout: float) -> str:
             reader.join(timeout)
             if not first or "SenseTree UI: " not in first[0]:
                 errors.seek(0)
-                raise SystemExit(f"serve printed no URL within {timeout:.0f} s: {first!r}\n{errors.read()[-2000:]}")
+                raise SystemExit(
+                    f"serve printed no URL within {timeout:.0f} s: {first!r}\n{errors.read()[-2000:]}"
+                )
             base, token = first[0].split("SenseTree UI: ", 1)[1].strip().split("/?token=")
-            request = urllib.request.Request(f"{base}/api/app_version", data=b"{}", method="POST",
-                                             headers={"X-SenseTree-Token": token, "Content-Type": "application/json"})
+            request = urllib.request.Request(
+                f"{base}/api/app_version",
+                data=b"{}",
+                method="POST",
+                headers={"X-SenseTree-Token": token, "Content-Type": "application/json"},
+            )
             with urllib.request.urlopen(request, timeout=timeout) as reply:
                 answer = json.loads(reply.read())
             if not answer.get("ok"):

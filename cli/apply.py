@@ -17,8 +17,14 @@ from engine.errors import InvalidInput, NotFound
 def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
     p = subparsers.add_parser("apply", help="approve a proposed action plan (or undo an applied one)")
     p.add_argument("transaction_id", help="the id printed with the plan")
-    p.add_argument("--skip", type=int, nargs="*", default=[], metavar="N",
-                   help="operation numbers to leave out (as listed)")
+    p.add_argument(
+        "--skip",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="N",
+        help="operation numbers to leave out (as listed)",
+    )
     p.add_argument("--yes", action="store_true", help="apply without asking")
     p.add_argument("--undo", action="store_true", help="undo this committed plan instead")
 

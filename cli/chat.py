@@ -31,7 +31,9 @@ def add_parser(subparsers: Any, build_engine: Callable[[], Any] | None = None) -
     chat = subparsers.add_parser("chat", help="ask the assistant about your files")
     chat.add_argument("question", nargs="?", help="what to ask")
     chat.add_argument("--scope", help="restrict the answer to this folder")
-    chat.add_argument("--continue", dest="resume", action="store_true", help="continue the newest conversation")
+    chat.add_argument(
+        "--continue", dest="resume", action="store_true", help="continue the newest conversation"
+    )
     chat.add_argument("--conversation", metavar="ID", help="continue this conversation")
     chat.add_argument("--list", dest="list_conversations", action="store_true", help="list the conversations")
     chat.add_argument("--export", metavar="ID", help="print a conversation as Markdown")
@@ -42,8 +44,9 @@ def add_parser(subparsers: Any, build_engine: Callable[[], Any] | None = None) -
     listing.set_defaults(func=_with_engine(build_engine, run))
 
 
-def _with_engine(build_engine: Callable[[], Any] | None, command: Callable[[argparse.Namespace, Any], int]
-                 ) -> Callable[[argparse.Namespace], int]:
+def _with_engine(
+    build_engine: Callable[[], Any] | None, command: Callable[[argparse.Namespace, Any], int]
+) -> Callable[[argparse.Namespace], int]:
     def func(args: argparse.Namespace) -> int:
         if build_engine is None:
             from engine.engine import Engine
@@ -76,8 +79,10 @@ def _ask_on_terminal(engine: Any, payload: dict[str, Any], out: TextIO, stdin: T
     arguments = json.dumps(payload.get("arguments") or {}, indent=2, ensure_ascii=False)
     if len(arguments) > ARGUMENT_CHARS:
         arguments = arguments[:ARGUMENT_CHARS] + f"\n… ({len(arguments) - ARGUMENT_CHARS} more characters)"
-    print(f"\n  🔌 {payload['server']} wants to run {payload['tool']}: {payload.get('description') or ''}".rstrip(),
-          file=out)
+    print(
+        f"\n  🔌 {payload['server']} wants to run {payload['tool']}: {payload.get('description') or ''}".rstrip(),
+        file=out,
+    )
     print("  with " + arguments.replace("\n", "\n  "), file=out)
     decision = "deny"
     if stdin.isatty():
@@ -92,7 +97,7 @@ def _ask_on_terminal(engine: Any, payload: dict[str, Any], out: TextIO, stdin: T
 def _list(engine: Any, out: TextIO) -> int:
     rows = engine.list_conversations()
     if not rows:
-        print("No conversations yet. Start one with: sensetree chat \"your question\"", file=out)
+        print('No conversations yet. Start one with: sensetree chat "your question"', file=out)
     for row in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["updated_at"]))
         print(f"{row['conversation_id']}  {when}  {row['turns']:>3} turn(s)  {row['title']}", file=out)
@@ -122,7 +127,7 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
         out.write(engine.get_conversation(args.export)["markdown"])
         return 0
     if not args.question or not args.question.strip():
-        print("Ask a question: sensetree chat \"…\" (or --list to see your conversations).", file=out)
+        print('Ask a question: sensetree chat "…" (or --list to see your conversations).', file=out)
         return 2
     conversation_id, messages = _history(args, engine)
     streamed: list[str] = []
@@ -141,8 +146,11 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
         if payload.get("state") == "pending":
             _ask_on_terminal(engine, payload, out, stdin)
 
-    unsubscribe = [engine.events.subscribe(on_step, AGENT_STEP), engine.events.subscribe(on_delta, ANSWER_DELTA),
-                   engine.events.subscribe(on_approval, TOOL_APPROVAL)]
+    unsubscribe = [
+        engine.events.subscribe(on_step, AGENT_STEP),
+        engine.events.subscribe(on_delta, ANSWER_DELTA),
+        engine.events.subscribe(on_approval, TOOL_APPROVAL),
+    ]
     try:
         messages.append({"role": "user", "content": args.question})
         options = {"conversation_id": conversation_id} if conversation_id else {}
@@ -159,8 +167,10 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
         print(file=out)
     _print_sources(result.get("sources") or [], out)
     if result.get("conversation_id"):
-        print(f"\n(conversation {result['conversation_id']}; ask more with: sensetree chat --continue \"…\")",
-              file=out)
+        print(
+            f'\n(conversation {result["conversation_id"]}; ask more with: sensetree chat --continue "…")',
+            file=out,
+        )
     return 1 if result.get("error") else 0
 
 
@@ -184,7 +194,9 @@ def plan_lines(plan: dict[str, Any]) -> list[str]:
 def format_plan(plan: dict[str, Any]) -> str:
     """The plan as a Before → After list, with how to approve it."""
     lines = plan_lines(plan)
-    lines.append(f"\nNothing has changed. Approve it in the app, or run: sensetree apply {plan['transaction_id']}")
+    lines.append(
+        f"\nNothing has changed. Approve it in the app, or run: sensetree apply {plan['transaction_id']}"
+    )
     return "\n".join(lines)
 
 

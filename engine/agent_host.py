@@ -15,8 +15,13 @@ LOSSY_READ_BYTES = 256_000
 
 
 class EngineAgentHost:
-    def __init__(self, index: IndexService, search: Callable[..., list[dict[str, Any]]],
-                 propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]], max_chars: Callable[[], int]):
+    def __init__(
+        self,
+        index: IndexService,
+        search: Callable[..., list[dict[str, Any]]],
+        propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
+        max_chars: Callable[[], int],
+    ):
         self._index, self._search, self._propose, self._max_chars = index, search, propose, max_chars
 
     def roots(self) -> list[str]:

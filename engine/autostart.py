@@ -68,7 +68,7 @@ def desktop_entry(command: list[str]) -> str:
 
 
 def _desktop_quote(arg: str) -> str:
-    if not any(ch in arg for ch in ' \t\n"\'\\><~|&;$*?#()`%'):
+    if not any(ch in arg for ch in " \t\n\"'\\><~|&;$*?#()`%"):
         return arg
     escaped = arg.replace("\\", "\\\\").replace('"', '\\"').replace("`", "\\`").replace("$", "\\$")
     return f'"{escaped.replace("%", "%%")}"'
@@ -110,12 +110,14 @@ def subprocess_line(command: list[str]) -> str:
 
 
 def _launch_agent(command: list[str]) -> bytes:
-    return plistlib.dumps({
-        "Label": LAUNCH_AGENT_LABEL,
-        "ProgramArguments": command,
-        "RunAtLoad": True,
-        "ProcessType": "Interactive",
-    })
+    return plistlib.dumps(
+        {
+            "Label": LAUNCH_AGENT_LABEL,
+            "ProgramArguments": command,
+            "RunAtLoad": True,
+            "ProcessType": "Interactive",
+        }
+    )
 
 
 def _write_or_remove(path: Path, content: bytes | None) -> None:

@@ -57,7 +57,9 @@ class ReasoningSettings(_Section):
 class EmbeddingSettings(_Section):
     # "local": the packaged model or a local transformers folder; "endpoint": an OpenAI /v1/embeddings server
     provider: Literal["local", "endpoint"] = "local"
-    model: str = "all-MiniLM-L6-v2"  # local: the packaged default or a folder; endpoint: the server's model name
+    model: str = (
+        "all-MiniLM-L6-v2"  # local: the packaged default or a folder; endpoint: the server's model name
+    )
     base_url: str = "http://127.0.0.1:11434/v1"  # endpoint only
     api_key: str = ""  # endpoint only
     device: Literal["auto", "cpu", "cuda"] = "auto"
@@ -173,7 +175,9 @@ def _kept_aside(path: Path, exc: Exception) -> Settings:
         kept = f"It was kept as {aside}"
     except OSError as move_exc:
         kept = f"It could not be moved aside either ({move_exc.strerror or move_exc}); fix or remove {path}"
-    warning = f"Your settings file could not be read ({why}). {kept} and SenseTree started with default settings."
+    warning = (
+        f"Your settings file could not be read ({why}). {kept} and SenseTree started with default settings."
+    )
     log.warning(warning)
     return Settings(load_warning=warning, roots_defaulted=True)
 

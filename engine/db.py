@@ -92,7 +92,9 @@ class Database:
             with self.atomic() as conn:
                 for statement in _statements(sql):
                     conn.execute(statement)
-                conn.execute("INSERT INTO _migrations(name, applied_at) VALUES (?, julianday('now'))", (name,))
+                conn.execute(
+                    "INSERT INTO _migrations(name, applied_at) VALUES (?, julianday('now'))", (name,)
+                )
             done.append(name)
         return done
 

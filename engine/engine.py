@@ -37,8 +37,15 @@ PURGE_NOTICE_FILES = 5  # a start-up purge of more files than this is announced
 
 
 class Engine:
-    def __init__(self, home: Path | str | None = None, *, embedder: Embedder | None = None,
-                 chat_model: Any = None, background: bool = False, events: EventBus | None = None):
+    def __init__(
+        self,
+        home: Path | str | None = None,
+        *,
+        embedder: Embedder | None = None,
+        chat_model: Any = None,
+        background: bool = False,
+        events: EventBus | None = None,
+    ):
         privacy.private_umask()  # before anything is written: every store file is created 0600
         self.home = Path(home) if home is not None else data_dir()
         self.home.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
@@ -46,8 +53,9 @@ class Engine:
         self.settings: Settings = load_settings(self.home)
         self._store_notices: list[str] = []
         self.events = events or EventBus()
-        self.db, db_notice = stores.open_database(self.home / "sensetree.db",
-                                                  catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
+        self.db, db_notice = stores.open_database(
+            self.home / "sensetree.db", catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS
+        )
         self._note(db_notice)
         self.settings, roots_notice = stores.keep_known_roots(self.settings, self.db, self.home)
         self._note(roots_notice)
@@ -58,16 +66,26 @@ class Engine:
         vectors = self._open_vectors(active)
         write_active(self.vectors_dir, active.name)
         self.search = HybridSearch(self.keywords, vectors, active, make_reranker(self.settings.rerank))
-        self.index = IndexService(self.db, self.events, self.keywords, vectors, active,
-                                  lambda: self.settings, self._save_roots, self._index_options, str(self.home))
+        self.index = IndexService(
+            self.db,
+            self.events,
+            self.keywords,
+            vectors,
+            active,
+            lambda: self.settings,
+            self._save_roots,
+            self._index_options,
+            str(self.home),
+        )
         self.indexer = self.index.indexer
         self.repair_report = self.index.startup_repair()
         self._db_rebuilt = db_notice is not None
         if self._db_rebuilt and not background:  # the background start re-scans every root anyway
             for root in self.index.roots():
                 self.index.worker.request_scan(root)
-        self.reembedder = Reembedder(self.indexer, self.search, self.index.catalog, self.vectors_dir, self.events,
-                                     self._open_vectors)
+        self.reembedder = Reembedder(
+            self.indexer, self.search, self.index.catalog, self.vectors_dir, self.events, self._open_vectors
+        )
         self._build_actions_and_agent()
         self._background = background
         if background:
@@ -132,12 +150,18 @@ class Engine:
         model = self.chat_model() if s.indexing.qualify_with_model else None
         complete = None
         if model is not None:
+
             def complete(system: str, user: str) -> str:
                 return model.text(system, user, effort=s.indexing.qualify_effort)
-        return IndexOptions(max_file_bytes=int(s.indexing.max_file_mb * 1_000_000), max_chars=s.indexing.max_chars,
-                            chunk_chars=s.indexing.chunk_chars, chunk_overlap=s.indexing.chunk_overlap,
-                            qualify_prompt=prompts.effective(s.prompts.model_dump(), "doc_qualify"),
-                            complete=complete)
+
+        return IndexOptions(
+            max_file_bytes=int(s.indexing.max_file_mb * 1_000_000),
+            max_chars=s.indexing.max_chars,
+            chunk_chars=s.indexing.chunk_chars,
+            chunk_overlap=s.indexing.chunk_overlap,
+            qualify_prompt=prompts.effective(s.prompts.model_dump(), "doc_qualify"),
+            complete=complete,
+        )
 
     def _build_actions_and_agent(self) -> None:
         from engine.agent import MIGRATIONS as AGENT_MIGRATIONS
@@ -147,16 +171,29 @@ class Engine:
         from engine.txn.store import MIGRATIONS as TXN_MIGRATIONS
 
         self.db.migrate(TXN_MIGRATIONS + AGENT_MIGRATIONS)
-        self.txn = TxnService(self.db, self.home, self.index.roots, self.indexer, self._planner,
-                              reorganize_prompt=lambda: prompts.effective(self.settings.prompts.model_dump(),
-                                                                          "reorganize"),
-                              quiesce=lambda: self.indexer.lock)  # the worker waits while files move
+        self.txn = TxnService(
+            self.db,
+            self.home,
+            self.index.roots,
+            self.indexer,
+            self._planner,
+            reorganize_prompt=lambda: prompts.effective(self.settings.prompts.model_dump(), "reorganize"),
+            quiesce=lambda: self.indexer.lock,
+        )  # the worker waits while files move
         self.recovery_report = self.txn.recover()
-        host = EngineAgentHost(self.index, self.semantic_search, self._propose_plan,
-                               lambda: self.settings.indexing.max_chars)
+        host = EngineAgentHost(
+            self.index, self.semantic_search, self._propose_plan, lambda: self.settings.indexing.max_chars
+        )
         factory = (lambda _settings: self._chat_model) if self._chat_model is not None else None
-        self.agent = Agent(host, self.db, lambda: self.settings, self.events, factory,
-                           log_dir=self.home / "logs", save_always_allow=self._save_always_allow)
+        self.agent = Agent(
+            host,
+            self.db,
+            lambda: self.settings,
+            self.events,
+            factory,
+            log_dir=self.home / "logs",
+            save_always_allow=self._save_always_allow,
+        )
 
     def _save_always_allow(self, server: str, tools: list[str]) -> None:
         """The person's "Always allow" for an MCP tool, written to `mcpServers.<server>.alwaysAllow`."""
@@ -168,7 +205,9 @@ class Engine:
     def _planner(self, system: str, user: str) -> str:
         model = self.chat_model()
         if model is None:
-            raise ModelError("Planning a reorganisation needs a reasoning endpoint: set one in Settings → Reasoning.")
+            raise ModelError(
+                "Planning a reorganisation needs a reasoning endpoint: set one in Settings → Reasoning."
+            )
         return model.text(system, user, json_mode=True, effort=self.settings.reasoning.reasoning_effort)
 
     # ---- lifecycle ----------------------------------------------------------------------------
@@ -240,7 +279,9 @@ class Engine:
     def plan_reorganization(self, instruction: str, scope: str) -> dict[str, Any]:
         return self.txn.plan_reorganization(instruction, scope)
 
-    def apply_action_plan(self, transaction_id: str, operations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def apply_action_plan(
+        self, transaction_id: str, operations: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         return self.txn.apply_action_plan(transaction_id, operations)
 
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
@@ -259,12 +300,14 @@ class Engine:
         return self.txn.trash_restore(item_id, target_path)
 
     # ---- agent commands -----------------------------------------------------------------------
-    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None,
-                            conversation_id: str | None = None) -> dict[str, Any]:
+    def chat_with_assistant(
+        self, messages: list[dict[str, Any]], scope: str | None = None, conversation_id: str | None = None
+    ) -> dict[str, Any]:
         return self.agent.chat_with_assistant(messages, scope, conversation_id)
 
-    def test_chat_endpoint(self, base_url: str | None = None, api_key: str | None = None,
-                           model: str | None = None) -> dict[str, Any]:
+    def test_chat_endpoint(
+        self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
+    ) -> dict[str, Any]:
         return self.agent.test_chat_endpoint(base_url, self._typed_key(base_url, api_key), model)
 
     def _typed_key(self, base_url: str | None, api_key: str | None) -> str | None:
@@ -350,19 +393,25 @@ class Engine:
         notices.extend(self._store_notices)
         notices += self.keywords.notices  # a damaged keyword index set aside and rebuilt
         for item in self.recovery_report:
-            notices.append(f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
-                           f"{item.get('message') or 'it was rolled back.'}")
+            notices.append(
+                f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
+                f"{item.get('message') or 'it was rolled back.'}"
+            )
         notices.extend(self.txn.startup_notices(self.recovery_report))
         report = self.repair_report
         if len(report.outside_roots) > PURGE_NOTICE_FILES:
-            notices.append(f"{len(report.outside_roots)} file(s) outside the indexed folders were removed from the "
-                           f"index (for example {report.outside_roots[0]}).")
+            notices.append(
+                f"{len(report.outside_roots)} file(s) outside the indexed folders were removed from the "
+                f"index (for example {report.outside_roots[0]})."
+            )
         if self._db_rebuilt:
             pass  # the database notice says what happened; the repair figures would only repeat it
         elif report.requeued or report.orphans_dropped or report.keywords_refilled:
-            notices.append(f"The index was repaired after an unclean shutdown: {len(report.requeued)} file(s) "
-                           f"re-queued, {len(report.keywords_refilled)} keyword entries rebuilt, "
-                           f"{len(report.orphans_dropped)} stale entries removed.")
+            notices.append(
+                f"The index was repaired after an unclean shutdown: {len(report.requeued)} file(s) "
+                f"re-queued, {len(report.keywords_refilled)} keyword entries rebuilt, "
+                f"{len(report.orphans_dropped)} stale entries removed."
+            )
         return notices
 
     @functools.cached_property
@@ -429,7 +478,12 @@ def _open_with_os(path: str, reveal: bool) -> None:
     else:
         cmd = ["xdg-open", os.path.dirname(path) if reveal else path]
     try:
-        subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         umask=privacy.user_umask())  # what the person's program saves is not made 0600
+        subprocess.Popen(
+            cmd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            umask=privacy.user_umask(),
+        )  # what the person's program saves is not made 0600
     except FileNotFoundError as exc:
         raise EngineError(f"No program to open files was found ({cmd[0]}); open {path} yourself.") from exc

@@ -91,8 +91,10 @@ class KeyGuard:
                 continue  # a key typed (or cleared) with this address, a confirmation, or a bad value for apply_patch
             if current.api_key and not self.trusts(section, url, current.api_key):
                 part["api_key"] = ""
-                notices.append(f"The saved API key of the {label} was not sent to {url}: SenseTree sends a key "
-                               f"only to the address it was entered for. Type the key for {url} to use one there.")
+                notices.append(
+                    f"The saved API key of the {label} was not sent to {url}: SenseTree sends a key "
+                    f"only to the address it was entered for. Type the key for {url} to use one there."
+                )
         if isinstance(reviewed.get("mcpServers"), dict):
             reviewed["mcpServers"] = self._review_servers(settings, reviewed["mcpServers"], notices)
         return reviewed, notices
@@ -107,7 +109,9 @@ class KeyGuard:
                 servers[name] = servers[name].model_copy(update={"headers": kept})
         return settings.model_copy(update={"mcp_servers": servers}) if drops else settings
 
-    def _review_servers(self, settings: Settings, servers: dict[str, Any], notices: list[str]) -> dict[str, Any]:
+    def _review_servers(
+        self, settings: Settings, servers: dict[str, Any], notices: list[str]
+    ) -> dict[str, Any]:
         reviewed = dict(servers)
         for name, part in servers.items():
             current = settings.mcp_servers.get(name)
@@ -126,6 +130,8 @@ class KeyGuard:
             dropped = {k for k in current.headers if typed.get(k) in (None, MASK)}
             if dropped:
                 self._drop_headers[name] = dropped
-                notices.append(f"The saved headers of MCP server {name!r} ({', '.join(sorted(dropped))}) were not "
-                               f"sent to {url}: type them again for the new address.")
+                notices.append(
+                    f"The saved headers of MCP server {name!r} ({', '.join(sorted(dropped))}) were not "
+                    f"sent to {url}: type them again for the new address."
+                )
         return reviewed

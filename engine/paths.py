@@ -74,7 +74,7 @@ def rebase(path: str, old_prefix: str, new_prefix: str) -> str:
     """`path` moved from under `old_prefix` to under `new_prefix` (segment-exact)."""
     if path == old_prefix:
         return new_prefix
-    return new_prefix + path[len(old_prefix):]
+    return new_prefix + path[len(old_prefix) :]
 
 
 def display_name(path: str) -> str:

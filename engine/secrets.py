@@ -35,7 +35,7 @@ def resolve(data: dict[str, Any]) -> list[str]:
         if not is_reference(value):
             continue
         assert isinstance(bag, dict) and isinstance(value, str)
-        service, _, user = value[len(PREFIX):].partition("/")
+        service, _, user = value[len(PREFIX) :].partition("/")
         try:
             import keyring
 
@@ -45,8 +45,10 @@ def resolve(data: dict[str, Any]) -> list[str]:
         else:
             why = "the system keyring has no such entry"
         if key is None:
-            warnings.append(f"The {section} API key is kept in the system keyring, but {why}; enter the key "
-                            f"again in Settings → {section.capitalize()}.")
+            warnings.append(
+                f"The {section} API key is kept in the system keyring, but {why}; enter the key "
+                f"again in Settings → {section.capitalize()}."
+            )
             continue
         bag["api_key"] = key
     return warnings
@@ -77,8 +79,12 @@ def _store(section: str, key: str) -> bool:
             keyring.set_password(SERVICE, section, key)
         return True
     except Exception as exc:  # noqa: BLE001 - no usable backend: keep the key in the private settings file
-        log.info("no usable keyring (%s: %s); the %s key stays in the settings file (0600)",
-                 type(exc).__name__, exc, section)
+        log.info(
+            "no usable keyring (%s: %s); the %s key stays in the settings file (0600)",
+            type(exc).__name__,
+            exc,
+            section,
+        )
         return False
 
 

@@ -28,7 +28,9 @@ class EngineStarter:
         self._engine: Any = None
         self._error: BaseException | None = None
         self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._build, args=(build,), name="sensetree-start", daemon=True)
+        self._thread = threading.Thread(
+            target=self._build, args=(build,), name="sensetree-start", daemon=True
+        )
         self._thread.start()
 
     def _build(self, build: Callable[[EventBus], Any]) -> None:

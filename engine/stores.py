@@ -67,9 +67,11 @@ def open_database(path: Path, migrations: Sequence[Migration]) -> tuple[Database
         log.error("%s is damaged (%s); kept as %s, starting a new one", path, exc, aside)
         fresh = Database(path)
         fresh.migrate(migrations)
-        return fresh, (f"SenseTree's database was damaged ({exc}). It was kept as {aside} and a new one was "
-                       "started: your folders are re-scanned and re-indexed, so search fills in again as that "
-                       "runs. Past action plans are no longer listed; the SenseTree trash is still listed.")
+        return fresh, (
+            f"SenseTree's database was damaged ({exc}). It was kept as {aside} and a new one was "
+            "started: your folders are re-scanned and re-indexed, so search fills in again as that "
+            "runs. Past action plans are no longer listed; the SenseTree trash is still listed."
+        )
 
 
 def _check(db: Database) -> None:
@@ -92,8 +94,10 @@ def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
     except StoreError as exc:
         if vectors is not None and _without_indices(vectors):
             log.error("vector index structures in %s were damaged (%s); dropped them", directory, exc)
-            return vectors, (f"Part of the search index was damaged ({exc.message}); it was dropped and is "
-                             "rebuilt in the background. Nothing needs re-indexing.")
+            return vectors, (
+                f"Part of the search index was damaged ({exc.message}); it was dropped and is "
+                "rebuilt in the background. Nothing needs re-indexing."
+            )
         if vectors is not None:
             vectors.close()
         if not directory.exists():
@@ -103,7 +107,8 @@ def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
         log.error("vector index %s is damaged (%s); kept as %s, starting a new one", directory, exc, aside)
         return VectorIndex(directory, dim), (
             f"The search index was damaged ({exc.message}). It was kept as {aside} and a new one was started: "
-            "every indexed file is re-queued, so semantic search fills in again as it is re-indexed.")
+            "every indexed file is re-queued, so semantic search fills in again as it is re-indexed."
+        )
 
 
 def _without_indices(vectors: VectorIndex) -> bool:
@@ -141,8 +146,10 @@ def keep_known_roots(settings: Settings, db: Database, home: Path) -> tuple[Sett
     except ConfigError as exc:
         notice = f"{exc.message}. SenseTree runs with the folders it has indexed until settings can be saved."
     if known:
-        kept = (f"The settings did not list the indexed folders, so SenseTree kept the {len(known)} it has "
-                f"indexed: {', '.join(known)}. Remove a folder in Folders & indexing to stop indexing it.")
+        kept = (
+            f"The settings did not list the indexed folders, so SenseTree kept the {len(known)} it has "
+            f"indexed: {', '.join(known)}. Remove a folder in Folders & indexing to stop indexing it."
+        )
         if kept_aside:
             settings.load_warning = f"{settings.load_warning} {kept}"
         else:

@@ -7,18 +7,35 @@ import json
 import app
 
 
-def test_apply_from_the_command_line_moves_what_was_kept_and_undo_puts_it_back(tmp_path, sensetree_home, capsys):
+def test_apply_from_the_command_line_moves_what_was_kept_and_undo_puts_it_back(
+    tmp_path, sensetree_home, capsys
+):
     docs = tmp_path / "Docs"
     docs.mkdir()
     (docs / "a.txt").write_text("invoice from ACME")
     (docs / "b.txt").write_text("invoice from Globex")
-    (sensetree_home / "settings.json").write_text(json.dumps(
-        {"roots": [str(docs)], "embedding": {"model": "hashing-384"}}), encoding="utf-8")
+    (sensetree_home / "settings.json").write_text(
+        json.dumps({"roots": [str(docs)], "embedding": {"model": "hashing-384"}}), encoding="utf-8"
+    )
     engine = app.build_engine()
-    plan = engine.txn.propose_plan("File invoices", [
-        {"kind": "mkdir", "new_path": f"{docs}/Invoices", "reason": "a home"},
-        {"kind": "move", "old_path": f"{docs}/a.txt", "new_path": f"{docs}/Invoices/a.txt", "reason": "ACME"},
-        {"kind": "move", "old_path": f"{docs}/b.txt", "new_path": f"{docs}/Invoices/b.txt", "reason": "Globex"}])
+    plan = engine.txn.propose_plan(
+        "File invoices",
+        [
+            {"kind": "mkdir", "new_path": f"{docs}/Invoices", "reason": "a home"},
+            {
+                "kind": "move",
+                "old_path": f"{docs}/a.txt",
+                "new_path": f"{docs}/Invoices/a.txt",
+                "reason": "ACME",
+            },
+            {
+                "kind": "move",
+                "old_path": f"{docs}/b.txt",
+                "new_path": f"{docs}/Invoices/b.txt",
+                "reason": "Globex",
+            },
+        ],
+    )
     engine.close()
     tid = plan["transaction_id"]
     assert app.main(["apply", tid]) == 1  # no terminal to ask: nothing happens without --yes

@@ -44,7 +44,7 @@ def test_a_garbled_database_is_kept_aside_and_the_folders_are_rescanned(tmp_path
     if damage == "header":  # "file is not a database"
         raw[:100] = b"\x5a" * 100
     else:  # "database disk image is malformed": the header survives, every later page is garbage
-        raw[4096 + 200:] = os.urandom(len(raw) - 4096 - 200)
+        raw[4096 + 200 :] = os.urandom(len(raw) - 4096 - 200)
     db.write_bytes(bytes(raw))
     restarted = make_engine(sensetree_home)
     try:
@@ -142,8 +142,10 @@ def test_a_start_up_purge_of_many_files_is_announced(tmp_path, sensetree_home):
     restarted = make_engine(sensetree_home)
     try:
         assert len(restarted.repair_report.outside_roots) == 7
-        assert any("7 file(s) outside the indexed folders were removed" in n
-                   for n in restarted.get_config()["notices"])
+        assert any(
+            "7 file(s) outside the indexed folders were removed" in n
+            for n in restarted.get_config()["notices"]
+        )
     finally:
         restarted.close()
 
@@ -173,8 +175,15 @@ def test_the_cli_prints_start_up_notices(tmp_path, sensetree_home):
 
     (sensetree_home / "settings.json").write_text("{ torn", encoding="utf-8")
     repo = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "app.py", "status"], cwd=repo, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "PYTHONPATH": str(repo)}, check=False)
+    done = subprocess.run(
+        [sys.executable, "app.py", "status"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "Notice: Your settings file could not be read" in done.stderr
 

@@ -102,6 +102,8 @@ def test_a_failing_event_handler_does_not_stop_the_others():
 
 
 def test_a_null_mcp_server_in_a_patch_removes_that_server():
-    settings = apply_patch(Settings(), {"mcpServers": {"time": {"command": "t"}, "files": {"url": "http://127.0.0.1:1/mcp"}}})
+    settings = apply_patch(
+        Settings(), {"mcpServers": {"time": {"command": "t"}, "files": {"url": "http://127.0.0.1:1/mcp"}}}
+    )
     settings = apply_patch(settings, {"mcpServers": {"time": None}})
     assert list(settings.mcp_servers) == ["files"]

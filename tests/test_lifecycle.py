@@ -19,15 +19,21 @@ from engine.retrieval.bm25 import KeywordIndex
 from tests.indexing.helpers import write_docs
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = {f"note{i}.txt": f"Minutes of meeting {i}: the orchard budget and the new greenhouse." for i in range(12)}
+DOCS = {
+    f"note{i}.txt": f"Minutes of meeting {i}: the orchard budget and the new greenhouse." for i in range(12)
+}
 
 
 def _post(url: str, command: str) -> dict:
     parts = urllib.parse.urlsplit(url)
     token = urllib.parse.parse_qs(parts.query)["token"][0]
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
-    conn.request("POST", f"/api/{command}", body="{}", headers={"X-SenseTree-Token": token,
-                                                              "Content-Type": "application/json"})
+    conn.request(
+        "POST",
+        f"/api/{command}",
+        body="{}",
+        headers={"X-SenseTree-Token": token, "Content-Type": "application/json"},
+    )
     try:
         return json.loads(conn.getresponse().read())
     finally:
@@ -56,12 +62,21 @@ def _wait_until_indexed(url: str, files: int) -> None:
 
 def test_sigterm_ends_serve_with_status_0_and_a_keyword_index_that_reopens_clean(tmp_path, sensetree_home):
     docs = write_docs(tmp_path / "Docs", DOCS)
-    (sensetree_home / "settings.json").write_text(json.dumps(
-        {"roots": [str(docs)], "embedding": {"model": "hashing-384"}}), encoding="utf-8")
+    (sensetree_home / "settings.json").write_text(
+        json.dumps({"roots": [str(docs)], "embedding": {"model": "hashing-384"}}), encoding="utf-8"
+    )
     env = {**os.environ, "PYTHONPATH": str(REPO), "SENSETREE_HOME": str(sensetree_home)}
     errors = tmp_path / "serve.stderr"
-    with errors.open("w") as stderr, subprocess.Popen([sys.executable, str(REPO / "app.py"), "serve"], env=env,
-                                                      stdout=subprocess.PIPE, stderr=stderr, text=True) as proc:
+    with (
+        errors.open("w") as stderr,
+        subprocess.Popen(
+            [sys.executable, str(REPO / "app.py"), "serve"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        ) as proc,
+    ):
         try:
             first = proc.stdout.readline()
             assert first.startswith("SenseTree UI: "), errors.read_text()

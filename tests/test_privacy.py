@@ -62,8 +62,9 @@ def test_every_file_in_the_data_folder_is_private_after_indexing(tmp_path, sense
 def test_folders_a_plan_creates_in_the_persons_tree_keep_their_usual_mode(tmp_path, sensetree_home):
     root, engine = indexed_sample(tmp_path, sensetree_home)
     try:
-        plan = engine.txn.propose_plan("Make a folder", [{"kind": "mkdir", "new_path": str(root / "New" / "Sub"),
-                                                          "reason": "test"}])
+        plan = engine.txn.propose_plan(
+            "Make a folder", [{"kind": "mkdir", "new_path": str(root / "New" / "Sub"), "reason": "test"}]
+        )
         assert engine.apply_action_plan(plan["transaction_id"])["applied"] == 1
         assert _mode(root / "New") == privacy.user_dir_mode() == 0o777 & ~privacy.user_umask()
         assert _mode(root / "New" / "Sub") == privacy.user_dir_mode()

@@ -4,8 +4,8 @@ The engine builds one `Agent(host, db, settings, events)` and delegates the agen
 indexing and the planner use `OpenAIChatModel.text()`; tests drive it with `ScriptedModel`.
 """
 
-from engine.agent.host import AgentHost
 from engine.agent.conversations import MIGRATIONS as CONVERSATION_MIGRATIONS
+from engine.agent.host import AgentHost
 from engine.agent.memory import MIGRATIONS as MEMORY_MIGRATIONS
 from engine.agent.model import ChatModel, EndpointError, ModelReply, OpenAIChatModel, ToolCall, ToolsRejected
 from engine.agent.service import Agent

@@ -86,19 +86,29 @@ def refusal(request: ToolRequest, decision: str, timeout_s: float) -> str:
     """The observation the model reads when a call was not run."""
     name = f"{request.tool} on the MCP server {request.server!r}"
     if decision == TIMED_OUT:
-        why = (f"Nobody answered within {timeout_s / 60:g} minute(s) whether {name} may run, so it was not run "
-               "(no answer counts as a refusal).")
+        why = (
+            f"Nobody answered within {timeout_s / 60:g} minute(s) whether {name} may run, so it was not run "
+            "(no answer counts as a refusal)."
+        )
     else:
         why = f"The person refused to let you call {name}; it was not run and nothing was changed."
-    return (f"{why} Do not call it again in this turn. Carry on without it, or tell the person what you "
-            "wanted to do and why, so they can decide.")
+    return (
+        f"{why} Do not call it again in this turn. Carry on without it, or tell the person what you "
+        "wanted to do and why, so they can decide."
+    )
 
 
 class ToolApprovals:
     """The calls waiting for a person's answer, by call id; thread-safe (answers arrive on any thread)."""
 
-    def __init__(self, events: EventBus, *, timeout_s: Callable[[], float],
-                 always_allowed: Callable[[str], set[str]], allow_always: Callable[[str, str], None]):
+    def __init__(
+        self,
+        events: EventBus,
+        *,
+        timeout_s: Callable[[], float],
+        always_allowed: Callable[[str], set[str]],
+        allow_always: Callable[[str, str], None],
+    ):
         self._events = events
         self._timeout = timeout_s
         self._always_allowed = always_allowed
@@ -123,8 +133,14 @@ class ToolApprovals:
     def request(self, turn_id: str, request: ToolRequest, arguments: dict[str, Any]) -> str:
         """Ask the person and wait (bounded); returns `once`, `always`, `deny` or `timed_out`."""
         call_id = uuid.uuid4().hex
-        payload = {"turn_id": turn_id, "call_id": call_id, "server": request.server, "tool": request.tool,
-                   "description": request.description, "arguments": arguments}
+        payload = {
+            "turn_id": turn_id,
+            "call_id": call_id,
+            "server": request.server,
+            "tool": request.tool,
+            "description": request.description,
+            "arguments": arguments,
+        }
         pending = _Pending(payload)
         with self._lock:
             self._pending[call_id] = pending
@@ -135,11 +151,15 @@ class ToolApprovals:
             self._pending.pop(call_id, None)
             decision = pending.decision
         if decision is None and stopped:
-            log.info("MCP call %s:%s: the turn was stopped while it waited; denied", request.server, request.tool)
+            log.info(
+                "MCP call %s:%s: the turn was stopped while it waited; denied", request.server, request.tool
+            )
             decision = "deny"
             self._settled(pending, "deny")
         if decision is None:
-            log.info("MCP call %s:%s was not answered within %g s; denied", request.server, request.tool, timeout)
+            log.info(
+                "MCP call %s:%s was not answered within %g s; denied", request.server, request.tool, timeout
+            )
             decision = TIMED_OUT
             self._settled(pending, TIMED_OUT)
         return decision
@@ -153,8 +173,10 @@ class ToolApprovals:
             if pending is not None:
                 pending.decision = decision
         if pending is None:
-            raise NotFound(f"No tool call with the id {call_id} is waiting for an answer; it was already "
-                           "answered or it timed out (which counts as a refusal)")
+            raise NotFound(
+                f"No tool call with the id {call_id} is waiting for an answer; it was already "
+                "answered or it timed out (which counts as a refusal)"
+            )
         if decision == "always":
             try:
                 self._allow_always(pending.payload["server"], pending.payload["tool"])
@@ -176,8 +198,10 @@ class ToolApprovals:
             self._settled(pending, "deny")
 
     def _settled(self, pending: _Pending, state: str) -> None:
-        self._events.publish(TOOL_APPROVAL, {"turn_id": pending.payload["turn_id"],
-                                             "call_id": pending.payload["call_id"], "state": state})
+        self._events.publish(
+            TOOL_APPROVAL,
+            {"turn_id": pending.payload["turn_id"], "call_id": pending.payload["call_id"], "state": state},
+        )
 
 
 def _wait(done: threading.Event, timeout: float) -> bool:

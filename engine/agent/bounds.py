@@ -30,8 +30,10 @@ class Bounds:
         roots = self.roots()
         if not roots or any(is_within(target, root, fold_case=self._fold_case) for root in roots):
             return target
-        raise OutOfBounds(f"{path!r} is outside the indexed folders, so it cannot be read or changed. "
-                          f"Indexed folders: {', '.join(roots)}. Add its folder in Settings to allow it.")
+        raise OutOfBounds(
+            f"{path!r} is outside the indexed folders, so it cannot be read or changed. "
+            f"Indexed folders: {', '.join(roots)}. Add its folder in Settings to allow it."
+        )
 
     def allows(self, path: str) -> bool:
         try:

@@ -33,8 +33,12 @@ PATH_FIELDS = ("old_path", "new_path")
 
 
 def source_of(hit: dict[str, Any]) -> dict[str, Any]:
-    return {"path": hit["path"], "name": hit.get("name") or display_name(hit["path"]),
-            "score": float(hit.get("score") or 0.0), "snippet": hit.get("snippet") or ""}
+    return {
+        "path": hit["path"],
+        "name": hit.get("name") or display_name(hit["path"]),
+        "score": float(hit.get("score") or 0.0),
+        "snippet": hit.get("snippet") or "",
+    }
 
 
 class TurnTools:
@@ -58,6 +62,7 @@ class TurnTools:
 
     def external(self, tool: Tool) -> Tool:
         """`tool` (an MCP tool) marking the turn as having read outside content when it runs."""
+
         def run(*args: Any, **kwargs: Any) -> str:
             self.read_content = True
             return tool.fn(*args, **kwargs)
@@ -69,15 +74,21 @@ class TurnTools:
         if not self.pending_notes:
             return ""
         quoted = "; ".join(f"“{note}”" for note in self.pending_notes)
-        return (f"\n\n🧠 A note awaits your confirmation in Settings → Agent memory before it is used: {quoted}. "
-                "It was suggested after reading your files, so keep it only if it is true.")
+        return (
+            f"\n\n🧠 A note awaits your confirmation in Settings → Agent memory before it is used: {quoted}. "
+            "It was suggested after reading your files, so keep it only if it is true."
+        )
 
     def tools(self) -> list[Tool]:
         return [
             tool_from_function(self.search_files, label=lambda a: f"🔍 Searching: {a.get('query', '')}"),
-            tool_from_function(self.read_file, label=lambda a: f"📄 Reading: {display_name(str(a.get('path')))}"),
+            tool_from_function(
+                self.read_file, label=lambda a: f"📄 Reading: {display_name(str(a.get('path')))}"
+            ),
             tool_from_function(self.list_directory, label=lambda a: f"📂 Listing: {a.get('path', '')}"),
-            tool_from_function(self.read_semantics, label=lambda a: f"🧾 Reading senses: {a.get('path', '')}"),
+            tool_from_function(
+                self.read_semantics, label=lambda a: f"🧾 Reading senses: {a.get('path', '')}"
+            ),
             tool_from_function(self.propose_actions, label=lambda a: "🛠️ Preparing an action plan"),
             tool_from_function(self.remember, label=lambda a: "🧠 Remembering"),
         ]
@@ -97,8 +108,10 @@ class TurnTools:
         self.add_sources(hits)
         if not hits:
             return f"No indexed file matches {query!r}."
-        lines = [f"{i}. {h['path']} (score {float(h.get('score') or 0):.3f})\n   {' '.join(str(h.get('snippet') or '').split())[:500]}"
-                 for i, h in enumerate(hits, 1)]
+        lines = [
+            f"{i}. {h['path']} (score {float(h.get('score') or 0):.3f})\n   {' '.join(str(h.get('snippet') or '').split())[:500]}"
+            for i, h in enumerate(hits, 1)
+        ]
         return "\n".join(lines)
 
     def read_file(self, path: str, offset: int = 0) -> str:
@@ -122,7 +135,7 @@ class TurnTools:
         text = self._texts[target]
         self.read_content = True
         start = max(0, int(offset))
-        piece = text[start:start + READ_CHARS]
+        piece = text[start : start + READ_CHARS]
         end = start + len(piece)
         if not text:
             return f"{path} has no extractable text."
@@ -145,7 +158,9 @@ class TurnTools:
         except OSError as exc:
             return f"Could not list {path}: {exc.strerror or exc}"
         self.read_content = self.read_content or bool(entries)  # names are written by whoever made the files
-        lines = [f"{'[D]' if e.is_dir(follow_symlinks=False) else '[F]'} {e.path}" for e in entries[:LIST_LIMIT]]
+        lines = [
+            f"{'[D]' if e.is_dir(follow_symlinks=False) else '[F]'} {e.path}" for e in entries[:LIST_LIMIT]
+        ]
         if len(entries) > LIST_LIMIT:
             lines.append(f"[… {len(entries) - LIST_LIMIT} more entries not shown]")
         return "\n".join(lines) or f"{path} is empty."
@@ -165,8 +180,9 @@ class TurnTools:
         if not rows:
             return f"No stored senses under {path} (it may not be indexed yet)."
         self.read_content = True
-        return "\n".join(f"- {r['path']} [{r.get('doc_type') or '?'}]: {r.get('sense') or '(no sense yet)'}"
-                         for r in rows)
+        return "\n".join(
+            f"- {r['path']} [{r.get('doc_type') or '?'}]: {r.get('sense') or '(no sense yet)'}" for r in rows
+        )
 
     def propose_actions(self, summary: str, operations: list[dict[str, Any]]) -> str:
         """Propose a plan of file operations for the person to review; nothing is executed until they approve.
@@ -181,12 +197,16 @@ class TurnTools:
         try:
             plan = self._host.propose_plan(summary, operations)
         except PlanInvalid as exc:
-            return ("The plan was rejected; fix these problems and call propose_actions again:\n- "
-                    + "\n- ".join(exc.problems))
+            return (
+                "The plan was rejected; fix these problems and call propose_actions again:\n- "
+                + "\n- ".join(exc.problems)
+            )
         self.plan = plan
         count = len(plan.get("operations") or operations)
-        return (f"Action plan {plan.get('transaction_id', '')} is ready with {count} operation(s). Nothing has "
-                f"been changed: the person will review it and decide.")
+        return (
+            f"Action plan {plan.get('transaction_id', '')} is ready with {count} operation(s). Nothing has "
+            f"been changed: the person will review it and decide."
+        )
 
     def remember(self, note: str) -> str:
         """Save a durable one-line note (a fact about the person or their files) for future conversations.
@@ -198,12 +218,18 @@ class TurnTools:
         if saved is None:
             return "Nothing saved: the note was empty."
         if saved["duplicate"]:
-            return "Already remembered." if not saved["pending"] else "Already suggested; it awaits the person's confirmation."
+            return (
+                "Already remembered."
+                if not saved["pending"]
+                else "Already suggested; it awaits the person's confirmation."
+            )
         if not saved["pending"]:
             return f"Remembered: {saved['note']}"
         self.pending_notes.append(saved["note"])
-        return (f"Saved as a suggestion: {saved['note']}. This turn read file content, so the person confirms the note "
-                "in Settings before it is used; tell them it awaits their confirmation.")
+        return (
+            f"Saved as a suggestion: {saved['note']}. This turn read file content, so the person confirms the note "
+            "in Settings before it is used; tell them it awaits their confirmation."
+        )
 
     def _out_of_bounds(self, operations: Any) -> list[str]:
         if not isinstance(operations, list) or not all(isinstance(op, dict) for op in operations):

@@ -23,7 +23,9 @@ TITLE_CHARS = 80
 TRACE_RESULT_CHARS = 1500
 
 MIGRATIONS: list[Migration] = [
-    ("conversations_0001", """
+    (
+        "conversations_0001",
+        """
         CREATE TABLE conversations (
             id TEXT PRIMARY KEY,
             title TEXT NOT NULL,
@@ -47,7 +49,8 @@ MIGRATIONS: list[Migration] = [
             finished_at REAL,
             PRIMARY KEY (conversation_id, position)
         );
-    """),
+    """,
+    ),
 ]
 
 
@@ -74,12 +77,19 @@ def _like(query: str) -> str:
 
 def _turn(row: Any) -> dict[str, Any]:
     return {
-        "position": row["position"], "user": row["user_text"], "answer": row["answer"],
-        "trace": json.loads(row["trace"]), "sources": json.loads(row["sources"]),
-        "plan_id": row["plan_id"], "plan": json.loads(row["plan"]) if row["plan"] else None,
-        "model": row["model"], "status": row["status"], "stopped": row["status"] == "stopped",
+        "position": row["position"],
+        "user": row["user_text"],
+        "answer": row["answer"],
+        "trace": json.loads(row["trace"]),
+        "sources": json.loads(row["sources"]),
+        "plan_id": row["plan_id"],
+        "plan": json.loads(row["plan"]) if row["plan"] else None,
+        "model": row["model"],
+        "status": row["status"],
+        "stopped": row["status"] == "stopped",
         "error": json.loads(row["error"]) if row["error"] else None,
-        "started_at": row["started_at"], "finished_at": row["finished_at"],
+        "started_at": row["started_at"],
+        "finished_at": row["finished_at"],
     }
 
 
@@ -91,38 +101,61 @@ class Conversations:
     def create(self, first_question: str) -> str:
         conversation_id = uuid.uuid4().hex
         now = time.time()
-        self._db.execute("INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                         (conversation_id, title_of(first_question), now, now))
+        self._db.execute(
+            "INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            (conversation_id, title_of(first_question), now, now),
+        )
         return conversation_id
 
     def require(self, conversation_id: str) -> dict[str, Any]:
-        row = self._db.one("SELECT id, title, created_at, updated_at FROM conversations WHERE id = ?",
-                           (str(conversation_id or ""),))
+        row = self._db.one(
+            "SELECT id, title, created_at, updated_at FROM conversations WHERE id = ?",
+            (str(conversation_id or ""),),
+        )
         if row is None:
-            raise NotFound(f"There is no conversation {conversation_id!r}; it may have been deleted. "
-                           f"Start a new chat or pick one from the list.")
+            raise NotFound(
+                f"There is no conversation {conversation_id!r}; it may have been deleted. "
+                f"Start a new chat or pick one from the list."
+            )
         return dict(row)
 
     def find(self, query: str | None = None) -> list[dict[str, Any]]:
         """Newest first; `query` matches the title, the questions and the answers (case-insensitive)."""
-        sql = ("SELECT c.id, c.title, c.updated_at, (SELECT count(*) FROM conversation_turns t "
-               "WHERE t.conversation_id = c.id) AS turns FROM conversations c")
+        sql = (
+            "SELECT c.id, c.title, c.updated_at, (SELECT count(*) FROM conversation_turns t "
+            "WHERE t.conversation_id = c.id) AS turns FROM conversations c"
+        )
         params: tuple[Any, ...] = ()
         if query and query.strip():
-            sql += (" WHERE c.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM conversation_turns t "
-                    "WHERE t.conversation_id = c.id AND (t.user_text LIKE ? ESCAPE '\\' "
-                    "OR t.answer LIKE ? ESCAPE '\\'))")
+            sql += (
+                " WHERE c.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM conversation_turns t "
+                "WHERE t.conversation_id = c.id AND (t.user_text LIKE ? ESCAPE '\\' "
+                "OR t.answer LIKE ? ESCAPE '\\'))"
+            )
             params = (_like(query),) * 3
         rows = self._db.query(sql + " ORDER BY c.updated_at DESC, c.rowid DESC", params)
-        return [{"conversation_id": r["id"], "title": r["title"], "updated_at": r["updated_at"],
-                 "turns": r["turns"]} for r in rows]
+        return [
+            {
+                "conversation_id": r["id"],
+                "title": r["title"],
+                "updated_at": r["updated_at"],
+                "turns": r["turns"],
+            }
+            for r in rows
+        ]
 
     def get(self, conversation_id: str) -> dict[str, Any]:
         head = self.require(conversation_id)
-        rows = self._db.query("SELECT * FROM conversation_turns WHERE conversation_id = ? ORDER BY position",
-                              (head["id"],))
-        conversation = {"conversation_id": head["id"], "title": head["title"], "created_at": head["created_at"],
-                        "updated_at": head["updated_at"], "turns": [_turn(r) for r in rows]}
+        rows = self._db.query(
+            "SELECT * FROM conversation_turns WHERE conversation_id = ? ORDER BY position", (head["id"],)
+        )
+        conversation = {
+            "conversation_id": head["id"],
+            "title": head["title"],
+            "created_at": head["created_at"],
+            "updated_at": head["updated_at"],
+            "turns": [_turn(r) for r in rows],
+        }
         conversation["markdown"] = to_markdown(conversation)
         return conversation
 
@@ -155,10 +188,15 @@ class Conversations:
         """Store the question as turn `position`, dropping that turn and every later one first."""
         now = time.time()
         with self._db.atomic() as conn:
-            conn.execute("DELETE FROM conversation_turns WHERE conversation_id = ? AND position >= ?",
-                         (conversation_id, position))
-            conn.execute("INSERT INTO conversation_turns(conversation_id, position, user_text, model, started_at) "
-                         "VALUES (?, ?, ?, ?, ?)", (conversation_id, position, user_text, model, now))
+            conn.execute(
+                "DELETE FROM conversation_turns WHERE conversation_id = ? AND position >= ?",
+                (conversation_id, position),
+            )
+            conn.execute(
+                "INSERT INTO conversation_turns(conversation_id, position, user_text, model, started_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (conversation_id, position, user_text, model, now),
+            )
             conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
 
     def finish_turn(self, conversation_id: str, position: int, result: dict[str, Any], status: str) -> None:
@@ -168,11 +206,19 @@ class Conversations:
             conn.execute(
                 "UPDATE conversation_turns SET answer = ?, trace = ?, sources = ?, plan_id = ?, plan = ?, "
                 "status = ?, error = ?, finished_at = ? WHERE conversation_id = ? AND position = ?",
-                (result.get("answer") or "", json.dumps(result.get("trace") or [], ensure_ascii=False),
-                 json.dumps(result.get("sources") or [], ensure_ascii=False),
-                 (plan or {}).get("transaction_id"), json.dumps(plan, ensure_ascii=False) if plan else None,
-                 status, json.dumps(result["error"]) if result.get("error") else None, now,
-                 conversation_id, position))
+                (
+                    result.get("answer") or "",
+                    json.dumps(result.get("trace") or [], ensure_ascii=False),
+                    json.dumps(result.get("sources") or [], ensure_ascii=False),
+                    (plan or {}).get("transaction_id"),
+                    json.dumps(plan, ensure_ascii=False) if plan else None,
+                    status,
+                    json.dumps(result["error"]) if result.get("error") else None,
+                    now,
+                    conversation_id,
+                    position,
+                ),
+            )
             conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
 
 

@@ -46,8 +46,9 @@ def slip_hint(base_url: str) -> str | None:
     return f"The base URL {base_url!r} is missing the /v1 part that OpenAI-compatible servers expect: try {fixed}."
 
 
-def typed_settings(saved: ReasoningSettings, base_url: str | None, api_key: str | None,
-                   model: str | None) -> ReasoningSettings:
+def typed_settings(
+    saved: ReasoningSettings, base_url: str | None, api_key: str | None, model: str | None
+) -> ReasoningSettings:
     """The saved reasoning settings with what the person typed on top (a masked key keeps the saved one)."""
     update: dict[str, Any] = {}
     if base_url is not None:
@@ -93,13 +94,20 @@ def check_typed(settings: ReasoningSettings, factory: ModelFactory | None = None
     make = factory or (lambda rs: OpenAIChatModel(rs))
     hint = slip_hint(settings.base_url)
     if not settings.model:
-        return {"ok": False, "tools_supported": False,
-                "message": "No model is set: pick one from the list (Refresh reads the endpoint's models)."}
+        return {
+            "ok": False,
+            "tools_supported": False,
+            "message": "No model is set: pick one from the list (Refresh reads the endpoint's models).",
+        }
     if hint is None:
         return _with_model(make, settings, lambda m: probe_endpoint(m, settings))
     fixed = settings.model_copy(update={"base_url": fix_base_url(settings.base_url)})
     verdict = _with_model(make, fixed, lambda m: probe_endpoint(m, fixed))
     if verdict["ok"]:
-        return {**verdict, "ok": False, "suggested_base_url": fixed.base_url,
-                "message": f"{hint} It answers there: {verdict['message']}"}
+        return {
+            **verdict,
+            "ok": False,
+            "suggested_base_url": fixed.base_url,
+            "message": f"{hint} It answers there: {verdict['message']}",
+        }
     return {**verdict, "message": f"{hint} ({verdict['message']})"}

@@ -30,12 +30,16 @@ from engine.agent.tools import ToolRegistry
 
 log = logging.getLogger(__name__)
 
-FORCE_ANSWER = ("You have used all your tool rounds. Answer the person now from what you found, citing the "
-                "files by name; do not call any more tools.")
+FORCE_ANSWER = (
+    "You have used all your tool rounds. Answer the person now from what you found, citing the "
+    "files by name; do not call any more tools."
+)
 STOP_POLL_S = 0.05
 Stop = Callable[[], bool]
-TOOLS_UNAVAILABLE = ("Tools are not available with this model. Answer from the excerpts in the system prompt, "
-                     "citing the files by name, and say if they do not contain the answer.")
+TOOLS_UNAVAILABLE = (
+    "Tools are not available with this model. Answer from the excerpts in the system prompt, "
+    "citing the files by name, and say if they do not contain the answer."
+)
 
 
 @dataclass(frozen=True)
@@ -88,14 +92,19 @@ def _assistant_message(reply: ModelReply) -> Message:
         "role": "assistant",
         "content": reply.content or None,
         "tool_calls": [
-            {"id": c.id, "type": "function",
-             "function": {"name": c.name, "arguments": c.raw_arguments or json.dumps(c.arguments)}}
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.name, "arguments": c.raw_arguments or json.dumps(c.arguments)},
+            }
             for c in reply.tool_calls
         ],
     }
 
 
-def _call_model(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None) -> Iterator[Event | ModelReply]:
+def _call_model(
+    model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None
+) -> Iterator[Event | ModelReply]:
     """One model request, streaming deltas; a tools rejection falls back once to a tool-less request."""
     try:
         for item in model.chat(state.messages, None if state.tools_rejected else tools):
@@ -111,7 +120,9 @@ def _call_model(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] 
 
 
 _DONE = object()
-_turn_stop: contextvars.ContextVar[Stop] = contextvars.ContextVar("sensetree_turn_stop", default=lambda: False)
+_turn_stop: contextvars.ContextVar[Stop] = contextvars.ContextVar(
+    "sensetree_turn_stop", default=lambda: False
+)
 
 
 def turn_stopped() -> bool:
@@ -148,8 +159,9 @@ def _pump(source: Iterator[Any], stop: Stop) -> Iterator[Any]:
         yield item
 
 
-def _request(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None,
-             stop: Stop | None = None) -> Iterator[Event]:
+def _request(
+    model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None, stop: Stop | None = None
+) -> Iterator[Event]:
     """Yield deltas; the final reply is stashed in state.extra['reply'] (what streamed, when stopped)."""
     reply = ModelReply()
     streamed: list[str] = []
@@ -167,8 +179,12 @@ def _request(model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | N
     state.extra["reply"] = reply
 
 
-def _run_calls(registry: ToolRegistry, calls: list[ToolCall],
-               plan_of: Callable[[], dict[str, Any] | None], stop: Stop = lambda: False) -> Iterator[Event]:
+def _run_calls(
+    registry: ToolRegistry,
+    calls: list[ToolCall],
+    plan_of: Callable[[], dict[str, Any] | None],
+    stop: Stop = lambda: False,
+) -> Iterator[Event]:
     for call in calls:
         if stop():
             return
@@ -184,9 +200,15 @@ def _run_calls(registry: ToolRegistry, calls: list[ToolCall],
             return
 
 
-def run_turn(model: ChatModel, registry: ToolRegistry, messages: list[Message], *, max_rounds: int = 5,
-             plan_of: Callable[[], dict[str, Any] | None] = lambda: None,
-             stop: Stop | None = None) -> Iterator[Event]:
+def run_turn(
+    model: ChatModel,
+    registry: ToolRegistry,
+    messages: list[Message],
+    *,
+    max_rounds: int = 5,
+    plan_of: Callable[[], dict[str, Any] | None] = lambda: None,
+    stop: Stop | None = None,
+) -> Iterator[Event]:
     """Drive one agent turn; `messages` (system + history) is extended in place with the exchange."""
     state = LoopState(messages=messages)
     specs = registry.specs() or None
@@ -199,9 +221,16 @@ def run_turn(model: ChatModel, registry: ToolRegistry, messages: list[Message], 
         _turn_stop.set(previous)
 
 
-def _rounds(model: ChatModel, registry: ToolRegistry, state: LoopState, specs: list[dict[str, Any]] | None,
-            max_rounds: int, plan_of: Callable[[], dict[str, Any] | None], stop: Stop | None,
-            halted: Stop) -> Iterator[Event]:
+def _rounds(
+    model: ChatModel,
+    registry: ToolRegistry,
+    state: LoopState,
+    specs: list[dict[str, Any]] | None,
+    max_rounds: int,
+    plan_of: Callable[[], dict[str, Any] | None],
+    stop: Stop | None,
+    halted: Stop,
+) -> Iterator[Event]:
     while state.rounds < max_rounds:
         if halted():
             yield Answer("", stopped=True)
@@ -229,4 +258,3 @@ def _rounds(model: ChatModel, registry: ToolRegistry, state: LoopState, specs: l
     yield from _request(model, state, None, stop)
     final: ModelReply = state.extra["reply"]
     yield Answer(final.content, forced=True, stopped=bool(state.extra.get("stopped")))
-

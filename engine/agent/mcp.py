@@ -128,9 +128,16 @@ class _Connection:
 class McpHub:
     """Sync facade over the MCP sessions of the configured servers."""
 
-    def __init__(self, servers: Callable[[], dict[str, McpServer]], *, timeout_s: Callable[[], float],
-                 output_chars: Callable[[], int], log_dir: Path | None = None,
-                 in_process: dict[str, Any] | None = None, list_ttl_s: float = LIST_TTL_S):
+    def __init__(
+        self,
+        servers: Callable[[], dict[str, McpServer]],
+        *,
+        timeout_s: Callable[[], float],
+        output_chars: Callable[[], int],
+        log_dir: Path | None = None,
+        in_process: dict[str, Any] | None = None,
+        list_ttl_s: float = LIST_TTL_S,
+    ):
         self._servers = servers
         self._timeout = timeout_s
         self._output_chars = output_chars
@@ -170,9 +177,15 @@ class McpHub:
             if info.get("error"):
                 rows.append({"server": server, "name": "", "description": "", "error": info["error"]})
             for spec in info.get("tools", []):
-                rows.append({"server": server, "name": tool_name(server, spec.name), "tool": spec.name,
-                             "description": spec.description or "",
-                             "read_only": declared_read_only(spec.annotations)})
+                rows.append(
+                    {
+                        "server": server,
+                        "name": tool_name(server, spec.name),
+                        "tool": spec.name,
+                        "description": spec.description or "",
+                        "read_only": declared_read_only(spec.annotations),
+                    }
+                )
         return rows
 
     def call(self, server: str, tool: str, arguments: dict[str, Any]) -> str:
@@ -225,8 +238,9 @@ class McpHub:
             if not config.enabled:
                 continue
             if config.command:
-                targets[name] = StdioServerParameters(command=config.command, args=list(config.args),
-                                                      env=dict(config.env) or None)
+                targets[name] = StdioServerParameters(
+                    command=config.command, args=list(config.args), env=dict(config.env) or None
+                )
             elif config.url:
                 targets[name] = (config.url, dict(config.headers))
             else:
@@ -299,8 +313,14 @@ class McpHub:
             refused = gate(request, arguments) if gate is not None else None
             return refused if refused is not None else self.call(server, spec.name, arguments)
 
-        return Tool(name=tool_name(server, spec.name), description=f"[{server}] {spec.description or spec.name}",
-                    parameters=schema, fn=call, label=lambda _a: f"🔌 {server}: {spec.name}", strict_args=False)
+        return Tool(
+            name=tool_name(server, spec.name),
+            description=f"[{server}] {spec.description or spec.name}",
+            parameters=schema,
+            fn=call,
+            label=lambda _a: f"🔌 {server}: {spec.name}",
+            strict_args=False,
+        )
 
     def _run(self, coro: Coroutine[Any, Any, Any], timeout: float) -> Any:
         future = asyncio.run_coroutine_threadsafe(coro, self._ensure_loop())
@@ -314,6 +334,8 @@ class McpHub:
         with self._lock:
             if self._loop is None:
                 self._loop = asyncio.new_event_loop()
-                self._thread = threading.Thread(target=self._loop.run_forever, name="sensetree-mcp", daemon=True)
+                self._thread = threading.Thread(
+                    target=self._loop.run_forever, name="sensetree-mcp", daemon=True
+                )
                 self._thread.start()
             return self._loop

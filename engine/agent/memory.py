@@ -24,7 +24,9 @@ PROMPT_NOTES = 50
 MAX_NOTE_CHARS = 500
 
 MIGRATIONS: list[Migration] = [
-    ("agent_memory_0001", """
+    (
+        "agent_memory_0001",
+        """
         CREATE TABLE agent_memory (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             note TEXT NOT NULL,
@@ -32,10 +34,14 @@ MIGRATIONS: list[Migration] = [
             created_at REAL NOT NULL
         );
         CREATE INDEX agent_memory_created ON agent_memory(created_at);
-    """),
-    ("agent_memory_0002_pending", """
+    """,
+    ),
+    (
+        "agent_memory_0002_pending",
+        """
         ALTER TABLE agent_memory ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
-    """),
+    """,
+    ),
 ]
 _COLUMNS = "id, note, created_at, pending"
 
@@ -61,8 +67,10 @@ class Memory:
             row = conn.execute(f"SELECT {_COLUMNS} FROM agent_memory WHERE note_key = ?", (key,)).fetchone()
             if row is not None:
                 return {**_entry(row), "duplicate": True}
-            cur = conn.execute("INSERT INTO agent_memory(note, note_key, created_at, pending) VALUES (?, ?, ?, ?)",
-                               (text, key, now, int(pending)))
+            cur = conn.execute(
+                "INSERT INTO agent_memory(note, note_key, created_at, pending) VALUES (?, ?, ?, ?)",
+                (text, key, now, int(pending)),
+            )
         return {"id": cur.lastrowid, "note": text, "created_at": now, "pending": pending, "duplicate": False}
 
     def entries(self, limit: int | None = None, *, confirmed_only: bool = False) -> list[dict[str, Any]]:
@@ -78,7 +86,10 @@ class Memory:
 
     def confirm(self, note_id: int) -> dict[str, Any]:
         """The person keeps a pending note: from now on it enters prompts like any other."""
-        if self._db.execute("UPDATE agent_memory SET pending = 0 WHERE id = ?", (int(note_id),)).rowcount == 0:
+        if (
+            self._db.execute("UPDATE agent_memory SET pending = 0 WHERE id = ?", (int(note_id),)).rowcount
+            == 0
+        ):
             raise NotFound(f"There is no memory note with id {note_id}; refresh the list in Settings.")
         return _entry(self._db.query(f"SELECT {_COLUMNS} FROM agent_memory WHERE id = ?", (int(note_id),))[0])
 
@@ -91,4 +102,9 @@ class Memory:
 
 
 def _entry(row: Any) -> dict[str, Any]:
-    return {"id": row["id"], "note": row["note"], "created_at": row["created_at"], "pending": bool(row["pending"])}
+    return {
+        "id": row["id"],
+        "note": row["note"],
+        "created_at": row["created_at"],
+        "pending": bool(row["pending"]),
+    }

@@ -73,8 +73,9 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any], str, str | None]:
 
 def make_tool_call(index: int, call_id: str | None, name: str, raw: Any) -> ToolCall:
     arguments, raw_text, error = parse_arguments(raw)
-    return ToolCall(id=call_id or f"call_{index}", name=name, arguments=arguments, raw_arguments=raw_text,
-                    error=error)
+    return ToolCall(
+        id=call_id or f"call_{index}", name=name, arguments=arguments, raw_arguments=raw_text, error=error
+    )
 
 
 class OpenAIChatModel:
@@ -122,8 +123,9 @@ class OpenAIChatModel:
         except openai.OpenAIError as exc:
             raise self._translate(exc, with_tools=False) from exc
 
-    def _params(self, messages: list[Message], tools: list[dict[str, Any]] | None,
-                effort: str | None = None) -> dict[str, Any]:
+    def _params(
+        self, messages: list[Message], tools: list[dict[str, Any]] | None, effort: str | None = None
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"model": self.settings.model, "messages": messages}
         if tools:
             params["tools"] = tools
@@ -171,8 +173,9 @@ class OpenAIChatModel:
 def _merge_tool_delta(pending: dict[int, dict[str, Any]], tc: Any) -> None:
     """Stream deltas carry a tool call in pieces keyed by index; argument strings are concatenated."""
     index = getattr(tc, "index", None)
-    slot = pending.setdefault(index if index is not None else len(pending), {"id": None, "name": "",
-                                                                              "arguments": ""})
+    slot = pending.setdefault(
+        index if index is not None else len(pending), {"id": None, "name": "", "arguments": ""}
+    )
     if getattr(tc, "id", None):
         slot["id"] = tc.id
     function = getattr(tc, "function", None)
@@ -187,35 +190,51 @@ def _merge_tool_delta(pending: dict[int, dict[str, Any]], tc: Any) -> None:
         slot["arguments"] = (slot["arguments"] if isinstance(slot["arguments"], str) else "") + args
 
 
-def translate_error(exc: openai.OpenAIError, settings: ReasoningSettings, *, with_tools: bool) -> EndpointError:
+def translate_error(
+    exc: openai.OpenAIError, settings: ReasoningSettings, *, with_tools: bool
+) -> EndpointError:
     """An SDK failure → an EndpointError that says what failed and what the person can do."""
     where = settings.base_url
     model = settings.model or "(no model set)"
     fix = "Check Settings → Reasoning."
     if isinstance(exc, openai.APITimeoutError):
-        return EndpointError(f"The reasoning endpoint {where} did not answer within {settings.timeout_s:g} s. "
-                             f"The model may still be loading or the server is overloaded; try again, or raise "
-                             f"the timeout in Settings → Reasoning.")
+        return EndpointError(
+            f"The reasoning endpoint {where} did not answer within {settings.timeout_s:g} s. "
+            f"The model may still be loading or the server is overloaded; try again, or raise "
+            f"the timeout in Settings → Reasoning."
+        )
     if isinstance(exc, openai.APIConnectionError):
-        return EndpointError(f"Cannot reach the reasoning endpoint at {where}. Is the server running and is "
-                             f"the base URL right? {fix}")
+        return EndpointError(
+            f"Cannot reach the reasoning endpoint at {where}. Is the server running and is "
+            f"the base URL right? {fix}"
+        )
     if not isinstance(exc, openai.APIStatusError):
         return EndpointError(f"The reasoning endpoint {where} gave an unreadable answer ({exc}). {fix}")
     status, detail = exc.status_code, _detail(exc)
     if status == 401:
-        return EndpointError(f"The reasoning endpoint {where} refused the API key (401). Enter a valid key in "
-                             f"Settings → Reasoning.")
+        return EndpointError(
+            f"The reasoning endpoint {where} refused the API key (401). Enter a valid key in "
+            f"Settings → Reasoning."
+        )
     if status == 403:
-        return EndpointError(f"The reasoning endpoint {where} denied access to model {model!r} (403): {detail}")
+        return EndpointError(
+            f"The reasoning endpoint {where} denied access to model {model!r} (403): {detail}"
+        )
     if status == 404:
-        return EndpointError(f"The reasoning endpoint {where} does not know model {model!r} (404), or the base "
-                             f"URL is missing its /v1 part. Pick an available model in Settings → Reasoning.")
+        return EndpointError(
+            f"The reasoning endpoint {where} does not know model {model!r} (404), or the base "
+            f"URL is missing its /v1 part. Pick an available model in Settings → Reasoning."
+        )
     if status == 429:
-        return EndpointError(f"The reasoning endpoint {where} is rate-limiting requests (429) and still was "
-                             f"after {settings.max_retries} retries. Wait a moment and ask again.")
+        return EndpointError(
+            f"The reasoning endpoint {where} is rate-limiting requests (429) and still was "
+            f"after {settings.max_retries} retries. Wait a moment and ask again."
+        )
     if status >= 500:
-        return EndpointError(f"The reasoning endpoint {where} failed with a server error ({status}) after "
-                             f"{settings.max_retries} retries: {detail}. Try again later.")
+        return EndpointError(
+            f"The reasoning endpoint {where} failed with a server error ({status}) after "
+            f"{settings.max_retries} retries: {detail}. Try again later."
+        )
     if with_tools and status in (400, 422) and "tool" in detail.lower():
         return ToolsRejected(f"Model {model!r} at {where} does not accept tool calls: {detail}")
     return EndpointError(f"The reasoning endpoint {where} rejected the request ({status}): {detail}. {fix}")

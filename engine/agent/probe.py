@@ -9,9 +9,14 @@ from engine.agent.model import ChatModel, ModelReply, ToolsRejected
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
 
-PING_TOOL = {"type": "function", "function": {
-    "name": "ping", "description": "Answers pong. Call it only when asked to.",
-    "parameters": {"type": "object", "properties": {}, "required": []}}}
+PING_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "ping",
+        "description": "Answers pong. Call it only when asked to.",
+        "parameters": {"type": "object", "properties": {}, "required": []},
+    },
+}
 PING = [{"role": "user", "content": "Reply with the single word OK."}]
 
 
@@ -34,8 +39,10 @@ def _missing_model(model: ChatModel, settings: ReasoningSettings) -> str | None:
         return None  # many local servers do not implement /models; the chat call below decides
     if names and settings.model not in names:
         shown = ", ".join(sorted(names)[:12])
-        return (f"{settings.base_url} is reachable but does not offer model {settings.model!r}. "
-                f"Available: {shown}.")
+        return (
+            f"{settings.base_url} is reachable but does not offer model {settings.model!r}. "
+            f"Available: {shown}."
+        )
     return None
 
 
@@ -55,8 +62,14 @@ def probe_endpoint(model: ChatModel, settings: ReasoningSettings) -> dict[str, A
             _finish(model, None)
         except EndpointError as exc:
             return {"ok": False, "message": exc.message, "tools_supported": False}
-        return {"ok": True, "tools_supported": False,
-                "message": f"Connected to {settings.model!r}, but it does not accept tool calls: chat answers "
-                           f"from the search excerpts only."}
-    return {"ok": True, "tools_supported": True,
-            "message": f"Connected to {settings.model!r} at {settings.base_url}; tool calls are supported."}
+        return {
+            "ok": True,
+            "tools_supported": False,
+            "message": f"Connected to {settings.model!r}, but it does not accept tool calls: chat answers "
+            f"from the search excerpts only.",
+        }
+    return {
+        "ok": True,
+        "tools_supported": True,
+        "message": f"Connected to {settings.model!r} at {settings.base_url}; tool calls are supported.",
+    }

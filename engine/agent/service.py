@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.agent import endpoints
+from engine.agent.approval import ToolApprovals
 from engine.agent.bounds import Bounds
 from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversations, truncate_result
 from engine.agent.host import AgentHost
-from engine.agent.approval import ToolApprovals
 from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, run_turn
 from engine.agent.mcp import McpHub
 from engine.agent.memory import Memory
@@ -52,15 +52,20 @@ log = logging.getLogger(__name__)
 PRE_RAG_LIMIT = 6
 RESULT_EVENT_CHARS = 4000  # what the trace shows of a tool's result; the model gets the tool's own budget
 ModelFactory = Callable[[ReasoningSettings], ChatModel]
-NO_ENDPOINT = ("Chat needs a reasoning endpoint (any OpenAI-compatible server: Ollama, LM Studio, OpenAI …). "
-               "Set its base URL and model in Settings → Reasoning and switch it on.")
+NO_ENDPOINT = (
+    "Chat needs a reasoning endpoint (any OpenAI-compatible server: Ollama, LM Studio, OpenAI …). "
+    "Set its base URL and model in Settings → Reasoning and switch it on."
+)
 
 
 def _clean_history(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not isinstance(messages, list):
         raise InvalidInput("messages must be a list of {role, content} objects.")
-    history = [{"role": m["role"], "content": str(m.get("content") or "")}
-               for m in messages if isinstance(m, dict) and m.get("role") in ("user", "assistant")]
+    history = [
+        {"role": m["role"], "content": str(m.get("content") or "")}
+        for m in messages
+        if isinstance(m, dict) and m.get("role") in ("user", "assistant")
+    ]
     if not history or history[-1]["role"] != "user" or not history[-1]["content"].strip():
         raise InvalidInput("The conversation must end with a non-empty user message.")
     return history
@@ -69,14 +74,26 @@ def _clean_history(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _with_sources(message: str, sources: list[dict[str, Any]]) -> str:
     if not sources:
         return message
-    return message + "\n\nMeanwhile, these files match your question:\n" + "\n".join(
-        f"- {s['name']} ({s['path']})" for s in sources)
+    return (
+        message
+        + "\n\nMeanwhile, these files match your question:\n"
+        + "\n".join(f"- {s['name']} ({s['path']})" for s in sources)
+    )
 
 
 class Agent:
-    def __init__(self, host: AgentHost, db: Database, settings: Callable[[], Settings], events: EventBus,
-                 model_factory: ModelFactory | None = None, *, mcp_in_process: dict[str, Any] | None = None,
-                 log_dir: Path | None = None, save_always_allow: Callable[[str, list[str]], None] | None = None):
+    def __init__(
+        self,
+        host: AgentHost,
+        db: Database,
+        settings: Callable[[], Settings],
+        events: EventBus,
+        model_factory: ModelFactory | None = None,
+        *,
+        mcp_in_process: dict[str, Any] | None = None,
+        log_dir: Path | None = None,
+        save_always_allow: Callable[[str, list[str]], None] | None = None,
+    ):
         self._host = host
         self._settings = settings
         self._events = events
@@ -89,18 +106,26 @@ class Agent:
         self._running: dict[str, threading.Event] = {}
         self._running_lock = threading.Lock()
         self.bounds = Bounds(host.roots)
-        self.mcp = McpHub(lambda: self._settings().mcp_servers,
-                          timeout_s=lambda: self._settings().agent.mcp_timeout_s,
-                          output_chars=lambda: self._settings().agent.mcp_output_chars,
-                          log_dir=log_dir, in_process=mcp_in_process)
+        self.mcp = McpHub(
+            lambda: self._settings().mcp_servers,
+            timeout_s=lambda: self._settings().agent.mcp_timeout_s,
+            output_chars=lambda: self._settings().agent.mcp_output_chars,
+            log_dir=log_dir,
+            in_process=mcp_in_process,
+        )
         self._save_always_allow = save_always_allow
         self._session_allowed: dict[str, set[str]] = {}  # "always" for servers not in the settings file
-        self.approvals = ToolApprovals(events, timeout_s=lambda: self._settings().agent.approval_timeout_s,
-                                       always_allowed=self._always_allowed, allow_always=self._allow_always)
+        self.approvals = ToolApprovals(
+            events,
+            timeout_s=lambda: self._settings().agent.approval_timeout_s,
+            always_allowed=self._always_allowed,
+            allow_always=self._allow_always,
+        )
 
     # ---- IPC commands -----------------------------------------------------------------------
-    def chat_with_assistant(self, messages: list[dict[str, Any]], scope: str | None = None,
-                            conversation_id: str | None = None) -> dict[str, Any]:
+    def chat_with_assistant(
+        self, messages: list[dict[str, Any]], scope: str | None = None, conversation_id: str | None = None
+    ) -> dict[str, Any]:
         history = _clean_history(messages)
         settings = self._settings()
         folder = self.bounds.check(scope) if scope else None
@@ -111,15 +136,27 @@ class Agent:
         position = sum(1 for m in history if m["role"] == "user") - 1
         stop = self._claim(conversation_id)
         turn_id = uuid.uuid4().hex
-        result: dict[str, Any] = {"answer": "", "sources": [], "plan": None, "steps": [], "trace": [],
-                                  "conversation_id": conversation_id, "turn_id": turn_id, "stopped": False,
-                                  "model": settings.reasoning.model}
+        result: dict[str, Any] = {
+            "answer": "",
+            "sources": [],
+            "plan": None,
+            "steps": [],
+            "trace": [],
+            "conversation_id": conversation_id,
+            "turn_id": turn_id,
+            "stopped": False,
+            "model": settings.reasoning.model,
+        }
         try:
-            self.conversations.begin_turn(conversation_id, position, history[-1]["content"], settings.reasoning.model)
+            self.conversations.begin_turn(
+                conversation_id, position, history[-1]["content"], settings.reasoning.model
+            )
             self._events.publish(CHAT_TURN, {"turn_id": turn_id, "conversation_id": conversation_id})
             self._turn(history, settings, folder, stop, result)
         except Exception:
-            result.setdefault("error", {"code": "internal", "message": "The turn failed; the log file has details."})
+            result.setdefault(
+                "error", {"code": "internal", "message": "The turn failed; the log file has details."}
+            )
             raise
         finally:
             self._release(conversation_id)
@@ -136,20 +173,31 @@ class Agent:
             flag.set()
         return {"ok": True}
 
-    def _turn(self, history: list[dict[str, Any]], settings: Settings, folder: str | None,
-              stop: threading.Event, result: dict[str, Any]) -> None:
+    def _turn(
+        self,
+        history: list[dict[str, Any]],
+        settings: Settings,
+        folder: str | None,
+        stop: threading.Event,
+        result: dict[str, Any],
+    ) -> None:
         tools = TurnTools(self._host, self.bounds, self.memory, folder)
         tools.said = history[-1]["content"]  # a note quoting the person's own words is theirs, not a file's
         tools.add_sources(self._pre_rag(history[-1]["content"], folder))
         if not settings.reasoning.enabled or not settings.reasoning.model:
-            result.update(answer=_with_sources(NO_ENDPOINT, list(tools.sources.values())),
-                          error={"code": "no_endpoint", "message": NO_ENDPOINT})
+            result.update(
+                answer=_with_sources(NO_ENDPOINT, list(tools.sources.values())),
+                error={"code": "no_endpoint", "message": NO_ENDPOINT},
+            )
             result["sources"] = select_sources(list(tools.sources.values()), "", set())
             return
         parts = PromptParts(
             extra_instructions=effective(settings.prompts.model_dump(), "chat_system"),
-            memory=self.memory.prompt_notes(), excerpts=list(tools.sources.values()),
-            tree=scope_tree(folder) if folder else [], scope=folder)
+            memory=self.memory.prompt_notes(),
+            excerpts=list(tools.sources.values()),
+            tree=scope_tree(folder) if folder else [],
+            scope=folder,
+        )
         prompt = assemble(parts, history, settings.agent.token_budget)
         try:
             self._drive(prompt, tools, settings, result, stop)
@@ -172,8 +220,9 @@ class Agent:
         with self._running_lock:
             self._running.pop(conversation_id, None)
 
-    def test_chat_endpoint(self, base_url: str | None = None, api_key: str | None = None,
-                           model: str | None = None) -> dict[str, Any]:
+    def test_chat_endpoint(
+        self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
+    ) -> dict[str, Any]:
         """Test the saved endpoint, or what the person typed (any argument given) without saving it."""
         saved = self._settings().reasoning
         if base_url is None and api_key is None and model is None:
@@ -231,31 +280,67 @@ class Agent:
             log.warning("pre-RAG search failed: %s", exc)
             return []
 
-    def _drive(self, prompt: list[dict[str, Any]], tools: TurnTools, settings: Settings,
-               result: dict[str, Any], stop: threading.Event) -> None:
+    def _drive(
+        self,
+        prompt: list[dict[str, Any]],
+        tools: TurnTools,
+        settings: Settings,
+        result: dict[str, Any],
+        stop: threading.Event,
+    ) -> None:
         registry = ToolRegistry(tools.tools())
         turn_id, conversation_id = result["turn_id"], result["conversation_id"]
         gate = self.approvals.gate(turn_id)
         for tool in self.mcp.tools(gate) if settings.mcp_servers or self.mcp.has_in_process else []:
             registry.add(tools.external(tool))  # its output counts as read content for `remember`
         model = self._current_model(settings.reasoning)
-        for event in run_turn(model, registry, prompt, max_rounds=settings.agent.max_rounds,
-                              plan_of=lambda: tools.plan, stop=stop.is_set):
+        for event in run_turn(
+            model,
+            registry,
+            prompt,
+            max_rounds=settings.agent.max_rounds,
+            plan_of=lambda: tools.plan,
+            stop=stop.is_set,
+        ):
             if isinstance(event, Step):
                 result["steps"].append(event.label)
-                result["trace"].append({"label": event.label, "tool": event.tool, "arguments": event.arguments,
-                                        "result": None, "error": False})
-                self._events.publish(AGENT_STEP, {"turn_id": turn_id, "conversation_id": conversation_id,
-                                                  "step": event.label, "tool": event.tool,
-                                                  "arguments": event.arguments, "call_id": event.call_id})
+                result["trace"].append(
+                    {
+                        "label": event.label,
+                        "tool": event.tool,
+                        "arguments": event.arguments,
+                        "result": None,
+                        "error": False,
+                    }
+                )
+                self._events.publish(
+                    AGENT_STEP,
+                    {
+                        "turn_id": turn_id,
+                        "conversation_id": conversation_id,
+                        "step": event.label,
+                        "tool": event.tool,
+                        "arguments": event.arguments,
+                        "call_id": event.call_id,
+                    },
+                )
             elif isinstance(event, Observation):
-                self._events.publish(AGENT_RESULT, {"turn_id": turn_id, "call_id": event.call_id, "tool": event.tool,
-                                                    "result": truncate_result(event.text, RESULT_EVENT_CHARS)})
+                self._events.publish(
+                    AGENT_RESULT,
+                    {
+                        "turn_id": turn_id,
+                        "call_id": event.call_id,
+                        "tool": event.tool,
+                        "result": truncate_result(event.text, RESULT_EVENT_CHARS),
+                    },
+                )
                 if result["trace"]:
                     result["trace"][-1].update(result=truncate_result(event.text), error=_refused(event.text))
             elif isinstance(event, Delta):
-                self._events.publish(ANSWER_DELTA, {"turn_id": turn_id, "conversation_id": conversation_id,
-                                                    "delta": event.text})
+                self._events.publish(
+                    ANSWER_DELTA,
+                    {"turn_id": turn_id, "conversation_id": conversation_id, "delta": event.text},
+                )
             elif isinstance(event, PlanProposed):
                 result["plan"] = event.plan
                 result["answer"] = _plan_answer(event.plan)
@@ -299,5 +384,7 @@ def _refused(observation: str) -> bool:
 def _plan_answer(plan: dict[str, Any]) -> str:
     count = len(plan.get("operations") or [])
     summary = plan.get("summary") or "a reorganisation"
-    return (f"I prepared an action plan with {count} operation(s): {summary}. Nothing has changed yet; "
-            f"review it, untick what you don't want, and approve.")
+    return (
+        f"I prepared an action plan with {count} operation(s): {summary}. Nothing has changed yet; "
+        f"review it, untick what you don't want, and approve."
+    )

@@ -39,7 +39,9 @@ class Request:
 
     @property
     def system(self) -> str:
-        return str(self.messages[0]["content"]) if self.messages and self.messages[0]["role"] == "system" else ""
+        return (
+            str(self.messages[0]["content"]) if self.messages and self.messages[0]["role"] == "system" else ""
+        )
 
 
 def _reply(step: Step) -> ModelReply:
@@ -75,8 +77,9 @@ class ScriptedModel:
     def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[str | ModelReply]:
         self.requests.append(Request([dict(m) for m in messages], tools))
         if self._next >= len(self.steps):
-            raise AssertionError(f"ScriptedModel got request #{self._next + 1} but the script has only "
-                                 f"{len(self.steps)} steps")
+            raise AssertionError(
+                f"ScriptedModel got request #{self._next + 1} but the script has only {len(self.steps)} steps"
+            )
         step = self.steps[self._next]
         self._next += 1
         if isinstance(step, BaseException):
@@ -97,8 +100,13 @@ class ScriptedModel:
 class FunctionModel:
     """Calls `fn(messages, tools)` for every request; `fn` returns a Step (text, [Call], ModelReply)."""
 
-    def __init__(self, fn: Callable[[list[Message], list[dict[str, Any]] | None], Step],
-                 *, text_fn: Callable[[str, str], str] | None = None, stream: bool = False):
+    def __init__(
+        self,
+        fn: Callable[[list[Message], list[dict[str, Any]] | None], Step],
+        *,
+        text_fn: Callable[[str, str], str] | None = None,
+        stream: bool = False,
+    ):
         self.fn = fn
         self.text_fn = text_fn
         self.stream = stream

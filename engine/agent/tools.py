@@ -35,8 +35,10 @@ class Tool:
 
     def spec(self) -> dict[str, Any]:
         """The OpenAI `tools` entry for this tool."""
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
 
 
 def json_schema_for(annotation: Any) -> dict[str, Any]:
@@ -67,8 +69,9 @@ def _docstring_parts(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
     return " ".join(summary.split()), params
 
 
-def tool_from_function(fn: Callable[..., str], *, label: Callable[[dict[str, Any]], str],
-                       name: str | None = None) -> Tool:
+def tool_from_function(
+    fn: Callable[..., str], *, label: Callable[[dict[str, Any]], str], name: str | None = None
+) -> Tool:
     """Build a Tool from a typed, documented function (or bound method)."""
     hints = typing.get_type_hints(fn)
     description, param_docs = _docstring_parts(fn)
@@ -92,7 +95,9 @@ def _argument_problem(tool: Tool, arguments: dict[str, Any]) -> str | None:
     unexpected = sorted(set(arguments) - set(known))
     missing = [p for p in tool.parameters.get("required", []) if p not in arguments]
     if unexpected:
-        return f"unexpected argument(s) {', '.join(unexpected)}; {tool.name} takes {', '.join(known) or 'none'}"
+        return (
+            f"unexpected argument(s) {', '.join(unexpected)}; {tool.name} takes {', '.join(known) or 'none'}"
+        )
     if missing:
         return f"missing required argument(s) {', '.join(missing)}"
     return None

@@ -16,7 +16,9 @@ from engine.indexing.pathtext import from_store, to_store
 from engine.paths import subtree_range
 
 MIGRATIONS: list[Migration] = [
-    ("0001_catalog", """
+    (
+        "0001_catalog",
+        """
         CREATE TABLE files (
             path TEXT PRIMARY KEY,
             root TEXT NOT NULL,
@@ -36,7 +38,8 @@ MIGRATIONS: list[Migration] = [
         );
         CREATE INDEX files_root ON files(root);
         CREATE INDEX files_status ON files(status);
-    """),
+    """,
+    ),
 ]
 
 STATUSES = ("queued", "done", "failed", "skipped")
@@ -63,9 +66,21 @@ class FileRecord:
 
 
 def _record(row) -> FileRecord:
-    return FileRecord(from_store(row["path"]), from_store(row["root"]), from_store(row["name"]), row["size"], row["mtime"], row["hash"],
-                      row["sense"], bool(row["pinned"]), row["doc_type"], row["status"], row["error"],
-                      row["note"], row["chunks"])
+    return FileRecord(
+        from_store(row["path"]),
+        from_store(row["root"]),
+        from_store(row["name"]),
+        row["size"],
+        row["mtime"],
+        row["hash"],
+        row["sense"],
+        bool(row["pinned"]),
+        row["doc_type"],
+        row["status"],
+        row["error"],
+        row["note"],
+        row["chunks"],
+    )
 
 
 def under_clause(column: str = "path") -> str:
@@ -96,17 +111,32 @@ class Catalog:
 
     def stat_map(self, root: str) -> dict[str, tuple[int | None, float | None, str]]:
         """path → (size, mtime, status) for every file under `root` (the fast re-scan compares these)."""
-        rows = self.db.query(f"SELECT path, size, mtime, status FROM files WHERE {under_clause()}",
-                             under_params(root))
+        rows = self.db.query(
+            f"SELECT path, size, mtime, status FROM files WHERE {under_clause()}", under_params(root)
+        )
         return {from_store(r["path"]): (r["size"], r["mtime"], r["status"]) for r in rows}
 
     def ensure(self, path: str, root: str) -> None:
         self.db.execute(
             "INSERT INTO files(path, root, name) VALUES (?, ?, ?) ON CONFLICT(path) DO NOTHING",
-            (to_store(path), to_store(root), to_store(os.path.basename(path))))
+            (to_store(path), to_store(root), to_store(os.path.basename(path))),
+        )
 
-    def record_indexed(self, path: str, root: str, *, size: int, mtime: float, hash: str, sense: str | None,
-                       doc_type: str, chunks: int, status: str, note: str | None, model: str) -> None:
+    def record_indexed(
+        self,
+        path: str,
+        root: str,
+        *,
+        size: int,
+        mtime: float,
+        hash: str,
+        sense: str | None,
+        doc_type: str,
+        chunks: int,
+        status: str,
+        note: str | None,
+        model: str,
+    ) -> None:
         self.db.execute(
             """INSERT INTO files(path, root, name, size, mtime, hash, sense, doc_type, status, error, note,
                                  chunks, indexed_at, embed_model)
@@ -116,22 +146,49 @@ class Catalog:
                  sense=CASE WHEN files.pinned THEN files.sense ELSE excluded.sense END,
                  doc_type=excluded.doc_type, status=excluded.status, error=NULL, note=excluded.note,
                  chunks=excluded.chunks, indexed_at=excluded.indexed_at, embed_model=excluded.embed_model""",
-            (to_store(path), to_store(root), to_store(os.path.basename(path)), size, mtime, hash, sense, doc_type, status, note, chunks,
-             time.time(), model))
+            (
+                to_store(path),
+                to_store(root),
+                to_store(os.path.basename(path)),
+                size,
+                mtime,
+                hash,
+                sense,
+                doc_type,
+                status,
+                note,
+                chunks,
+                time.time(),
+                model,
+            ),
+        )
 
     def touch(self, path: str, size: int, mtime: float) -> None:
         self.db.execute("UPDATE files SET size = ?, mtime = ? WHERE path = ?", (size, mtime, to_store(path)))
 
-    def record_failure(self, path: str, root: str, reason: str, *, final: bool, size: int | None = None,
-                       mtime: float | None = None) -> None:
+    def record_failure(
+        self,
+        path: str,
+        root: str,
+        reason: str,
+        *,
+        final: bool,
+        size: int | None = None,
+        mtime: float | None = None,
+    ) -> None:
         """Keep the reason; with the file's size and mtime, a re-scan leaves the unchanged file alone
         (a permanent failure waits for the person's Retry or for the file to change)."""
         self.ensure(path, root)
-        self.db.execute("UPDATE files SET status = ?, error = ?, size = coalesce(?, size), mtime = coalesce(?, mtime) "
-                        "WHERE path = ?", ("failed" if final else "queued", reason, size, mtime, to_store(path)))
+        self.db.execute(
+            "UPDATE files SET status = ?, error = ?, size = coalesce(?, size), mtime = coalesce(?, mtime) "
+            "WHERE path = ?",
+            ("failed" if final else "queued", reason, size, mtime, to_store(path)),
+        )
 
     def set_sense(self, path: str, sense: str | None, *, pinned: bool) -> None:
-        self.db.execute("UPDATE files SET sense = ?, pinned = ? WHERE path = ?", (sense, int(pinned), to_store(path)))
+        self.db.execute(
+            "UPDATE files SET sense = ?, pinned = ? WHERE path = ?", (sense, int(pinned), to_store(path))
+        )
 
     def forget_stat(self, path: str) -> None:
         """Make the next visit re-read the file (the hash still spares an embedding if nothing changed)."""
@@ -146,8 +203,15 @@ class Catalog:
             f"""UPDATE OR REPLACE files SET path = ? || substr(path, length(?) + 1), root = ?,
                    name = CASE WHEN path = ? THEN ? ELSE name END
                 WHERE {under_clause()}""",
-            (to_store(new), to_store(old), to_store(new_root), to_store(old), to_store(os.path.basename(new)),
-             *under_params(old)))
+            (
+                to_store(new),
+                to_store(old),
+                to_store(new_root),
+                to_store(old),
+                to_store(os.path.basename(new)),
+                *under_params(old),
+            ),
+        )
         return cur.rowcount
 
     def delete(self, path: str) -> int:

@@ -56,7 +56,7 @@ def _split(text: str, joiner: str, limit: int, level: int) -> list[_Piece]:
     if len(text) <= limit:
         return [_Piece(text, joiner)]
     if level == len(_LEVELS):
-        return [_Piece(text[i:i + limit], joiner if i == 0 else "") for i in range(0, len(text), limit)]
+        return [_Piece(text[i : i + limit], joiner if i == 0 else "") for i in range(0, len(text), limit)]
     pieces: list[_Piece] = []
     pending = ""  # the separator text seen since the last piece
     for index, part in enumerate(_LEVELS[level].split(text)):

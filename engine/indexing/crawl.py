@@ -40,27 +40,65 @@ log = logging.getLogger(__name__)
 SKIPPED_DIRS = frozenset(
     name.casefold()
     for name in (
-        ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "site-packages", ".tox", ".nox",
-        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode", "$RECYCLE.BIN",
-        "System Volume Information", ".Spotlight-V100", ".fseventsd", ".Trashes", "lost+found",
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "site-packages",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".cache",
+        ".idea",
+        ".vscode",
+        "$RECYCLE.BIN",
+        "System Volume Information",
+        ".Spotlight-V100",
+        ".fseventsd",
+        ".Trashes",
+        "lost+found",
     )
 )
 TRASH_PREFIX = ".Trash"  # .Trash, .Trash-1000 (hidden anyway; named for is_skipped's readers)
 VENV_MARKER = "pyvenv.cfg"
 BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "target"})
-PROJECT_MARKERS = frozenset({
-    "pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml", "Makefile", "makefile",
-    "GNUmakefile", "CMakeLists.txt", "pom.xml", "build.gradle", "build.gradle.kts", "build.xml",
-    "meson.build", "go.mod", "composer.json", "build.sbt",
-})
+PROJECT_MARKERS = frozenset(
+    {
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "package.json",
+        "Cargo.toml",
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
+        "CMakeLists.txt",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "build.xml",
+        "meson.build",
+        "go.mod",
+        "composer.json",
+        "build.sbt",
+    }
+)
 BUNDLE_SUFFIXES = (".app", ".photoslibrary", ".framework", ".musiclibrary", ".imovielibrary", ".fcpbundle")
 JUNK_FILE_NAMES = frozenset({".ds_store", "thumbs.db", "ehthumbs.db", "desktop.ini", "icon\r"})
 JUNK_FILE_PREFIXES = ("~$", ".~lock.")
 JUNK_FILE_SUFFIXES = (".tmp", ".part", ".crdownload")
-FOLDER_TOO_LONG = ("The folder's path is longer than this system allows (ENAMETOOLONG), so none of its files "
-                   "can be read; move it to a shorter folder path to index them")
-FILE_TOO_LONG = ("The path is longer than this system allows (ENAMETOOLONG), so the file cannot be opened; "
-                 "move it to a shorter folder path to index it")
+FOLDER_TOO_LONG = (
+    "The folder's path is longer than this system allows (ENAMETOOLONG), so none of its files "
+    "can be read; move it to a shorter folder path to index them"
+)
+FILE_TOO_LONG = (
+    "The path is longer than this system allows (ENAMETOOLONG), so the file cannot be opened; "
+    "move it to a shorter folder path to index it"
+)
 Refused = Callable[[str, str], None]  # (path, reason)
 # the stat module defines these constants on every OS; only Windows has the attributes to test
 _WINDOWS_HIDDEN = (stat.FILE_ATTRIBUTE_HIDDEN | stat.FILE_ATTRIBUTE_SYSTEM) if os.name == "nt" else 0
@@ -103,12 +141,14 @@ def is_skipped(path: str, root: str) -> bool:
     path, root = _comparable(path, root)
     if not is_within(path, root):
         return True
-    segments = [s for s in path[len(root):].split(os.sep) if s]
+    segments = [s for s in path[len(root) :].split(os.sep) if s]
     folder = root
     for index, name in enumerate(segments):
         current = os.path.join(folder, name)
         is_folder = index < len(segments) - 1 or os.path.isdir(current)
-        if is_folder and (is_skipped_dir_name(name) or _is_build_output_on_disk(name, folder) or _is_venv(current)):
+        if is_folder and (
+            is_skipped_dir_name(name) or _is_build_output_on_disk(name, folder) or _is_venv(current)
+        ):
             return True
         if not is_folder and is_junk_file_name(name):
             return True
@@ -129,7 +169,9 @@ def crawl(root: str, on_refused: Refused = _ignore) -> Iterator[FileEntry]:
     """
     top = normalize(root)
     if not os.path.isdir(top):
-        raise NotFound(f'"{root}" is not a folder that exists; reconnect its drive or remove it from the indexed folders')
+        raise NotFound(
+            f'"{root}" is not a folder that exists; reconnect its drive or remove it from the indexed folders'
+        )
     visited: set[tuple[int, int]] = set()
     pending = [top]
     while pending:

@@ -89,8 +89,14 @@ def resolve_model_dir(model: str) -> Path:
 class TransformerEmbedder:
     """A sentence-embedding transformer with mean pooling; loaded on first use, thread-safe."""
 
-    def __init__(self, model: str = DEFAULT_MODEL, device: str = "auto", quantize: str = "none",
-                 batch_size: int = 32, max_length: int = 256):
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        device: str = "auto",
+        quantize: str = "none",
+        batch_size: int = 32,
+        max_length: int = 256,
+    ):
         self.name = model if quantize == "none" else f"{model}+{quantize}"
         self.model_ref = model
         self.device_pref = device
@@ -130,7 +136,7 @@ class TransformerEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # similar lengths share a batch
         for start in range(0, len(order), self.batch_size):
-            idx = order[start:start + self.batch_size]
+            idx = order[start : start + self.batch_size]
             out[idx] = self._forward([texts[i] for i in idx])
         self.embedded += len(texts)
         return out
@@ -139,8 +145,9 @@ class TransformerEmbedder:
         import torch
 
         assert self._tokenizer is not None and self._model is not None
-        enc = self._tokenizer(batch, padding=True, truncation=True, max_length=self.max_length,
-                              return_tensors="pt").to(self.device)
+        enc = self._tokenizer(
+            batch, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
+        ).to(self.device)
         with torch.inference_mode():
             hidden = self._model(**enc).last_hidden_state
             mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
@@ -160,8 +167,9 @@ def _configured_dim(model: str) -> int:
         return 384
 
 
-def make_embedder(model: str = DEFAULT_MODEL, device: str = "auto", quantize: str = "none",
-                  batch_size: int = 32) -> Embedder:
+def make_embedder(
+    model: str = DEFAULT_MODEL, device: str = "auto", quantize: str = "none", batch_size: int = 32
+) -> Embedder:
     if model.startswith("hashing"):
         return HashingEmbedder(int(model.split("-")[1]) if "-" in model else 384)
     return TransformerEmbedder(model, device, quantize, batch_size)
@@ -172,8 +180,13 @@ def embedder_named(name: str, settings: EmbeddingSettings, dims_file: Path | Non
     from engine.indexing.embed_endpoint import ENDPOINT_PREFIX, EndpointEmbedder
 
     if name.startswith(ENDPOINT_PREFIX):
-        return EndpointEmbedder(settings.base_url, name.removeprefix(ENDPOINT_PREFIX), settings.api_key,
-                                dims_file=dims_file, batch_size=max(settings.batch_size, 1))
+        return EndpointEmbedder(
+            settings.base_url,
+            name.removeprefix(ENDPOINT_PREFIX),
+            settings.api_key,
+            dims_file=dims_file,
+            batch_size=max(settings.batch_size, 1),
+        )
     model, _, quantize = name.partition("+")
     return make_embedder(model, settings.device, quantize or "none", settings.batch_size)
 

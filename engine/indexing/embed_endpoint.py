@@ -37,8 +37,16 @@ def endpoint_name(model: str) -> str:
 
 
 class EndpointEmbedder:
-    def __init__(self, base_url: str, model: str, api_key: str = "", *, dims_file: Path | None = None,
-                 timeout_s: float = 60.0, batch_size: int = BATCH):
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str = "",
+        *,
+        dims_file: Path | None = None,
+        timeout_s: float = 60.0,
+        batch_size: int = BATCH,
+    ):
         if not model:
             raise EndpointError("Embedding from an endpoint needs a model name (Settings → Embedding).")
         self.name = endpoint_name(model)
@@ -64,13 +72,17 @@ class EndpointEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._client() as client:  # one connection per call: nothing is left open between calls
-            blocks = [self._request(client, texts[i:i + self.batch_size])
-                      for i in range(0, len(texts), self.batch_size)]
+            blocks = [
+                self._request(client, texts[i : i + self.batch_size])
+                for i in range(0, len(texts), self.batch_size)
+            ]
         out = np.concatenate(blocks)
         if self._dim is not None and out.shape[1] != self._dim:
-            raise EndpointError(f"The embedding endpoint {self.base_url} now returns {out.shape[1]}-d vectors for "
-                                f"{self.model!r}, but the index holds {self._dim}-d ones. Pick the model the index "
-                                f"was built with, or switch models in Settings → Embedding to re-embed.")
+            raise EndpointError(
+                f"The embedding endpoint {self.base_url} now returns {out.shape[1]}-d vectors for "
+                f"{self.model!r}, but the index holds {self._dim}-d ones. Pick the model the index "
+                f"was built with, or switch models in Settings → Embedding to re-embed."
+            )
         self.embedded += len(texts)
         return out
 
@@ -83,26 +95,38 @@ class EndpointEmbedder:
         try:
             response = client.post(url, json={"model": self.model, "input": texts})
         except httpx.HTTPError as exc:
-            raise EndpointError(f"Cannot reach the embedding endpoint at {self.base_url} ({type(exc).__name__}). "
-                                f"Is the server running? Check Settings → Embedding.") from exc
+            raise EndpointError(
+                f"Cannot reach the embedding endpoint at {self.base_url} ({type(exc).__name__}). "
+                f"Is the server running? Check Settings → Embedding."
+            ) from exc
         if response.status_code != 200:
-            raise EndpointError(f"The embedding endpoint {self.base_url} refused model {self.model!r} "
-                                f"({response.status_code}): {response.text[:200]}. Check Settings → Embedding.")
+            raise EndpointError(
+                f"The embedding endpoint {self.base_url} refused model {self.model!r} "
+                f"({response.status_code}): {response.text[:200]}. Check Settings → Embedding."
+            )
         try:
             rows = sorted(response.json()["data"], key=lambda d: d.get("index", 0))
             vectors = np.asarray([row["embedding"] for row in rows], dtype=np.float32)
         except (ValueError, KeyError, TypeError) as exc:
-            raise EndpointError(f"The embedding endpoint {self.base_url} did not answer in the OpenAI "
-                                f"/v1/embeddings format. Check its base URL in Settings → Embedding.") from exc
+            raise EndpointError(
+                f"The embedding endpoint {self.base_url} did not answer in the OpenAI "
+                f"/v1/embeddings format. Check its base URL in Settings → Embedding."
+            ) from exc
         if vectors.ndim != 2 or len(vectors) != len(texts):
-            raise EndpointError(f"The embedding endpoint {self.base_url} returned {len(vectors)} vectors for "
-                                f"{len(texts)} texts.")
+            raise EndpointError(
+                f"The embedding endpoint {self.base_url} returned {len(vectors)} vectors for "
+                f"{len(texts)} texts."
+            )
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.where(norms == 0, 1.0, norms)
 
     def _remembered_dim(self) -> int | None:
         try:
-            return int(json.loads(self._dims_file.read_text(encoding="utf-8"))[self.name]) if self._dims_file else None
+            return (
+                int(json.loads(self._dims_file.read_text(encoding="utf-8"))[self.name])
+                if self._dims_file
+                else None
+            )
         except (OSError, ValueError, KeyError, TypeError):
             return None
 

@@ -50,7 +50,9 @@ class Format:
     doc_type: str
     label: str  # how a reason names the format: "Damaged DOCX: …"
     reader: Reader
-    zipped: bool = False  # a zip container underneath (its inflated size is checked first: extractors/archive)
+    zipped: bool = (
+        False  # a zip container underneath (its inflated size is checked first: extractors/archive)
+    )
     streamed: str | None = None  # members the reader streams rather than parses whole (name prefix)
 
 
@@ -60,8 +62,10 @@ def _formats() -> dict[str, Format]:
     def register(extensions: str, fmt: Format) -> None:
         table.update(dict.fromkeys(_words(extensions, prefix="."), fmt))
 
-    register("txt text log ini cfg conf toml properties rst adoc asciidoc tex bib srt vtt org nfo",
-             Format("text", "text file", read_plain))
+    register(
+        "txt text log ini cfg conf toml properties rst adoc asciidoc tex bib srt vtt org nfo",
+        Format("text", "text file", read_plain),
+    )
     register(CODE_EXTENSIONS, Format("code", "source file", read_plain))
     register("md markdown mdown mkd mdx", Format("markdown", "Markdown file", read_markdown))
     register("csv tsv", Format("csv", "CSV file", read_plain))
@@ -71,7 +75,9 @@ def _formats() -> dict[str, Format]:
     register("html htm xhtml", Format("html", "HTML", read_html))
     register("pdf", Format("pdf", "PDF", read_pdf))
     register("docx docm dotx", Format("docx", "DOCX", read_docx, zipped=True))
-    register("xlsx xlsm xltx", Format("spreadsheet", "XLSX", read_xlsx, zipped=True, streamed="xl/worksheets/"))
+    register(
+        "xlsx xlsm xltx", Format("spreadsheet", "XLSX", read_xlsx, zipped=True, streamed="xl/worksheets/")
+    )
     register("pptx pptm ppsx", Format("presentation", "PPTX", read_pptx, zipped=True))
     register("odt ott", Format("odt", "ODT", read_odf, zipped=True))
     register("ods", Format("spreadsheet", "ODS", read_odf, zipped=True))
@@ -190,7 +196,9 @@ def _describe(exc: BaseException, path: str) -> str:
 
 
 def _truncation_note(max_chars: int, size: int) -> str:
-    return f"Text truncated at {max_chars:,} characters; the rest of this {_human_size(size)} file was not read."
+    return (
+        f"Text truncated at {max_chars:,} characters; the rest of this {_human_size(size)} file was not read."
+    )
 
 
 def _human_size(size: int) -> str:

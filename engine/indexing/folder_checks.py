@@ -20,11 +20,31 @@ from engine.paths import is_within, normalize
 
 PSEUDO_DIRS = ("/proc", "/sys", "/dev")
 RUNTIME_DIRS = ("/run", "/var/run", "/dev")  # a memory file system here is the system's, not a person's
-PSEUDO_TYPES = frozenset({
-    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "securityfs", "debugfs", "tracefs",
-    "configfs", "fusectl", "mqueue", "hugetlbfs", "pstore", "bpf", "binfmt_misc", "efivarfs", "selinuxfs",
-    "nsfs", "rpc_pipefs", "nfsd",
-})
+PSEUDO_TYPES = frozenset(
+    {
+        "proc",
+        "sysfs",
+        "devtmpfs",
+        "devpts",
+        "cgroup",
+        "cgroup2",
+        "securityfs",
+        "debugfs",
+        "tracefs",
+        "configfs",
+        "fusectl",
+        "mqueue",
+        "hugetlbfs",
+        "pstore",
+        "bpf",
+        "binfmt_misc",
+        "efivarfs",
+        "selinuxfs",
+        "nsfs",
+        "rpc_pipefs",
+        "nfsd",
+    }
+)
 MEMORY_TYPES = frozenset({"tmpfs", "ramfs"})
 MOUNTS_FILE = "/proc/self/mounts"
 
@@ -36,12 +56,16 @@ def checked_root(path: str) -> str:
         raise InvalidInput("Give the folder's full path, for example /home/jane/Documents.")
     expanded = os.path.expanduser(text)
     if not os.path.isabs(expanded):
-        raise InvalidInput(f'"{path}" is a relative path; give the folder\'s full path '
-                           f'(for example {os.path.join(os.path.expanduser("~"), "Documents")}).')
+        raise InvalidInput(
+            f'"{path}" is a relative path; give the folder\'s full path '
+            f"(for example {os.path.join(os.path.expanduser('~'), 'Documents')})."
+        )
     root = normalize(expanded)
     reason = pseudo_reason(root, read_mounts())
     if reason:
-        raise InvalidInput(f'"{path}" {reason}; it holds no documents to index. Choose a folder of your files.')
+        raise InvalidInput(
+            f'"{path}" {reason}; it holds no documents to index. Choose a folder of your files.'
+        )
     return root
 
 
@@ -93,7 +117,7 @@ def _unescape(field: str) -> str:
         return field
     out, i = [], 0
     while i < len(field):
-        chunk = field[i + 1:i + 4]
+        chunk = field[i + 1 : i + 4]
         if field[i] == "\\" and len(chunk) == 3 and all(c in "01234567" for c in chunk):
             out.append(chr(int(chunk, 8)))
             i += 4

@@ -36,8 +36,10 @@ from engine.paths import find_root, is_within
 log = logging.getLogger(__name__)
 
 HASH_BLOCK = 1 << 20
-NOT_TEXT_NAME = ("The file name is not valid text in this system's encoding (it was written by another system, "
-                 "for example in Latin-1), so its contents are not indexed; rename the file to index it")
+NOT_TEXT_NAME = (
+    "The file name is not valid text in this system's encoding (it was written by another system, "
+    "for example in Latin-1), so its contents are not indexed; rename the file to index it"
+)
 
 
 @dataclass
@@ -60,7 +62,9 @@ def file_hash(path: str) -> str:
     return digest.hexdigest()
 
 
-def chunk_inputs(name: str, sense: str, doc_type: str, text: str, opts: IndexOptions) -> tuple[list[str], list[str]]:
+def chunk_inputs(
+    name: str, sense: str, doc_type: str, text: str, opts: IndexOptions
+) -> tuple[list[str], list[str]]:
     """(stored texts, embedded texts). Chunk #0 stores and embeds `[doc_type] sense` + its text; the
     others are embedded with a `file name · sense` prefix but stored clean for snippets and BM25."""
     pieces = chunk_text(text, opts.chunk_chars, opts.chunk_overlap) or [""]
@@ -114,7 +118,7 @@ def _with_vectors(ready: list[_Prepared], vectors) -> list[tuple[str, list[str],
     """Split one embedding matrix back into (path, stored texts, vectors) rows, file by file."""
     rows, start = [], 0
     for item in ready:
-        rows.append((to_store(item.path), item.stored, vectors[start:start + len(item.stored)]))
+        rows.append((to_store(item.path), item.stored, vectors[start : start + len(item.stored)]))
         start += len(item.stored)
     return rows
 
@@ -122,8 +126,17 @@ def _with_vectors(ready: list[_Prepared], vectors) -> list[tuple[str, list[str],
 class Indexer:
     """Processes queue jobs and implements the IndexSync protocol the action executor calls."""
 
-    def __init__(self, db: Database, catalog: Catalog, queue: WorkQueue, keywords, vectors,
-                 embedder: Embedder, roots: Callable[[], list[str]], options: Callable[[], IndexOptions]):
+    def __init__(
+        self,
+        db: Database,
+        catalog: Catalog,
+        queue: WorkQueue,
+        keywords,
+        vectors,
+        embedder: Embedder,
+        roots: Callable[[], list[str]],
+        options: Callable[[], IndexOptions],
+    ):
         self.db, self.catalog, self.queue = db, catalog, queue
         self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
         self.roots, self.options = roots, options
@@ -151,7 +164,7 @@ class Indexer:
                 else:
                     statuses.append(outcome)
             failed = self._store_or_isolate(ready) if ready else set()
-            return [("retry" if job.path in failed else s) for job, s in zip(jobs, statuses)]
+            return [("retry" if job.path in failed else s) for job, s in zip(jobs, statuses, strict=False)]
 
     def _store_or_isolate(self, ready: list[_Prepared]) -> set[str]:
         """Store the batch; if that fails, store each file alone so the good ones are kept and only the
@@ -211,8 +224,14 @@ class Indexer:
             st = None
         with self.db.atomic():
             final = self.queue.failed(path, reason, permanent=permanent)
-            self.catalog.record_failure(path, root, reason, final=final, size=st.st_size if st else None,
-                                        mtime=st.st_mtime if st else None)
+            self.catalog.record_failure(
+                path,
+                root,
+                reason,
+                final=final,
+                size=st.st_size if st else None,
+                mtime=st.st_mtime if st else None,
+            )
         return final
 
     def _read_file(self, path: str, root: str) -> _Prepared | str:
@@ -238,8 +257,14 @@ class Indexer:
         if known and known.pinned and known.sense:
             sense, doc_type = known.sense, extracted.doc_type
         else:
-            found = qualify(name=name, text=extracted.text, doc_type=extracted.doc_type, title=extracted.title,
-                            prompt=opts.qualify_prompt, complete=opts.complete)
+            found = qualify(
+                name=name,
+                text=extracted.text,
+                doc_type=extracted.doc_type,
+                title=extracted.title,
+                prompt=opts.qualify_prompt,
+                complete=opts.complete,
+            )
             sense, doc_type = found.text, found.doc_type
         if extracted.text.strip():
             stored, embedded = chunk_inputs(name, sense, doc_type, extracted.text, opts)
@@ -247,8 +272,19 @@ class Indexer:
         else:
             stored = embedded = [f"[{doc_type}] {name}"]
             status = "skipped"
-        return _Prepared(path, root, st.st_size, st.st_mtime, digest, sense, doc_type, stored, embedded, status,
-                         extracted.note)
+        return _Prepared(
+            path,
+            root,
+            st.st_size,
+            st.st_mtime,
+            digest,
+            sense,
+            doc_type,
+            stored,
+            embedded,
+            status,
+            extracted.note,
+        )
 
     def _store(self, ready: list[_Prepared]) -> None:
         """Embed every prepared chunk at once, then write vectors, keywords, and last the catalog."""
@@ -260,15 +296,27 @@ class Indexer:
             self.shadow.written.update(item.path for item in ready)
         with self.db.atomic():
             for item in ready:
-                self.catalog.record_indexed(item.path, item.root, size=item.size, mtime=item.mtime, hash=item.hash,
-                                            sense=item.sense, doc_type=item.doc_type, chunks=len(item.stored),
-                                            status=item.status, note=item.note, model=self.embedder.name)
+                self.catalog.record_indexed(
+                    item.path,
+                    item.root,
+                    size=item.size,
+                    mtime=item.mtime,
+                    hash=item.hash,
+                    sense=item.sense,
+                    doc_type=item.doc_type,
+                    chunks=len(item.stored),
+                    status=item.status,
+                    note=item.note,
+                    model=self.embedder.name,
+                )
                 self.queue.done(item.path)
 
     def _extract(self, path: str, size: int, opts: IndexOptions) -> Extracted:
         if size > opts.max_file_bytes:
             mb = size / 1_000_000
-            note = f"Catalogued by name only: {mb:,.0f} MB is over the {opts.max_file_bytes / 1e6:,.0f} MB limit"
+            note = (
+                f"Catalogued by name only: {mb:,.0f} MB is over the {opts.max_file_bytes / 1e6:,.0f} MB limit"
+            )
             return Extracted(text="", doc_type="large", title=None, truncated=True, note=note)
         return extract(path, max_chars=opts.max_chars)
 
@@ -311,8 +359,12 @@ class Indexer:
                 new_root = find_root(new, roots)
                 if old == new:
                     continue
-                if (new_root is None or not is_text(new) or not self.catalog.under(old, limit=1)
-                        or self.catalog.under(new, limit=1)):
+                if (
+                    new_root is None
+                    or not is_text(new)
+                    or not self.catalog.under(old, limit=1)
+                    or self.catalog.under(new, limit=1)
+                ):
                     self._moved(old, new)  # the unusual cases keep their one-by-one handling
                 else:
                     simple.append((old, new, new_root))

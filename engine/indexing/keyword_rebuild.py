@@ -31,7 +31,7 @@ def rebuild_keywords(indexer: Indexer, keywords, should_stop: Callable[[], bool]
             break
         with indexer.lock:
             counts: dict[str, int] = {}
-            for path in paths[start:start + BATCH]:
+            for path in paths[start : start + BATCH]:
                 record = indexer.catalog.get(path)
                 if record is not None and record.status in ("done", "skipped"):
                     counts[path] = record.chunks

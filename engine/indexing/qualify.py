@@ -30,8 +30,9 @@ class Sense:
     source: str  # "model" | "extractive" | "pinned"
 
 
-def qualify(*, name: str, text: str, doc_type: str, title: str | None, prompt: str,
-            complete: Complete | None) -> Sense:
+def qualify(
+    *, name: str, text: str, doc_type: str, title: str | None, prompt: str, complete: Complete | None
+) -> Sense:
     """The sense of a file from its extracted text, by the model when one is available."""
     if complete is not None and text.strip():
         try:
@@ -52,7 +53,7 @@ def extractive_sense(name: str, text: str, title: str | None) -> str:
     if not body:
         return f"{lead}."
     if body.lower().startswith(lead.lower()):
-        body = body[len(lead):].lstrip(" .:-—")
+        body = body[len(lead) :].lstrip(" .:-—")
     sentences, total = [], 0
     for sentence in _SENTENCE_END.split(body):
         if total and total + len(sentence) > FALLBACK_CHARS:
@@ -70,7 +71,7 @@ def split_type(sense: str) -> tuple[str | None, str]:
     match = _TYPE_PREFIX.match(sense)
     if not match:
         return None, sense.strip()
-    return match.group(1).strip().lower(), sense[match.end():].strip()
+    return match.group(1).strip().lower(), sense[match.end() :].strip()
 
 
 def _clean(reply: str) -> str:

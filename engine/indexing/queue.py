@@ -27,11 +27,15 @@ from engine.indexing.pathtext import from_store, printable, to_store
 log = logging.getLogger(__name__)
 
 WATCHER, MANUAL, DELETION, CRAWL = 10, 9, 8, 5
-INTERRUPTED = ("SenseTree stopped while reading this file {n} times (it may be too large or damaged to read "
-               "with this computer's memory), so it is no longer tried; use Retry once it has changed")
+INTERRUPTED = (
+    "SenseTree stopped while reading this file {n} times (it may be too large or damaged to read "
+    "with this computer's memory), so it is no longer tried; use Retry once it has changed"
+)
 
 MIGRATIONS: list[Migration] = [
-    ("0002_queue", """
+    (
+        "0002_queue",
+        """
         CREATE TABLE queue (
             path TEXT PRIMARY KEY,
             priority INTEGER NOT NULL,
@@ -43,7 +47,8 @@ MIGRATIONS: list[Migration] = [
             enqueued_at REAL NOT NULL
         );
         CREATE INDEX queue_pick ON queue(state, priority DESC, enqueued_at);
-    """),
+    """,
+    ),
     ("0003_queue_claims", "ALTER TABLE queue ADD COLUMN claimed INTEGER NOT NULL DEFAULT 0;"),
 ]
 
@@ -52,8 +57,10 @@ _PUSH = """INSERT INTO queue(path, priority, action, enqueued_at) VALUES (?, ?, 
              action = excluded.action, state = 'queued', not_before = 0, {reset}"""
 _FRESH = "attempts = 0, error = NULL, claimed = 0"
 # a re-scan finding the file again must not wipe the count of a job whose attempts killed the process
-_KEEP = ("attempts = CASE WHEN queue.state = 'failed' THEN 0 ELSE queue.attempts END, "
-         "error = CASE WHEN queue.state = 'failed' THEN NULL ELSE queue.error END")
+_KEEP = (
+    "attempts = CASE WHEN queue.state = 'failed' THEN 0 ELSE queue.attempts END, "
+    "error = CASE WHEN queue.state = 'failed' THEN NULL ELSE queue.error END"
+)
 
 
 @dataclass(frozen=True)
@@ -74,11 +81,13 @@ class WorkQueue:
         """Queue `path`; an existing entry keeps the higher priority and takes the newer action. `fresh`
         (a person asking, the watcher seeing a change) gives it a new start; a crawl (`fresh=False`)
         keeps the attempts of a job still pending and only restarts one that had failed."""
-        self.db.execute(_PUSH.format(reset=_FRESH if fresh else _KEEP),
-                        (to_store(path), priority, action, time.time()))
+        self.db.execute(
+            _PUSH.format(reset=_FRESH if fresh else _KEEP), (to_store(path), priority, action, time.time())
+        )
 
-    def push_many(self, paths: list[str], priority: int, action: str = "index", *,
-                  fresh: bool = True) -> list[tuple[str, str]]:
+    def push_many(
+        self, paths: list[str], priority: int, action: str = "index", *, fresh: bool = True
+    ) -> list[tuple[str, str]]:
         """Queue every path in one transaction; if the database refuses one row, the others are queued
         one by one. Returns the refused (path, reason) pairs (normally none)."""
         try:
@@ -102,7 +111,8 @@ class WorkQueue:
         self.db.execute(
             """INSERT INTO queue(path, priority, attempts, state, error, enqueued_at) VALUES (?, ?, ?, 'failed', ?, ?)
                ON CONFLICT(path) DO UPDATE SET state = 'failed', error = excluded.error, claimed = 0""",
-            (to_store(path), priority, self.max_attempts, reason, time.time()))
+            (to_store(path), priority, self.max_attempts, reason, time.time()),
+        )
 
     def next(self, now: float | None = None) -> Job | None:
         jobs = self.next_batch(1, now)
@@ -113,9 +123,12 @@ class WorkQueue:
         rows = self.db.query(
             """SELECT path, priority, action, attempts, claimed FROM queue
                WHERE state = 'queued' AND not_before <= ? ORDER BY priority DESC, enqueued_at LIMIT ?""",
-            (time.time() if now is None else now, limit))
-        return [Job(from_store(r["path"]), r["priority"], r["action"], r["attempts"], bool(r["claimed"]))
-                for r in rows]
+            (time.time() if now is None else now, limit),
+        )
+        return [
+            Job(from_store(r["path"]), r["priority"], r["action"], r["attempts"], bool(r["claimed"]))
+            for r in rows
+        ]
 
     def claim_batch(self, limit: int, now: float | None = None) -> list[Job]:
         """Claim the next jobs, counting an attempt for each before any file is read. Jobs left claimed
@@ -124,15 +137,22 @@ class WorkQueue:
         with self.db.atomic():
             rows = self.db.query(
                 """SELECT path, priority, action, attempts, claimed FROM queue
-                   WHERE state = 'queued' AND claimed = 1 ORDER BY priority DESC, enqueued_at LIMIT 1""")
+                   WHERE state = 'queued' AND claimed = 1 ORDER BY priority DESC, enqueued_at LIMIT 1"""
+            )
             if not rows:
                 rows = self.db.query(
                     """SELECT path, priority, action, attempts, claimed FROM queue WHERE state = 'queued'
-                       AND not_before <= ? ORDER BY priority DESC, enqueued_at LIMIT ?""", (due, limit))
-            self.db.executemany("UPDATE queue SET attempts = attempts + 1, claimed = 1 WHERE path = ?",
-                                [(r["path"],) for r in rows])
-        return [Job(from_store(r["path"]), r["priority"], r["action"], r["attempts"] + 1, bool(r["claimed"]))
-                for r in rows]
+                       AND not_before <= ? ORDER BY priority DESC, enqueued_at LIMIT ?""",
+                    (due, limit),
+                )
+            self.db.executemany(
+                "UPDATE queue SET attempts = attempts + 1, claimed = 1 WHERE path = ?",
+                [(r["path"],) for r in rows],
+            )
+        return [
+            Job(from_store(r["path"]), r["priority"], r["action"], r["attempts"] + 1, bool(r["claimed"]))
+            for r in rows
+        ]
 
     def exhausted(self, job: Job) -> bool:
         """True when `job` was claimed more than `max_attempts` times without ever finishing."""
@@ -141,8 +161,9 @@ class WorkQueue:
     def release(self, paths: list[str]) -> None:
         """End the claims of jobs that are still queued (their attempt stays counted)."""
         with self.db.atomic():  # one transaction, not one commit per row
-            self.db.executemany("UPDATE queue SET claimed = 0 WHERE path = ? AND claimed = 1",
-                                [(to_store(p),) for p in paths])
+            self.db.executemany(
+                "UPDATE queue SET claimed = 0 WHERE path = ? AND claimed = 1", [(to_store(p),) for p in paths]
+            )
 
     def earliest_retry(self) -> float | None:
         row = self.db.one("SELECT min(not_before) AS t FROM queue WHERE state = 'queued'")
@@ -158,22 +179,27 @@ class WorkQueue:
         row = self.db.one("SELECT attempts, claimed FROM queue WHERE path = ?", (stored,))
         attempts = (row["attempts"] if row else 0) + (0 if row and row["claimed"] else 1)
         final = permanent or attempts >= self.max_attempts
-        backoff = min(300.0, 2.0 ** attempts)
+        backoff = min(300.0, 2.0**attempts)
         self.db.execute(
             "UPDATE queue SET attempts = ?, error = ?, state = ?, not_before = ?, claimed = 0 WHERE path = ?",
-            (attempts, reason, "failed" if final else "queued", time.time() + backoff, stored))
+            (attempts, reason, "failed" if final else "queued", time.time() + backoff, stored),
+        )
         return final
 
     def retry(self, path: str | None = None) -> int:
-        sql = ("UPDATE queue SET state = 'queued', attempts = 0, not_before = 0, error = NULL, claimed = 0 "
-               "WHERE state = 'failed'")
+        sql = (
+            "UPDATE queue SET state = 'queued', attempts = 0, not_before = 0, error = NULL, claimed = 0 "
+            "WHERE state = 'failed'"
+        )
         if path is None:
             return self.db.execute(sql).rowcount
         return self.db.execute(sql + f" AND {under_clause()}", under_params(path)).rowcount
 
     def rename(self, old: str, new: str) -> None:
-        self.db.execute(f"UPDATE OR REPLACE queue SET path = ? || substr(path, length(?) + 1) WHERE {under_clause()}",
-                        (to_store(new), to_store(old), *under_params(old)))
+        self.db.execute(
+            f"UPDATE OR REPLACE queue SET path = ? || substr(path, length(?) + 1) WHERE {under_clause()}",
+            (to_store(new), to_store(old), *under_params(old)),
+        )
 
     def drop_under(self, path: str) -> None:
         self.db.execute(f"DELETE FROM queue WHERE {under_clause()}", under_params(path))
@@ -184,7 +210,17 @@ class WorkQueue:
     def listing(self, limit: int = 100) -> list[dict[str, object]]:
         rows = self.db.query(
             """SELECT path, priority, action, state, attempts, error FROM queue
-               ORDER BY state = 'failed', priority DESC, enqueued_at LIMIT ?""", (limit,))
-        return [{"path": from_store(r["path"]), "priority": r["priority"], "action": r["action"],
-                 "status": "failed" if r["state"] == "failed" else "queued",
-                 "attempts": r["attempts"], "error": r["error"]} for r in rows]
+               ORDER BY state = 'failed', priority DESC, enqueued_at LIMIT ?""",
+            (limit,),
+        )
+        return [
+            {
+                "path": from_store(r["path"]),
+                "priority": r["priority"],
+                "action": r["action"],
+                "status": "failed" if r["state"] == "failed" else "queued",
+                "attempts": r["attempts"],
+                "error": r["error"],
+            }
+            for r in rows
+        ]

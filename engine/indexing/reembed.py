@@ -60,8 +60,15 @@ class Shadow:
 
 
 class Reembedder:
-    def __init__(self, indexer, search, catalog, vectors_dir: Path, events: EventBus,
-                 open_vectors: Callable[[Embedder], object]):
+    def __init__(
+        self,
+        indexer,
+        search,
+        catalog,
+        vectors_dir: Path,
+        events: EventBus,
+        open_vectors: Callable[[Embedder], object],
+    ):
         self.indexer, self.search, self.catalog = indexer, search, catalog
         self.vectors_dir, self.events, self.open_vectors = vectors_dir, events, open_vectors
         self.progress: dict[str, object] | None = None
@@ -95,7 +102,9 @@ class Reembedder:
             if not self._stop.is_set():
                 self._swap(shadow)
         except Exception:
-            log.exception("re-embedding with %s failed; the previous index stays in use", shadow.embedder.name)
+            log.exception(
+                "re-embedding with %s failed; the previous index stays in use", shadow.embedder.name
+            )
             self.progress = {"model": shadow.embedder.name, "error": "re-embedding failed; see the log"}
 
     def _backfill(self, shadow: Shadow) -> None:
@@ -105,10 +114,13 @@ class Reembedder:
             if self._stop.is_set():
                 return
             with self.indexer.lock:  # nothing moves or changes under us while a batch is copied
-                batch = [p for p in paths[start:start + BACKFILL_FILES] if p not in shadow.written]
+                batch = [p for p in paths[start : start + BACKFILL_FILES] if p not in shadow.written]
                 self._copy(batch, shadow)
-            self.progress = {"model": shadow.embedder.name, "done": min(start + BACKFILL_FILES, total),
-                             "total": total}
+            self.progress = {
+                "model": shadow.embedder.name,
+                "done": min(start + BACKFILL_FILES, total),
+                "total": total,
+            }
             self.events.publish(INDEXING_PROGRESS, {"reembedding": self.progress})
 
     def _copy(self, paths: list[str], shadow: Shadow) -> None:
@@ -129,7 +141,11 @@ class Reembedder:
     def _swap(self, shadow: Shadow) -> None:
         with self.indexer.lock:
             old = self.indexer.vectors
-            self.indexer.vectors, self.indexer.embedder, self.indexer.shadow = shadow.vectors, shadow.embedder, None
+            self.indexer.vectors, self.indexer.embedder, self.indexer.shadow = (
+                shadow.vectors,
+                shadow.embedder,
+                None,
+            )
             self.search.vectors, self.search.embedder = shadow.vectors, shadow.embedder
             write_active(self.vectors_dir, shadow.embedder.name)
         old_dir = getattr(old, "directory", None)

@@ -30,8 +30,9 @@ class RepairReport:
         return bool(self.orphans_dropped or self.requeued or self.outside_roots or self.keywords_refilled)
 
 
-def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[str],
-           roots_trusted: bool = True) -> RepairReport:
+def repair(
+    catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[str], roots_trusted: bool = True
+) -> RepairReport:
     """`roots_trusted=False` (the settings file could not be read) keeps files outside the roots: the
     person may put their settings back, and an index must not be thrown away over a torn file."""
     report = RepairReport()
@@ -61,23 +62,31 @@ def repair(catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[st
             vectors.delete(path)
             with catalog.db.atomic():
                 catalog.forget_hash(path)
-                catalog.db.execute("UPDATE files SET status = 'queued', chunks = 0 WHERE path = ?",
-                                   (to_store(path),))
+                catalog.db.execute(
+                    "UPDATE files SET status = 'queued', chunks = 0 WHERE path = ?", (to_store(path),)
+                )
                 queue.push(path, MANUAL)
             report.requeued.append(path)
     if report.changed:
-        log.warning("index repair: %d orphan(s) dropped, %d file(s) re-queued, %d keyword rows rebuilt, "
-                    "%d outside roots", len(report.orphans_dropped), len(report.requeued),
-                    len(report.keywords_refilled), len(report.outside_roots))
+        log.warning(
+            "index repair: %d orphan(s) dropped, %d file(s) re-queued, %d keyword rows rebuilt, "
+            "%d outside roots",
+            len(report.orphans_dropped),
+            len(report.requeued),
+            len(report.keywords_refilled),
+            len(report.outside_roots),
+        )
     return report
 
 
-def _refill_keywords(paths: list[str], counts: dict[str, int], keywords, vectors, batch: int = 200) -> list[str]:
+def _refill_keywords(
+    paths: list[str], counts: dict[str, int], keywords, vectors, batch: int = 200
+) -> list[str]:
     """Rebuild keyword rows from the chunk texts the vector store keeps: a keyword index lost in a crash
     (or replaced by a new format) costs no re-extraction and no embedding."""
     done: list[str] = []
     for start in range(0, len(paths), batch):
-        chunk_paths = paths[start:start + batch]
+        chunk_paths = paths[start : start + batch]
         texts = vectors.texts([(p, i) for p in chunk_paths for i in range(counts[p])])
         rows = []
         for path in chunk_paths:

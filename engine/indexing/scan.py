@@ -32,8 +32,9 @@ class ScanReport:
     unqueued: list[tuple[str, str]] = field(default_factory=list)  # (path, reason) the database refused
 
 
-def scan_root(root: str, catalog: Catalog, queue: WorkQueue,
-              should_stop: Callable[[], bool] = lambda: False) -> ScanReport:
+def scan_root(
+    root: str, catalog: Catalog, queue: WorkQueue, should_stop: Callable[[], bool] = lambda: False
+) -> ScanReport:
     known = catalog.stat_map(root)
     report = ScanReport(root)
     batch: list[str] = []
@@ -66,8 +67,14 @@ def _flush(batch: list[str], queue: WorkQueue, report: ScanReport) -> None:
         batch.clear()
 
 
-def _visit(entry, known: dict, report: ScanReport, batch: list[str], should_stop: Callable[[], bool],
-           queue: WorkQueue) -> bool:
+def _visit(
+    entry,
+    known: dict,
+    report: ScanReport,
+    batch: list[str],
+    should_stop: Callable[[], bool],
+    queue: WorkQueue,
+) -> bool:
     """Account for one file on disk; returns True when the scan must stop."""
     if should_stop():
         report.stopped = True

@@ -17,8 +17,8 @@ from engine.events import EventBus
 from engine.indexing.catalog import Catalog
 from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer, IndexOptions
-from engine.indexing.pathtext import to_store
 from engine.indexing.keyword_rebuild import rebuild_keywords
+from engine.indexing.pathtext import to_store
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.watch import RootWatcher
@@ -31,9 +31,18 @@ SEMANTICS_LIMIT = 60
 
 
 class IndexService:
-    def __init__(self, db: Database, events: EventBus, keywords, vectors, embedder,
-                 settings: Callable[[], Settings], save_roots: Callable[[list[str]], None],
-                 options: Callable[[], IndexOptions], data_dir: str):
+    def __init__(
+        self,
+        db: Database,
+        events: EventBus,
+        keywords,
+        vectors,
+        embedder,
+        settings: Callable[[], Settings],
+        save_roots: Callable[[list[str]], None],
+        options: Callable[[], IndexOptions],
+        data_dir: str,
+    ):
         self.db, self.events, self.settings = db, events, settings
         self.keywords = keywords
         self._save_roots = save_roots
@@ -42,10 +51,13 @@ class IndexService:
         self.queue = WorkQueue(db, settings().indexing.max_attempts)
         self.indexer = Indexer(db, self.catalog, self.queue, keywords, vectors, embedder, self.roots, options)
         self.worker = IndexWorker(self.indexer, self.queue, events, self.indexing_stats, self.maintenance)
-        self.watcher = RootWatcher(self.queue, self.indexer.moved, self.roots, self.worker.notify,
-                                   settings().indexing.debounce_s)
+        self.watcher = RootWatcher(
+            self.queue, self.indexer.moved, self.roots, self.worker.notify, settings().indexing.debounce_s
+        )
         self.worker.set_paused(settings().indexing.paused)
-        if hasattr(keywords, "set_rebuilder"):  # a KeywordStore: refill it from the vectors if it is ever replaced
+        if hasattr(
+            keywords, "set_rebuilder"
+        ):  # a KeywordStore: refill it from the vectors if it is ever replaced
             keywords.set_rebuilder(lambda should_stop: rebuild_keywords(self.indexer, keywords, should_stop))
 
     @property
@@ -57,7 +69,9 @@ class IndexService:
         # Never purge on the word of settings that were just defaulted (no file, a file kept aside, no
         # `roots` key): the Engine keeps the catalog's roots then, and the person removes a folder explicitly.
         trusted = not self.settings().roots_defaulted
-        return repair(self.catalog, self.queue, self.keywords, self.vectors, self.roots(), roots_trusted=trusted)
+        return repair(
+            self.catalog, self.queue, self.keywords, self.vectors, self.roots(), roots_trusted=trusted
+        )
 
     def start_background(self) -> None:
         """Watch every root, re-scan them for changes made while we were closed, and start working."""
@@ -95,10 +109,14 @@ class IndexService:
         if not os.path.isdir(root):
             raise NotFound(f'"{path}" is not a folder that exists on this computer.')
         if is_within(root, self.data_dir) or is_within(self.data_dir, root):
-            raise InvalidInput(f'"{path}" holds SenseTree\'s own data folder; choose a folder of your documents.')
+            raise InvalidInput(
+                f'"{path}" holds SenseTree\'s own data folder; choose a folder of your documents.'
+            )
         roots = self.roots()
         covering = find_root(root, roots)
-        if covering is not None:  # already indexed, as itself or as part of a larger root: bring it up to date
+        if (
+            covering is not None
+        ):  # already indexed, as itself or as part of a larger root: bring it up to date
             self.worker.request_scan(root)
             return roots
         roots = [r for r in roots if not is_within(r, root)] + [root]  # a parent absorbs its sub-roots
@@ -124,15 +142,23 @@ class IndexService:
         target = normalize(path)
         roots = self.roots()
         if roots and find_root(target, roots) is None:
-            raise OutOfBounds(f'"{path}" is outside the indexed folders; add its folder in Folders & indexing.')
+            raise OutOfBounds(
+                f'"{path}" is outside the indexed folders; add its folder in Folders & indexing.'
+            )
         return target
 
     # ---- progress and queue -------------------------------------------------------------------
     def indexing_stats(self) -> dict[str, object]:
         counts = self.catalog.counts()
-        return {"files": counts["done"] + counts["failed"] + counts["skipped"] + counts["queued"],
-                "chunks": counts["chunks"], "queued": self.queue.pending(), "done": counts["done"],
-                "failed": counts["failed"], "skipped": counts["skipped"], "paused": self.worker.paused}
+        return {
+            "files": counts["done"] + counts["failed"] + counts["skipped"] + counts["queued"],
+            "chunks": counts["chunks"],
+            "queued": self.queue.pending(),
+            "done": counts["done"],
+            "failed": counts["failed"],
+            "skipped": counts["skipped"],
+            "paused": self.worker.paused,
+        }
 
     def indexing_queue(self, limit: int = 100) -> list[dict[str, object]]:
         return self.queue.listing(max(1, min(int(limit), 1000)))
@@ -176,8 +202,14 @@ class IndexService:
 
             opts = self.indexer.options()
             extracted = extract(target, max_chars=opts.max_chars)
-            sense = qualify(name=record.name, text=extracted.text, doc_type=extracted.doc_type,
-                            title=extracted.title, prompt=opts.qualify_prompt, complete=opts.complete)
+            sense = qualify(
+                name=record.name,
+                text=extracted.text,
+                doc_type=extracted.doc_type,
+                title=extracted.title,
+                prompt=opts.qualify_prompt,
+                complete=opts.complete,
+            )
             with self.db.atomic():
                 self.catalog.set_sense(target, sense.text, pinned=False)
                 self.catalog.forget_hash(target)
@@ -215,8 +247,10 @@ class IndexService:
         records = self.catalog.under(target, limit=None if not recursive else limit)
         if not recursive:
             records = [r for r in records if r.path == target or os.path.dirname(r.path) == target]
-        return [{"path": r.path, "sense": r.sense, "doc_type": r.doc_type, "pinned": r.pinned}
-                for r in records[:limit]]
+        return [
+            {"path": r.path, "sense": r.sense, "doc_type": r.doc_type, "pinned": r.pinned}
+            for r in records[:limit]
+        ]
 
     def path_details(self, path: str) -> dict[str, object]:
         target = self.require_in_roots(path)
@@ -226,10 +260,21 @@ class IndexService:
         record = self.catalog.get(target)
         queued = self.db.one("SELECT state, error FROM queue WHERE path = ?", (to_store(target),))
         details: dict[str, object] = {
-            "path": target, "name": os.path.basename(target), "is_dir": os.path.isdir(target),
-            "size": st.st_size, "mtime": st.st_mtime, "root": find_root(target, self.roots()),
-            "sense": None, "pinned": False, "doc_type": None, "status": "not indexed", "error": None,
-            "note": None, "chunks": 0, "queued": bool(queued)}
+            "path": target,
+            "name": os.path.basename(target),
+            "is_dir": os.path.isdir(target),
+            "size": st.st_size,
+            "mtime": st.st_mtime,
+            "root": find_root(target, self.roots()),
+            "sense": None,
+            "pinned": False,
+            "doc_type": None,
+            "status": "not indexed",
+            "error": None,
+            "note": None,
+            "chunks": 0,
+            "queued": bool(queued),
+        }
         if record is not None:
             details.update({k: v for k, v in record.to_dict().items() if k not in ("size", "mtime", "hash")})
         if os.path.isdir(target):

@@ -23,8 +23,14 @@ MAX_HOLD = 5.0  # flush even during an endless burst, after this many debounce p
 
 
 class RootWatcher:
-    def __init__(self, queue: WorkQueue, moved: Callable[[str, str], None], roots: Callable[[], list[str]],
-                 notify: Callable[[], None], debounce_s: float = 2.0):
+    def __init__(
+        self,
+        queue: WorkQueue,
+        moved: Callable[[str, str], None],
+        roots: Callable[[], list[str]],
+        notify: Callable[[], None],
+        debounce_s: float = 2.0,
+    ):
         self.queue, self.moved, self.roots, self.notify = queue, moved, roots, notify
         self.debounce_s = debounce_s
         self._observer = Observer()

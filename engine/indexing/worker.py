@@ -19,12 +19,20 @@ from engine.indexing.scan import scan_root
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY_S = 0.25
-BATCH_FILES = 64  # files per embedding call: enough chunks (~120) for length-sorted model batches with little padding
+BATCH_FILES = (
+    64  # files per embedding call: enough chunks (~120) for length-sorted model batches with little padding
+)
 
 
 class IndexWorker:
-    def __init__(self, indexer: Indexer, queue: WorkQueue, events: EventBus,
-                 stats: Callable[[], dict], maintenance: Callable[[], None]):
+    def __init__(
+        self,
+        indexer: Indexer,
+        queue: WorkQueue,
+        events: EventBus,
+        stats: Callable[[], dict],
+        maintenance: Callable[[], None],
+    ):
         self.indexer, self.queue, self.events = indexer, queue, events
         self.stats, self.maintenance = stats, maintenance
         self._wake = threading.Condition()
@@ -79,8 +87,14 @@ class IndexWorker:
                 root = self._scans.popleft()
                 self.current = printable(root)
                 report = scan_root(root, self.indexer.catalog, self.queue, should_stop)
-                log.info("scanned %s: %d files seen, %d queued, %d gone, %d refused", printable(root), report.seen,
-                         report.queued, report.removed, len(report.refused) + len(report.unqueued))
+                log.info(
+                    "scanned %s: %d files seen, %d queued, %d gone, %d refused",
+                    printable(root),
+                    report.seen,
+                    report.queued,
+                    report.removed,
+                    len(report.refused) + len(report.unqueued),
+                )
                 self.publish(force=True)
                 continue
             jobs = self.queue.claim_batch(BATCH_FILES)  # counts an attempt for each before reading it

@@ -86,8 +86,10 @@ def _weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
     """The BM25 impact of one posting, with `log` as the FTS extension's match_bm25 uses it; the corpus
     size and average length are bound as literals (a joined one-row CTE misleads DuckDB's join order)."""
     n_sql, avgdl_sql = f"{float(n)!r}::DOUBLE", f"{float(avgdl)!r}::DOUBLE"
-    return (f"(log((({n_sql} - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
-            f"({tf} + {K1} * (1 - {B} + {B} * ({length} / {avgdl_sql})))))::FLOAT")
+    return (
+        f"(log((({n_sql} - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
+        f"({tf} + {K1} * (1 - {B} + {B} * ({length} / {avgdl_sql})))))::FLOAT"
+    )
 
 
 def _corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
@@ -158,15 +160,20 @@ class KeywordIndex:
 
     def _prepare_tables(self) -> None:
         """Create the tables; an index written in another format is dropped first (recreated empty)."""
-        existing = {row[0] for row in self._root.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+        existing = {
+            row[0]
+            for row in self._root.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+            ).fetchall()
+        }
         stored = None
         if "meta" in existing:
             row = self._root.execute("SELECT max(value) FROM meta WHERE key = 'format'").fetchone()
             stored = row[0] if row else None
         if stored != FORMAT and existing & set(_TABLES):
-            log.warning("keyword index format %s replaced by %s; it is rebuilt from the stored chunks",
-                        stored, FORMAT)
+            log.warning(
+                "keyword index format %s replaced by %s; it is rebuilt from the stored chunks", stored, FORMAT
+            )
             for table in _TABLES:
                 if table in existing:
                     self._root.execute(f"DROP TABLE {table}")
@@ -192,8 +199,13 @@ class KeywordIndex:
                 paths.append(path)
                 indexes.append(i)
                 texts.append(text)
-        incoming = pa.table({"path": pa.array(paths, pa.string()), "chunk_index": pa.array(indexes, pa.int32()),
-                             "text": pa.array(texts, pa.string())})
+        incoming = pa.table(
+            {
+                "path": pa.array(paths, pa.string()),
+                "chunk_index": pa.array(indexes, pa.int32()),
+                "text": pa.array(texts, pa.string()),
+            }
+        )
         with self._transaction("update the keyword index") as cur:
             # The replaced paths travel as Arrow, not as a list parameter (binding 10k strings took seconds).
             cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
@@ -217,14 +229,21 @@ class KeywordIndex:
         """Several independent renames in one transaction; whatever sat at a target is replaced, and
         targets are cleared only where rows exist."""
         with self._transaction("rename files in the keyword index") as cur:
-            occupied = {row[0] for row in cur.execute(
-                "SELECT DISTINCT t FROM unnest(?) AS u(t) JOIN chunks c "
-                "ON c.path = t OR starts_with(c.path, t || '/')", [[new for _, new in pairs]]).fetchall()}
+            occupied = {
+                row[0]
+                for row in cur.execute(
+                    "SELECT DISTINCT t FROM unnest(?) AS u(t) JOIN chunks c "
+                    "ON c.path = t OR starts_with(c.path, t || '/')",
+                    [[new for _, new in pairs]],
+                ).fetchall()
+            }
             for old, new in pairs:
                 if new in occupied:
                     self._remove(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)])
-                cur.execute("UPDATE chunks SET path = ? || substr(path, ?) WHERE path = ? OR starts_with(path, ?)",
-                            [new, len(old) + 1, old, scope_prefix(old)])
+                cur.execute(
+                    "UPDATE chunks SET path = ? || substr(path, ?) WHERE path = ? OR starts_with(path, ?)",
+                    [new, len(old) + 1, old, scope_prefix(old)],
+                )
 
     def refresh_weights(self) -> None:
         """Recompute df and every weight from the current corpus, and re-sort postings by term."""
@@ -238,7 +257,7 @@ class KeywordIndex:
             n, avgdl = _corpus_stats(cur)
             cur.execute(f"""
                 CREATE TABLE postings_fresh AS
-                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql('p.tf', 'c.len', 't.df', n, avgdl)} AS w
+                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql("p.tf", "c.len", "t.df", n, avgdl)} AS w
                 FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id
                 ORDER BY p.tid, p.chunk_id""")
             cur.execute("DROP TABLE postings")
@@ -266,19 +285,23 @@ class KeywordIndex:
         product that made a first batch of 20k chunks take 42 s."""
         cur.register("incoming", incoming)
         try:
-            cur.execute("CREATE OR REPLACE TEMP TABLE new_chunks AS "
-                        "SELECT nextval('chunk_id_seq') AS id, path, chunk_index, text FROM incoming")
+            cur.execute(
+                "CREATE OR REPLACE TEMP TABLE new_chunks AS "
+                "SELECT nextval('chunk_id_seq') AS id, path, chunk_index, text FROM incoming"
+            )
         finally:
             cur.unregister("incoming")
         cur.execute(f"""
             CREATE OR REPLACE TEMP TABLE new_tf AS
-            WITH words AS (SELECT id, unnest({tokenize.tokenize_sql('text')}) AS w FROM new_chunks),
+            WITH words AS (SELECT id, unnest({tokenize.tokenize_sql("text")}) AS w FROM new_chunks),
                  kept AS (SELECT id, w FROM words WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)),
                  stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
             SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
             GROUP BY id, term""")
-        cur.execute("CREATE OR REPLACE TEMP TABLE new_len AS "
-                    "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_tf GROUP BY chunk_id")
+        cur.execute(
+            "CREATE OR REPLACE TEMP TABLE new_len AS "
+            "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_tf GROUP BY chunk_id"
+        )
         cur.execute("""
             INSERT INTO chunks
             SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
@@ -287,13 +310,17 @@ class KeywordIndex:
             INSERT INTO terms
             SELECT term, nextval('term_id_seq')::INTEGER, 0
             FROM (SELECT DISTINCT term FROM new_tf WHERE term NOT IN (SELECT term FROM terms))""")
-        cur.execute("CREATE OR REPLACE TEMP TABLE new_tid AS "
-                    "SELECT x.tid, t.term FROM (SELECT DISTINCT term FROM new_tf) t JOIN terms x USING (term)")
-        self._shift_df(cur, "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid", sign=1)
+        cur.execute(
+            "CREATE OR REPLACE TEMP TABLE new_tid AS "
+            "SELECT x.tid, t.term FROM (SELECT DISTINCT term FROM new_tf) t JOIN terms x USING (term)"
+        )
+        self._shift_df(
+            cur, "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid", sign=1
+        )
         n, avgdl = _corpus_stats(cur)
         cur.execute(f"""
             INSERT INTO postings
-            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql('t.tf', 'l.len', 'd.df', n, avgdl)}
+            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql("t.tf", "l.len", "d.df", n, avgdl)}
             FROM new_tf t JOIN new_tid i USING (term) JOIN terms d ON d.tid = i.tid
                  JOIN new_len l USING (chunk_id)
             ORDER BY i.tid""")
@@ -306,8 +333,12 @@ class KeywordIndex:
         row = cur.execute("SELECT count(*) FROM gone").fetchone()
         gone = int(row[0]) if row else 0
         if gone:
-            self._shift_df(cur, "SELECT tid, count(*) AS n FROM postings "
-                                "WHERE chunk_id IN (SELECT id FROM gone) GROUP BY tid", sign=-1)
+            self._shift_df(
+                cur,
+                "SELECT tid, count(*) AS n FROM postings "
+                "WHERE chunk_id IN (SELECT id FROM gone) GROUP BY tid",
+                sign=-1,
+            )
             cur.execute("DELETE FROM postings WHERE chunk_id IN (SELECT id FROM gone)")
             cur.execute("DELETE FROM chunks WHERE id IN (SELECT id FROM gone)")
             self._count_changes(cur, gone)
@@ -324,8 +355,9 @@ class KeywordIndex:
 
     @staticmethod
     def _count_changes(cur: duckdb.DuckDBPyConnection, rows: int) -> None:
-        updated = cur.execute("UPDATE meta SET value = value + ? WHERE key = 'changed' RETURNING value",
-                              [rows]).fetchall()
+        updated = cur.execute(
+            "UPDATE meta SET value = value + ? WHERE key = 'changed' RETURNING value", [rows]
+        ).fetchall()
         if not updated:
             cur.execute("INSERT INTO meta VALUES ('changed', ?)", [rows])
 
@@ -335,8 +367,9 @@ class KeywordIndex:
         """The k best chunks for `query` by BM25, optionally only under the folder (or file) `scope`."""
         return self.search_with_text(query, k, scope)[0]
 
-    def search_with_text(self, query: str, k: int = 50,
-                         scope: str | None = None) -> tuple[list[Hit], dict[ChunkKey, str]]:
+    def search_with_text(
+        self, query: str, k: int = 50, scope: str | None = None
+    ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         """`search`, plus the text of every hit. The sum and top-k run over the terms' postings in memory
         (postings_cache.py); only the k winners are read back, with their text, for snippets."""
         cur = self._reader()
@@ -353,8 +386,12 @@ class KeywordIndex:
             if not best:
                 return [], {}
             wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
-            rows = {row[0]: row[1:] for row in cur.execute(
-                f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})").fetchall()}
+            rows = {
+                row[0]: row[1:]
+                for row in cur.execute(
+                    f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})"
+                ).fetchall()
+            }
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
         hits, texts = [], {}
@@ -366,16 +403,23 @@ class KeywordIndex:
                 texts[hit.key] = text or ""
         return hits, texts
 
-    def _term_postings(self, cur: duckdb.DuckDBPyConnection, tids: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _term_postings(
+        self, cur: duckdb.DuckDBPyConnection, tids: list[int]
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
         """Each term's (chunk ids, impacts): from the cache, the rest in one read (then cached)."""
         read_at = self._postings.generation()
         found = self._postings.get_many(tids)
         missing = [tid for tid in tids if tid not in found]
         if missing:
-            got = cur.execute(f"SELECT tid, chunk_id, w FROM postings WHERE tid IN "
-                              f"({', '.join(str(int(t)) for t in missing)})").fetchnumpy()
-            fetched = split_by_term(np.asarray(got["tid"]), np.asarray(got["chunk_id"], dtype=np.int64),
-                                    np.asarray(got["w"], dtype=np.float32))
+            got = cur.execute(
+                f"SELECT tid, chunk_id, w FROM postings WHERE tid IN "
+                f"({', '.join(str(int(t)) for t in missing)})"
+            ).fetchnumpy()
+            fetched = split_by_term(
+                np.asarray(got["tid"]),
+                np.asarray(got["chunk_id"], dtype=np.int64),
+                np.asarray(got["w"], dtype=np.float32),
+            )
             for tid in missing:
                 entry = fetched.get(tid, (np.zeros(0, np.int64), np.zeros(0, np.float32)))
                 self._postings.put(tid, entry, read_at)
@@ -386,8 +430,9 @@ class KeywordIndex:
     def _chunk_ids_under(cur: duckdb.DuckDBPyConnection, scope: str) -> np.ndarray:
         """The ids of the chunks in `scope` (the file, or the folder and everything beneath it)."""
         low, high = subtree_range(scope)
-        got = cur.execute("SELECT id FROM chunks WHERE path = ? OR (path >= ? AND path < ?)",
-                          [scope, low, high]).fetchnumpy()
+        got = cur.execute(
+            "SELECT id FROM chunks WHERE path = ? OR (path >= ? AND path < ?)", [scope, low, high]
+        ).fetchnumpy()
         return np.asarray(got["id"], dtype=np.int64)
 
     def _term_ids(self, cur: duckdb.DuckDBPyConnection, query: str) -> list[int]:
@@ -410,20 +455,26 @@ class KeywordIndex:
             raise store_error(what, exc) from exc
 
     def chunk_counts(self) -> dict[str, int]:
-        rows = self._read("count the keyword index's chunks", "SELECT path, count(*) FROM chunks GROUP BY path")
+        rows = self._read(
+            "count the keyword index's chunks", "SELECT path, count(*) FROM chunks GROUP BY path"
+        )
         return {path: int(n) for path, n in rows}
 
     def stale_ratio(self) -> float:
         """Chunks added or removed since the last refresh, over the chunks indexed now (0 when fresh)."""
-        rows = self._read("read the keyword index's statistics",
-                          "SELECT (SELECT coalesce(max(value), 0) FROM meta WHERE key = 'changed'), "
-                          "(SELECT count(*) FROM chunks)")
+        rows = self._read(
+            "read the keyword index's statistics",
+            "SELECT (SELECT coalesce(max(value), 0) FROM meta WHERE key = 'changed'), "
+            "(SELECT count(*) FROM chunks)",
+        )
         changed, total = rows[0]
         return float(changed or 0) / max(int(total or 0), 1)
 
     def stats(self) -> dict[str, float]:
-        rows = self._read("read the keyword index's statistics",
-                          "SELECT count(*), coalesce(sum(len), 0), (SELECT count(*) FROM postings) FROM chunks")
+        rows = self._read(
+            "read the keyword index's statistics",
+            "SELECT count(*), coalesce(sum(len), 0), (SELECT count(*) FROM postings) FROM chunks",
+        )
         n, total_len, postings = rows[0]
         return {"chunks": int(n), "total_len": int(total_len), "postings": int(postings)}
 
@@ -455,7 +506,9 @@ class _Transaction:
                     exc = commit_error
             try:
                 writer.execute("ROLLBACK")
-            except duckdb.Error as rollback_error:  # a fatal error invalidates the database: nothing to roll back
+            except (
+                duckdb.Error
+            ) as rollback_error:  # a fatal error invalidates the database: nothing to roll back
                 log.debug("keyword index rollback failed: %s", rollback_error)
             if isinstance(exc, duckdb.Error):
                 raise store_error(f"{self._what} ({self._index.db_path})", exc) from exc
@@ -465,4 +518,3 @@ class _Transaction:
 
 def keyword_index_path(data_dir: Path) -> Path:
     return Path(data_dir) / "keywords.duckdb"
-

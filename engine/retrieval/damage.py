@@ -9,8 +9,16 @@ import duckdb
 
 from engine.errors import StoreDamaged, StoreError
 
-_DAMAGE_WORDS = ("not a valid duckdb database", "corrupt", "checksum", "could not read enough bytes",
-                 "invalidated", "replaying wal", "failed to delete all rows from index", "serializ")
+_DAMAGE_WORDS = (
+    "not a valid duckdb database",
+    "corrupt",
+    "checksum",
+    "could not read enough bytes",
+    "invalidated",
+    "replaying wal",
+    "failed to delete all rows from index",
+    "serializ",
+)
 
 
 def is_damage(exc: BaseException) -> bool:

@@ -32,8 +32,9 @@ class Hit:
         return (self.path, self.chunk_index)
 
 
-def rrf(rankings: Sequence[Sequence[Key]], k: int = RRF_K,
-        weights: Sequence[float] | None = None) -> list[tuple[Key, float]]:
+def rrf(
+    rankings: Sequence[Sequence[Key]], k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[tuple[Key, float]]:
     """Fuse best-first rankings: each key scores sum(weight / (k + rank)), rank starting at 1.
 
     A key repeated inside one ranking counts at its best rank only. Ties keep first-seen order, so
@@ -44,7 +45,7 @@ def rrf(rankings: Sequence[Sequence[Key]], k: int = RRF_K,
     if len(weights) != len(rankings):
         raise ValueError(f"rrf got {len(rankings)} rankings but {len(weights)} weights")
     scores: dict[Key, float] = {}
-    for ranking, weight in zip(rankings, weights):
+    for ranking, weight in zip(rankings, weights, strict=False):
         seen: set[Key] = set()
         for rank, key in enumerate(ranking, start=1):
             if key in seen:
@@ -54,8 +55,9 @@ def rrf(rankings: Sequence[Sequence[Key]], k: int = RRF_K,
     return sorted(scores.items(), key=lambda item: item[1], reverse=True)
 
 
-def relative_score(arms: Sequence[Sequence[tuple[Key, float]]],
-                   weights: Sequence[float] | None = None) -> list[tuple[Key, float]]:
+def relative_score(
+    arms: Sequence[Sequence[tuple[Key, float]]], weights: Sequence[float] | None = None
+) -> list[tuple[Key, float]]:
     """Fuse best-first (key, score) lists by a convex combination of their min-max-normalised scores.
 
     Within each arm the best score maps to 1 and the worst retrieved to 0; a key an arm did not
@@ -76,7 +78,7 @@ def relative_score(arms: Sequence[Sequence[tuple[Key, float]]],
     if total <= 0:
         raise ValueError("relative_score needs a positive total weight")
     fused: dict[Key, float] = {}
-    for arm, weight in zip(arms, weights):
+    for arm, weight in zip(arms, weights, strict=False):
         best: dict[Key, float] = {}
         for key, score in arm:
             best.setdefault(key, score)

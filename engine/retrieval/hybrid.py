@@ -48,10 +48,18 @@ class SearchResult:
 class HybridSearch:
     """`search(query, scope, limit)` over a KeywordIndex and a VectorIndex; see the module docstring."""
 
-    def __init__(self, keywords: KeywordIndex, vectors: VectorIndex, embedder: Embedder,
-                 reranker: Reranker | None = None, *, weights: Sequence[float] = (1.0, 1.0),
-                 rerank_top_n: int = 30, exists: Callable[[str], bool] = os.path.exists,
-                 fusion: str = FUSION):
+    def __init__(
+        self,
+        keywords: KeywordIndex,
+        vectors: VectorIndex,
+        embedder: Embedder,
+        reranker: Reranker | None = None,
+        *,
+        weights: Sequence[float] = (1.0, 1.0),
+        rerank_top_n: int = 30,
+        exists: Callable[[str], bool] = os.path.exists,
+        fusion: str = FUSION,
+    ):
         self.keywords = keywords
         self.vectors = vectors
         self.embedder = embedder
@@ -73,8 +81,14 @@ class HybridSearch:
         """Load the embedding model in the background, so the first search does not wait for it."""
         self._queries.warm(self.embedder)
 
-    def search(self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50,
-               vector: np.ndarray | None = None) -> list[SearchResult]:
+    def search(
+        self,
+        query: str,
+        scope: str | None = None,
+        limit: int = 10,
+        candidates: int = 50,
+        vector: np.ndarray | None = None,
+    ) -> list[SearchResult]:
         """The `limit` best files for `query` (one result per file, its best chunk). `vector` skips
         embedding the query (benchmarks pass a fixed one to time the stores alone)."""
         if not query.strip() or limit <= 0:
@@ -82,19 +96,22 @@ class HybridSearch:
         fused, texts = self._fused_with_text(query, scope, candidates, vector)
         return self._results(query, self._rerank(query, fused, texts), limit, texts)
 
-    def fused(self, query: str, scope: str | None, candidates: int,
-              vector: np.ndarray | None = None) -> list[tuple[ChunkKey, float]]:
+    def fused(
+        self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None = None
+    ) -> list[tuple[ChunkKey, float]]:
         """Both arms fused by RRF, scores normalised to [0, 1]."""
         return self._fused_with_text(query, scope, candidates, vector)[0]
 
-    def _fused_with_text(self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None
-                         ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str]]:
+    def _fused_with_text(
+        self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None
+    ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str]]:
         """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
         overlaps embedding the query and the vector search. Each arm returns its hits' text, so the
         snippets need no further read."""
         keyword_future = self._pool.submit(self.keywords.search_with_text, query, candidates, scope)
         dense_hits, texts = self.vectors.search_with_text(
-            self.embed_query(query) if vector is None else vector, candidates, scope)
+            self.embed_query(query) if vector is None else vector, candidates, scope
+        )
         try:
             keyword_hits, keyword_texts = keyword_future.result()
         except StoreError as exc:  # a keyword index that cannot answer (or heal) must not fail the search
@@ -103,32 +120,45 @@ class HybridSearch:
         texts = {**keyword_texts, **texts}
         return fuse(self.fusion, keyword_hits, dense_hits, self.weights), texts
 
-    def search_keyword(self, query: str, scope: str | None = None, limit: int = 10,
-                       candidates: int = 50) -> list[SearchResult]:
+    def search_keyword(
+        self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50
+    ) -> list[SearchResult]:
         """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
         hits, texts = self.keywords.search_with_text(query, candidates, scope)
         return self._results(query, _single_arm(hits), limit, texts)
 
-    def search_dense(self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50,
-                     vector: np.ndarray | None = None) -> list[SearchResult]:
+    def search_dense(
+        self,
+        query: str,
+        scope: str | None = None,
+        limit: int = 10,
+        candidates: int = 50,
+        vector: np.ndarray | None = None,
+    ) -> list[SearchResult]:
         """The vector arm alone."""
         query_vector = self.embed_query(query) if vector is None else vector
         hits, texts = self.vectors.search_with_text(query_vector, candidates, scope)
         return self._results(query, _single_arm(hits), limit, texts)
 
-    def _rerank(self, query: str, fused: list[tuple[ChunkKey, float]],
-                texts: dict[ChunkKey, str]) -> list[tuple[ChunkKey, float]]:
+    def _rerank(
+        self, query: str, fused: list[tuple[ChunkKey, float]], texts: dict[ChunkKey, str]
+    ) -> list[tuple[ChunkKey, float]]:
         if self.reranker is None or not fused:
             return fused
-        head, tail = fused[:self.rerank_top_n], fused[self.rerank_top_n:]
+        head, tail = fused[: self.rerank_top_n], fused[self.rerank_top_n :]
         texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
         probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
-        reranked = sorted(zip((key for key, _ in head), probabilities), key=lambda kv: kv[1], reverse=True)
+        reranked = sorted(zip((key for key, _ in head), probabilities, strict=False), key=lambda kv: kv[1], reverse=True)
         floor = min(probabilities) if probabilities else 0.0
         return reranked + [(key, min(score, floor)) for key, score in tail]
 
-    def _results(self, query: str, ranked: list[tuple[ChunkKey, float]], limit: int,
-                 texts: dict[ChunkKey, str] | None = None) -> list[SearchResult]:
+    def _results(
+        self,
+        query: str,
+        ranked: list[tuple[ChunkKey, float]],
+        limit: int,
+        texts: dict[ChunkKey, str] | None = None,
+    ) -> list[SearchResult]:
         """Best chunk per existing file, with a snippet (text already read is reused)."""
         best: dict[str, tuple[int, float]] = {}
         for (path, chunk_index), score in ranked:
@@ -140,19 +170,31 @@ class HybridSearch:
             if len(best) >= limit:
                 break
         texts = dict(texts or {})
-        texts.update(self.vectors.texts(
-            (path, index) for path, (index, _) in best.items() if (path, index) not in texts))
-        return [SearchResult(path, display_name(path), round(min(max(score, 0.0), 1.0), 6),
-                             make_snippet(texts.get((path, index), ""), query), index)
-                for path, (index, score) in best.items()]
+        texts.update(
+            self.vectors.texts(
+                (path, index) for path, (index, _) in best.items() if (path, index) not in texts
+            )
+        )
+        return [
+            SearchResult(
+                path,
+                display_name(path),
+                round(min(max(score, 0.0), 1.0), 6),
+                make_snippet(texts.get((path, index), ""), query),
+                index,
+            )
+            for path, (index, score) in best.items()
+        ]
 
 
-def fuse(fusion: str, keyword_hits: list[Hit], dense_hits: list[Hit],
-         weights: Sequence[float]) -> list[tuple[ChunkKey, float]]:
+def fuse(
+    fusion: str, keyword_hits: list[Hit], dense_hits: list[Hit], weights: Sequence[float]
+) -> list[tuple[ChunkKey, float]]:
     """The two arms as one ranking with scores in [0, 1] (1 = the best possible), by `fusion`."""
     if fusion == "relative":
-        return relative_score([[(h.key, h.score) for h in keyword_hits], [(h.key, h.score) for h in dense_hits]],
-                              weights)
+        return relative_score(
+            [[(h.key, h.score) for h in keyword_hits], [(h.key, h.score) for h in dense_hits]], weights
+        )
     ceiling = rrf_ceiling(RRF_K, weights)
     fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, weights)
     return [(key, score / ceiling) for key, score in fused]

@@ -81,14 +81,18 @@ class KeywordStore:
         thread = self._rebuild_thread
         return thread is not None and thread.is_alive()
 
-    def _replace(self, exc: BaseException, broken: KeywordIndex | None, rebuild_here: bool = True) -> KeywordIndex:
+    def _replace(
+        self, exc: BaseException, broken: KeywordIndex | None, rebuild_here: bool = True
+    ) -> KeywordIndex:
         """Set the damaged file aside and open a fresh index (once per broken index, whichever thread asks)."""
         with self._swap:
             if broken is not None and self._index is not broken:
                 return self._index  # another thread healed it already
             if len(self.quarantined) >= MAX_HEALS:
-                raise StoreError(f"The keyword index at {self.db_path} was damaged again after {MAX_HEALS} "
-                                 f"rebuilds in this run ({_first_line(exc)}); restart SenseTree.") from exc
+                raise StoreError(
+                    f"The keyword index at {self.db_path} was damaged again after {MAX_HEALS} "
+                    f"rebuilds in this run ({_first_line(exc)}); restart SenseTree."
+                ) from exc
             if broken is not None:
                 with contextlib.suppress(Exception):
                     broken.close()
@@ -96,12 +100,18 @@ class KeywordStore:
             try:
                 fresh = KeywordIndex(self.db_path)
             except StoreError as again:
-                raise StoreError(f"The keyword index was damaged and a new one could not be created at "
-                                 f"{self.db_path}: {again.message}") from again
+                raise StoreError(
+                    f"The keyword index was damaged and a new one could not be created at "
+                    f"{self.db_path}: {again.message}"
+                ) from again
             self._index = fresh
-            log.error("keyword index damaged (%s); kept aside as %s and rebuilt from the stored chunks", exc, kept)
-            self._tell(f"The keyword index was damaged; it was kept aside as {kept.name} and is being rebuilt "
-                       "from the indexed text (nothing is re-read or re-embedded). Keyword matches return as it fills.")
+            log.error(
+                "keyword index damaged (%s); kept aside as %s and rebuilt from the stored chunks", exc, kept
+            )
+            self._tell(
+                f"The keyword index was damaged; it was kept aside as {kept.name} and is being rebuilt "
+                "from the indexed text (nothing is re-read or re-embedded). Keyword matches return as it fills."
+            )
             if rebuild_here:
                 self.rebuilt.clear()
                 self._start_rebuild()
@@ -115,8 +125,10 @@ class KeywordStore:
                 try:
                     os.replace(source, Path(str(target) + suffix))
                 except OSError as err:
-                    raise StoreError(f"The keyword index at {self.db_path} is damaged and could not be moved "
-                                     f"aside ({err}); delete it to rebuild it.") from err
+                    raise StoreError(
+                        f"The keyword index at {self.db_path} is damaged and could not be moved "
+                        f"aside ({err}); delete it to rebuild it."
+                    ) from err
         self.quarantined.append(target)
         return target
 
@@ -130,8 +142,9 @@ class KeywordStore:
         if rebuild is None:
             self.rebuilt.set()
             return
-        thread = threading.Thread(target=self._run_rebuild, args=(rebuild,), name="sensetree-keyword-rebuild",
-                                  daemon=True)
+        thread = threading.Thread(
+            target=self._run_rebuild, args=(rebuild,), name="sensetree-keyword-rebuild", daemon=True
+        )
         self._rebuild_thread = thread
         thread.start()
 
@@ -178,8 +191,9 @@ class KeywordStore:
     def search(self, query: str, k: int = 50, scope: str | None = None) -> list[Hit]:
         return self._call(lambda index: index.search(query, k, scope))
 
-    def search_with_text(self, query: str, k: int = 50,
-                         scope: str | None = None) -> tuple[list[Hit], dict[ChunkKey, str]]:
+    def search_with_text(
+        self, query: str, k: int = 50, scope: str | None = None
+    ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         return self._call(lambda index: index.search_with_text(query, k, scope))
 
     def chunk_counts(self) -> dict[str, int]:

@@ -90,11 +90,12 @@ def split_by_term(tids: np.ndarray, ids: np.ndarray, weights: np.ndarray) -> dic
     tids, ids, weights = tids[order], ids[order], weights[order]
     starts = np.flatnonzero(np.r_[True, tids[1:] != tids[:-1]]) if len(tids) else np.array([], dtype=np.int64)
     ends = np.r_[starts[1:], len(tids)]
-    return {int(tids[s]): (ids[s:e], weights[s:e]) for s, e in zip(starts, ends)}
+    return {int(tids[s]): (ids[s:e], weights[s:e]) for s, e in zip(starts, ends, strict=False)}
 
 
-def top_k(postings: Sequence[Postings], k: int,
-          allowed: Callable[[np.ndarray], np.ndarray] | None = None) -> list[tuple[int, float]]:
+def top_k(
+    postings: Sequence[Postings], k: int, allowed: Callable[[np.ndarray], np.ndarray] | None = None
+) -> list[tuple[int, float]]:
     """The k chunks with the highest summed impact, best first, ties by chunk id (as the SQL ordered
     them). `allowed` maps an array of chunk ids to a boolean mask (the scope), applied before summing."""
     if not postings or k <= 0:

@@ -39,8 +39,9 @@ class QueryEmbedder:
     """`embed(embedder, query)` on the query thread, with an LRU of recent query vectors."""
 
     def __init__(self, cached: int = CACHED_QUERIES):
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embed",
-                                        initializer=_one_torch_thread)
+        self._pool = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="query-embed", initializer=_one_torch_thread
+        )
         self._lock = threading.Lock()
         self._cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._cached = cached
@@ -63,6 +64,7 @@ class QueryEmbedder:
     def warm(self, embedder: Embedder) -> Future[None]:
         """Load the model on the query thread, in the background (embedders without a `load` need none;
         nothing is embedded, so the embedder's count of embedded texts is unchanged)."""
+
         def run() -> None:
             load = getattr(embedder, "load", None)
             if load is None:
@@ -71,6 +73,7 @@ class QueryEmbedder:
                 load()
             except Exception:  # a model that cannot load reports itself at the first real query
                 log.warning("could not load the embedding model %s", embedder.name, exc_info=True)
+
         return self._pool.submit(run)
 
     def close(self) -> None:

@@ -38,11 +38,15 @@ def _sigmoid(x: float) -> float:
 class CrossEncoderReranker:
     """A transformers sequence-classification model (one logit) from a local folder, loaded on first use."""
 
-    def __init__(self, model_path: str | Path, device: str = "cpu", batch_size: int = 16, max_length: int = 512):
+    def __init__(
+        self, model_path: str | Path, device: str = "cpu", batch_size: int = 16, max_length: int = 512
+    ):
         self.path = Path(model_path).expanduser()
         if not (self.path / "config.json").exists():
-            raise ConfigError(f"The cross-encoder folder {self.path} has no config.json; "
-                              "download a cross-encoder (e.g. ms-marco-MiniLM-L-6-v2) and point rerank.model_path at it.")
+            raise ConfigError(
+                f"The cross-encoder folder {self.path} has no config.json; "
+                "download a cross-encoder (e.g. ms-marco-MiniLM-L-6-v2) and point rerank.model_path at it."
+            )
         self.name = f"cross-encoder:{self.path.name}"
         self.device = device
         self.batch_size = batch_size
@@ -59,7 +63,9 @@ class CrossEncoderReranker:
 
             try:
                 self._tokenizer = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
-                model = AutoModelForSequenceClassification.from_pretrained(str(self.path), local_files_only=True)
+                model = AutoModelForSequenceClassification.from_pretrained(
+                    str(self.path), local_files_only=True
+                )
             except (OSError, ValueError) as exc:
                 raise ModelError(f"The cross-encoder in {self.path} could not be loaded: {exc}") from exc
             self._model = model.eval().to(self.device)
@@ -70,9 +76,15 @@ class CrossEncoderReranker:
         self._load()
         scores: list[float] = []
         for start in range(0, len(texts), self.batch_size):
-            batch = texts[start:start + self.batch_size]
-            enc = self._tokenizer([query] * len(batch), batch, padding=True, truncation=True,
-                                  max_length=self.max_length, return_tensors="pt").to(self.device)
+            batch = texts[start : start + self.batch_size]
+            enc = self._tokenizer(
+                [query] * len(batch),
+                batch,
+                padding=True,
+                truncation=True,
+                max_length=self.max_length,
+                return_tensors="pt",
+            ).to(self.device)
             with torch.inference_mode():
                 logits = self._model(**enc).logits
             column = logits[:, -1] if logits.shape[-1] > 1 else logits[:, 0]
@@ -83,10 +95,18 @@ class CrossEncoderReranker:
 class EndpointReranker:
     """POST {base_url}/rerank {model, query, documents} → {results: [{index, relevance_score}]}."""
 
-    def __init__(self, base_url: str, api_key: str = "", model: str = "", timeout_s: float = 30.0,
-                 transport: httpx.BaseTransport | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str = "",
+        model: str = "",
+        timeout_s: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ):
         if not base_url:
-            raise ConfigError("rerank.base_url is empty; set it to the endpoint's /v1 address, or turn rerank off.")
+            raise ConfigError(
+                "rerank.base_url is empty; set it to the endpoint's /v1 address, or turn rerank off."
+            )
         self.url = base_url.rstrip("/") + "/rerank"
         self.model = model
         self.name = f"endpoint:{model or self.url}"
@@ -100,11 +120,15 @@ class EndpointReranker:
         try:
             response = self._client.post(self.url, json=payload)
         except httpx.HTTPError as exc:
-            raise EndpointError(f"The rerank endpoint {self.url} could not be reached ({exc}); "
-                                "check rerank.base_url or turn rerank off.") from exc
+            raise EndpointError(
+                f"The rerank endpoint {self.url} could not be reached ({exc}); "
+                "check rerank.base_url or turn rerank off."
+            ) from exc
         if response.status_code != 200:
-            raise EndpointError(f"The rerank endpoint {self.url} answered HTTP {response.status_code}: "
-                                f"{response.text[:200]}; check rerank.model and rerank.api_key.")
+            raise EndpointError(
+                f"The rerank endpoint {self.url} answered HTTP {response.status_code}: "
+                f"{response.text[:200]}; check rerank.model and rerank.api_key."
+            )
         return self._parse(response, len(texts))
 
     def _parse(self, response: httpx.Response, count: int) -> list[float]:
@@ -114,8 +138,10 @@ class EndpointReranker:
             for item in results:
                 scores[int(item["index"])] = float(item["relevance_score"])
         except (ValueError, KeyError, TypeError, IndexError) as exc:
-            raise EndpointError(f"The rerank endpoint {self.url} answered in an unexpected shape ({exc}); "
-                                "it must return {results: [{index, relevance_score}]}.") from exc
+            raise EndpointError(
+                f"The rerank endpoint {self.url} answered in an unexpected shape ({exc}); "
+                "it must return {results: [{index, relevance_score}]}."
+            ) from exc
         if any(s < 0.0 or s > 1.0 for s in scores):  # some servers return raw logits
             scores = [_sigmoid(s) for s in scores]
         return scores

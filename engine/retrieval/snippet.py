@@ -27,7 +27,7 @@ def query_stems(query: str) -> list[str]:
             continue
         for suffix in _SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                word = word[:-len(suffix)]
+                word = word[: -len(suffix)]
                 break
         stems.append(word)
     return list(dict.fromkeys(stems))

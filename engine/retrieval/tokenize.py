@@ -76,8 +76,10 @@ STOPWORDS: frozenset[str] = frozenset(w for w in SMART_STOPWORDS if len(w) > 1 o
 def tokenize_sql(expr: str, ignore: str = IGNORE_PATTERN) -> str:
     """SQL for the token list of a VARCHAR expression, exactly as the FTS extension's tokenize macro
     configured with `ignore`."""
-    return (f"string_split_regex(regexp_replace(lower(strip_accents(CAST({expr} AS VARCHAR))), "
-            f"$${ignore}$$, ' ', 'g'), '\\s+')")
+    return (
+        f"string_split_regex(regexp_replace(lower(strip_accents(CAST({expr} AS VARCHAR))), "
+        f"$${ignore}$$, ' ', 'g'), '\\s+')"
+    )
 
 
 def install(con: duckdb.DuckDBPyConnection) -> None:
@@ -101,8 +103,10 @@ def query_terms_sql(expr: str) -> str:
     """SQL for the distinct stemmed terms of a query. Stop words are dropped before stemming, exactly as
     in documents: stemmed, "for" became the term of the abbreviation "FORs" and "are" that of "AR"
     (match_bm25 keeps them, and so matched those); kept, they would only cost a postings scan."""
-    return (f"SELECT DISTINCT stem(w, '{STEMMER}') FROM (SELECT unnest({tokenize_sql(expr)}) AS w) "
-            "WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)")
+    return (
+        f"SELECT DISTINCT stem(w, '{STEMMER}') FROM (SELECT unnest({tokenize_sql(expr)}) AS w) "
+        "WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)"
+    )
 
 
 def _sql_string(value: str) -> str:

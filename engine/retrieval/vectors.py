@@ -40,7 +40,9 @@ EXACT_SCOPE_ROWS = 20_000  # a scope this small is searched exactly, bypassing t
 HNSW_M = 20  # graph degree (LanceDB's default)
 HNSW_EF_CONSTRUCTION = 150  # build ~50 s per 100k rows on 2 cores, and recall@10 is already 1.0 at ef 200
 HNSW_EF_MIN = 200  # search breadth at ≤ 250k rows: recall@10 1.000 at 100k real vectors, top-50 in ~6 ms
-HNSW_ROWS_PER_EF = 1250  # larger tables search wider: at 1M real vectors ef 200 gave recall@10 0.832, ef 800 0.974
+HNSW_ROWS_PER_EF = (
+    1250  # larger tables search wider: at 1M real vectors ef 200 gave recall@10 0.832, ef 800 0.974
+)
 HNSW_EF_MAX = 1000  # for ~1 ms more than ef 200 (bench/ann_choice.py --rows 1000000)
 
 
@@ -58,7 +60,7 @@ def path_filter(path: str) -> str:
 def _renamed(path: str, pairs: list[tuple[str, str]]) -> str:
     for old, new in pairs:
         if path == old or path.startswith(old + os.sep):
-            return new + path[len(old):]
+            return new + path[len(old) :]
     return path
 
 
@@ -77,12 +79,14 @@ class VectorIndex:
             raise StoreError(f"The vector index at {self.directory} could not be opened: {exc}") from exc
 
     def _schema(self) -> pa.Schema:
-        return pa.schema([
-            pa.field("path", pa.string()),
-            pa.field("chunk_index", pa.int32()),
-            pa.field("text", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), self.dim)),
-        ])
+        return pa.schema(
+            [
+                pa.field("path", pa.string()),
+                pa.field("chunk_index", pa.int32()),
+                pa.field("text", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), self.dim)),
+            ]
+        )
 
     def _open_table(self):  # -> lancedb.table.Table
         try:
@@ -110,8 +114,11 @@ class VectorIndex:
         blocks: list[np.ndarray] = []
         replaced: list[str] = []
         for path, chunk_texts, vectors in files:
-            vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim) if len(chunk_texts) else \
-                np.zeros((0, self.dim), np.float32)
+            vectors = (
+                np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim)
+                if len(chunk_texts)
+                else np.zeros((0, self.dim), np.float32)
+            )
             if vectors.shape[0] != len(chunk_texts):
                 raise InvalidInput(f"{path}: {len(chunk_texts)} chunks but {vectors.shape[0]} vectors")
             replaced.append(path)
@@ -120,15 +127,19 @@ class VectorIndex:
             texts += list(chunk_texts)
             blocks.append(vectors)
         flat = np.concatenate(blocks) if blocks else np.zeros((0, self.dim), np.float32)
-        rows = pa.table({
-            "path": pa.array(paths, pa.string()),
-            "chunk_index": pa.array(indexes, pa.int32()),
-            "text": pa.array(texts, pa.string()),
-            "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat.reshape(-1), pa.float32()), self.dim),
-        })
+        rows = pa.table(
+            {
+                "path": pa.array(paths, pa.string()),
+                "chunk_index": pa.array(indexes, pa.int32()),
+                "text": pa.array(texts, pa.string()),
+                "vector": pa.FixedSizeListArray.from_arrays(
+                    pa.array(flat.reshape(-1), pa.float32()), self.dim
+                ),
+            }
+        )
         with self._lock, _store_errors("update the vector index"):
             for start in range(0, len(replaced), 500):
-                names = ", ".join(sql_string(p) for p in replaced[start:start + 500])
+                names = ", ".join(sql_string(p) for p in replaced[start : start + 500])
                 self._table.delete(f"path IN ({names})")
             if rows.num_rows:
                 self._table.add(rows)
@@ -144,8 +155,10 @@ class VectorIndex:
         """Move a file's or folder's rows to the new path; vectors and text are kept as they are."""
         with self._lock, _store_errors(f"rename {old} in the vector index"):
             self._table.delete(path_filter(new))
-            self._table.update(where=path_filter(old),
-                               values_sql={"path": f"concat({sql_string(new)}, substr(path, {len(old) + 1}))"})
+            self._table.update(
+                where=path_filter(old),
+                values_sql={"path": f"concat({sql_string(new)}, substr(path, {len(old) + 1}))"},
+            )
             self._shape = None
 
     def rename_many(self, pairs: Sequence[tuple[str, str]], batch: int = 500) -> None:
@@ -154,13 +167,15 @@ class VectorIndex:
         and a thousand single updates would cost a thousand table versions)."""
         with self._lock, _store_errors("rename files in the vector index"):
             for start in range(0, len(pairs), batch):
-                part = list(pairs[start:start + batch])
+                part = list(pairs[start : start + batch])
                 olds = " OR ".join(path_filter(old) for old, _ in part)
                 rows = self._table.search().where(olds).limit(None).to_arrow()
                 self._table.delete(" OR ".join(path_filter(new) for _, new in part) + " OR " + olds)
                 if rows.num_rows:
                     moved = [_renamed(p, part) for p in rows["path"].to_pylist()]
-                    rows = rows.set_column(rows.schema.get_field_index("path"), "path", pa.array(moved, pa.string()))
+                    rows = rows.set_column(
+                        rows.schema.get_field_index("path"), "path", pa.array(moved, pa.string())
+                    )
                     self._table.add(rows.select(self._schema().names))
             self._shape = None
 
@@ -180,8 +195,12 @@ class VectorIndex:
 
     def _build_ann(self, rows: int) -> None:
         log.info("building an HNSW-SQ index over %d vectors", rows)
-        self._table.create_index("vector", config=HnswSq(distance_type="cosine", num_partitions=1, m=HNSW_M,
-                                                         ef_construction=HNSW_EF_CONSTRUCTION))
+        self._table.create_index(
+            "vector",
+            config=HnswSq(
+                distance_type="cosine", num_partitions=1, m=HNSW_M, ef_construction=HNSW_EF_CONSTRUCTION
+            ),
+        )
 
     # ---- reads -------------------------------------------------------------------------------
 
@@ -199,16 +218,21 @@ class VectorIndex:
         """The k nearest chunks by cosine similarity (score = 1 − cosine distance)."""
         return self.search_with_text(vector, k, scope)[0]
 
-    def search_with_text(self, vector: np.ndarray, k: int = 50,
-                         scope: str | None = None) -> tuple[list[Hit], dict[ChunkKey, str]]:
+    def search_with_text(
+        self, vector: np.ndarray, k: int = 50, scope: str | None = None
+    ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         """`search`, plus the text of every hit (read in the same query, which saves hybrid search a
         second round trip for snippets)."""
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.dim:
             raise InvalidInput(f"A {query.shape[0]}-d query vector was given to a {self.dim}-d vector index")
         with _store_errors("search the vector index"):
-            builder = (self._table.search(query).distance_type("cosine").limit(k)
-                       .select(["path", "chunk_index", "text", "_distance"]))
+            builder = (
+                self._table.search(query)
+                .distance_type("cosine")
+                .limit(k)
+                .select(["path", "chunk_index", "text", "_distance"])
+            )
             ann = self.has_ann()
             if scope is not None:
                 where = path_filter(scope)
@@ -219,9 +243,13 @@ class VectorIndex:
             if ann:
                 builder = builder.ef(search_breadth(k, self._current_shape()[0]))
             found = builder.to_arrow()
-        hits = [Hit(p, int(i), 1.0 - float(d)) for p, i, d in zip(
-            found["path"].to_pylist(), found["chunk_index"].to_pylist(), found["_distance"].to_pylist())]
-        return hits, dict(zip((h.key for h in hits), found["text"].to_pylist()))
+        hits = [
+            Hit(p, int(i), 1.0 - float(d))
+            for p, i, d in zip(
+                found["path"].to_pylist(), found["chunk_index"].to_pylist(), found["_distance"].to_pylist(), strict=False
+            )
+        ]
+        return hits, dict(zip((h.key for h in hits), found["text"].to_pylist(), strict=False))
 
     def texts(self, keys: Iterable[ChunkKey]) -> dict[ChunkKey, str]:
         """The stored text of several chunks at once (for snippets and rerank)."""
@@ -230,10 +258,17 @@ class VectorIndex:
             return {}
         paths = ", ".join(sql_string(p) for p in sorted({p for p, _ in wanted}))
         with _store_errors("read chunk text"):
-            rows = (self._table.search().where(f"path IN ({paths})")
-                    .select(["path", "chunk_index", "text"]).limit(None).to_arrow())
+            rows = (
+                self._table.search()
+                .where(f"path IN ({paths})")
+                .select(["path", "chunk_index", "text"])
+                .limit(None)
+                .to_arrow()
+            )
         out: dict[ChunkKey, str] = {}
-        for p, i, t in zip(rows["path"].to_pylist(), rows["chunk_index"].to_pylist(), rows["text"].to_pylist()):
+        for p, i, t in zip(
+            rows["path"].to_pylist(), rows["chunk_index"].to_pylist(), rows["text"].to_pylist(), strict=False
+        ):
             if (p, i) in wanted:
                 out[(p, int(i))] = t
         return out
@@ -245,7 +280,7 @@ class VectorIndex:
         with _store_errors("count chunks"):
             paths = self._table.search().select(["path"]).limit(None).to_arrow()
         grouped = paths.group_by("path").aggregate([("path", "count")])
-        return dict(zip(grouped["path"].to_pylist(), grouped["path_count"].to_pylist()))
+        return dict(zip(grouped["path"].to_pylist(), grouped["path_count"].to_pylist(), strict=False))
 
     def count(self) -> int:
         return self._table.count_rows()
@@ -286,6 +321,9 @@ class _store_errors:
         return None
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        if exc is not None and isinstance(exc, (OSError, ValueError, RuntimeError, pa.ArrowException)) \
-                and not isinstance(exc, InvalidInput | StoreError):
+        if (
+            exc is not None
+            and isinstance(exc, (OSError, ValueError, RuntimeError, pa.ArrowException))
+            and not isinstance(exc, InvalidInput | StoreError)
+        ):
             raise StoreError(f"Could not {self._what}: {exc}") from exc

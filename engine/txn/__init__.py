@@ -10,4 +10,12 @@ from engine.txn.service import TxnService
 from engine.txn.store import MIGRATIONS
 from engine.txn.sync import PRIORITY_MANUAL, IndexSync
 
-__all__ = ["MIGRATIONS", "PRIORITY_MANUAL", "ActionPlan", "FaultPoint", "IndexSync", "Operation", "TxnService"]
+__all__ = [
+    "MIGRATIONS",
+    "PRIORITY_MANUAL",
+    "ActionPlan",
+    "FaultPoint",
+    "IndexSync",
+    "Operation",
+    "TxnService",
+]

@@ -94,8 +94,14 @@ class Writeback:
 class DiskPhase:
     """Performs and reverses journaled disk steps for one transaction at a time."""
 
-    def __init__(self, db: Database, store: TxnStore, trash_dir: Path, fault: Fault | None,
-                 journal: JournalFiles | None = None):
+    def __init__(
+        self,
+        db: Database,
+        store: TxnStore,
+        trash_dir: Path,
+        fault: Fault | None,
+        journal: JournalFiles | None = None,
+    ):
         self.db, self.store, self.trash_dir, self.fault = db, store, trash_dir, fault
         self.journal = journal or JournalFiles(Path(trash_dir).parent / "journal")
 
@@ -112,8 +118,13 @@ class DiskPhase:
             assert op.old_path
             item = uuid.uuid4().hex
             name = os.path.basename(op.old_path)
-            yield Step("trash", src=op.old_path, dst=str(self.trash_dir / f"{item}__{name}"), item_id=item,
-                       op_index=index)
+            yield Step(
+                "trash",
+                src=op.old_path,
+                dst=str(self.trash_dir / f"{item}__{name}"),
+                item_id=item,
+                op_index=index,
+            )
             return
         target = op.new_path
         assert target
@@ -164,8 +175,10 @@ class DiskPhase:
                 os.rmdir(step.dst)
             except OSError as exc:
                 if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
-                    raise Conflict(f"The folder {step.dst} is not empty any more; move out what was added "
-                                   "to it, then try again") from exc
+                    raise Conflict(
+                        f"The folder {step.dst} is not empty any more; move out what was added "
+                        "to it, then try again"
+                    ) from exc
                 raise
         else:
             if step.kind == "trash":
@@ -174,12 +187,18 @@ class DiskPhase:
                 raise Conflict(f"{step.dst} already exists; SenseTree never overwrites, so nothing was moved")
             if not os.path.lexists(step.src):
                 raise Conflict(f"{step.src} is not there any more; it was moved or deleted outside SenseTree")
+
             def copied() -> None:
                 self._mark(txn_id, seq, "copied")
                 self.hit(txn_id, "disk", "after_copy", seq, step)
 
-            fsops.move_path(step.src, step.dst, token, on_copied=copied,
-                            on_placed=lambda: self.hit(txn_id, "disk", "after_place", seq, step))
+            fsops.move_path(
+                step.src,
+                step.dst,
+                token,
+                on_copied=copied,
+                on_placed=lambda: self.hit(txn_id, "disk", "after_place", seq, step),
+            )
 
     def _mark(self, txn_id: str, seq: int, state: str) -> None:
         self.journal.mark(txn_id, seq, state)
@@ -242,8 +261,14 @@ class DiskPhase:
         row = self.store.trash_item(step.item_id)
         original = row["original_path"] if row else step.dst
         try:
-            trash.write_manifest(self.trash_dir, step.item_id, original, step.src,
-                                 row["transaction_id"] if row else None, row["trashed_at"] if row else None)
+            trash.write_manifest(
+                self.trash_dir,
+                step.item_id,
+                original,
+                step.src,
+                row["transaction_id"] if row else None,
+                row["trashed_at"] if row else None,
+            )
         except OSError as exc:
             log.warning("could not write the trash manifest of %s again: %s", step.src, exc)
 
@@ -278,8 +303,9 @@ def _undo_folder(step: Step) -> str:
             os.rmdir(step.dst)
         except OSError as exc:
             if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
-                raise Conflict(f"{step.dst} was created by this plan but now holds other files; it was left "
-                               "in place") from exc
+                raise Conflict(
+                    f"{step.dst} was created by this plan but now holds other files; it was left in place"
+                ) from exc
             raise
         return f"removed {step.dst}"
     return ""

@@ -159,8 +159,13 @@ def _walk(root: str) -> list[tuple[str, os.stat_result]]:
     return out
 
 
-def move_path(src: str, dst: str, token: str, on_copied: Callable[[], None] | None = None,
-              on_placed: Callable[[], None] | None = None) -> None:
+def move_path(
+    src: str,
+    dst: str,
+    token: str,
+    on_copied: Callable[[], None] | None = None,
+    on_placed: Callable[[], None] | None = None,
+) -> None:
     """Move `src` to `dst` without replacing anything; across file systems copy → verify → delete.
     `on_copied` runs once the verified copy exists, before the source is touched (the journal mark);
     `on_placed` once the copy holds the target name, before the source is deleted."""

@@ -43,16 +43,21 @@ def folder_listing(folder: str, index: SenseSource) -> str:
     return "\n".join(lines) or "(the folder is empty)"
 
 
-def plan_request(planner: Planner | None, system_prompt: str, instruction: str, folder: str,
-                 index: SenseSource) -> tuple[str, list[Any]]:
+def plan_request(
+    planner: Planner | None, system_prompt: str, instruction: str, folder: str, index: SenseSource
+) -> tuple[str, list[Any]]:
     """Ask the model for a plan over `folder`; returns (summary, raw operations)."""
     if planner is None:
-        raise ModelError("No reasoning model is configured, so SenseTree cannot plan a reorganisation; "
-                         "set one in Settings → Reasoning")
+        raise ModelError(
+            "No reasoning model is configured, so SenseTree cannot plan a reorganisation; "
+            "set one in Settings → Reasoning"
+        )
     if not (instruction or "").strip():
         raise ModelError("Say how the folder should be reorganised (the instruction is empty)")
-    user = (f"Folder: {folder}\nInstruction: {instruction.strip()}\n\n"
-            f"Direct children of the folder:\n{folder_listing(folder, index)}")
+    user = (
+        f"Folder: {folder}\nInstruction: {instruction.strip()}\n\n"
+        f"Direct children of the folder:\n{folder_listing(folder, index)}"
+    )
     return parse_plan_reply(planner(system_prompt, user))
 
 
@@ -73,7 +78,7 @@ def _outermost_plan(text: str) -> dict[str, Any]:
     first_error: tuple[json.JSONDecodeError, str] | None = None
     first_value: Any = None
     for match in re.finditer(r"\{", text):
-        candidate = text[match.start():]
+        candidate = text[match.start() :]
         try:
             value, _end = json.JSONDecoder().raw_decode(candidate)
         except json.JSONDecodeError as exc:
@@ -84,11 +89,15 @@ def _outermost_plan(text: str) -> dict[str, Any]:
         first_value = value if first_value is None else first_value
     if first_error is not None:
         error, candidate = first_error
-        near = candidate[max(0, error.pos - 30): error.pos + 30]
-        raise ModelError(f"The model's reply is not valid JSON ({error.msg} at character {error.pos}, near "
-                         f"{near!r}), so no plan was stored; try again") from error
-    raise ModelError("The model's reply is JSON but not a plan (it needs an \"operations\" list), so no plan "
-                     f"was stored: {_quote(json.dumps(first_value)[:300])}")
+        near = candidate[max(0, error.pos - 30) : error.pos + 30]
+        raise ModelError(
+            f"The model's reply is not valid JSON ({error.msg} at character {error.pos}, near "
+            f"{near!r}), so no plan was stored; try again"
+        ) from error
+    raise ModelError(
+        'The model\'s reply is JSON but not a plan (it needs an "operations" list), so no plan '
+        f"was stored: {_quote(json.dumps(first_value)[:300])}"
+    )
 
 
 def _quote(text: str, limit: int = 200) -> str:

@@ -34,8 +34,15 @@ Report = list[dict[str, Any]]
 class Rollbacks:
     """Owned by TxnService, which holds its lock around every call."""
 
-    def __init__(self, db: Database, store: TxnStore, disk: DiskPhase, index: IndexSync,
-                 quiesce: Callable[[], AbstractContextManager[Any]], done_steps: Callable[[str], list[Step]]):
+    def __init__(
+        self,
+        db: Database,
+        store: TxnStore,
+        disk: DiskPhase,
+        index: IndexSync,
+        quiesce: Callable[[], AbstractContextManager[Any]],
+        done_steps: Callable[[str], list[Step]],
+    ):
         self.db, self.store, self.disk, self.index = db, store, disk, index
         self.quiesce, self.done_steps = quiesce, done_steps
         self._unsettled: dict[str, tuple[str, str, Writeback]] = {}  # outcomes SQLite could not take yet
@@ -113,9 +120,13 @@ class Rollbacks:
         with self.quiesce():
             steps, status, settled = self.rollback(txn_id)
         log.warning("recovered interrupted transaction %s: %s", txn_id, status)
-        return {"transaction_id": txn_id, "summary": summary, "status": status,
-                "message": f"SenseTree stopped while applying “{summary}”; {outcome(steps)}{unsaved(settled)}",
-                "rollback": steps}
+        return {
+            "transaction_id": txn_id,
+            "summary": summary,
+            "status": status,
+            "message": f"SenseTree stopped while applying “{summary}”; {outcome(steps)}{unsaved(settled)}",
+            "rollback": steps,
+        }
 
     def _recover_file(self, txn_id: str) -> dict[str, Any] | None:
         """A journal file with no active SQLite row: the outcome is in SQLite already (a commit or a
@@ -142,10 +153,16 @@ class Rollbacks:
     def startup_notices(self, recovered: Report) -> list[str]:
         """A notice for every plan whose rollback is incomplete (not those this start just reported)."""
         skip = {item["transaction_id"] for item in recovered}
-        rows = self.db.query("SELECT id, summary, message FROM txn_transactions WHERE status = 'rollback_incomplete'"
-                             " ORDER BY created_at")
-        return [f"The plan “{row['summary']}” could not be fully undone: {row['message']} "
-                "Choose Retry rollback in History once that is fixed." for row in rows if row["id"] not in skip]
+        rows = self.db.query(
+            "SELECT id, summary, message FROM txn_transactions WHERE status = 'rollback_incomplete'"
+            " ORDER BY created_at"
+        )
+        return [
+            f"The plan “{row['summary']}” could not be fully undone: {row['message']} "
+            "Choose Retry rollback in History once that is fixed."
+            for row in rows
+            if row["id"] not in skip
+        ]
 
 
 def outcome(report: Report) -> str:
@@ -153,11 +170,19 @@ def outcome(report: Report) -> str:
     failed = [step for step in report if not step["ok"]]
     if not failed:
         return "Everything done so far was undone; your files are as they were."
-    return (f"{len(failed)} step(s) could not be undone, so check these by hand: "
-            + "; ".join(f"{step.get('where') or step['step']} ({step.get('error', 'failed')})" for step in failed)
-            + ". Everything else was put back.")
+    return (
+        f"{len(failed)} step(s) could not be undone, so check these by hand: "
+        + "; ".join(f"{step.get('where') or step['step']} ({step.get('error', 'failed')})" for step in failed)
+        + ". Everything else was put back."
+    )
 
 
 def unsaved(settled: bool) -> str:
-    return "" if settled else (" SenseTree could not record this in its history yet (the data folder is full); "
-                               "it will as soon as there is room, at the latest at the next start.")
+    return (
+        ""
+        if settled
+        else (
+            " SenseTree could not record this in its history yet (the data folder is full); "
+            "it will as soon as there is room, at the latest at the next start."
+        )
+    )

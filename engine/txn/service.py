@@ -51,9 +51,18 @@ log = logging.getLogger(__name__)
 class TxnService:
     """Dry-Run plans applied transactionally; one transaction runs at a time."""
 
-    def __init__(self, db: Database, data_dir: Path, roots: Callable[[], list[str]], index: IndexSync,
-                 planner: Planner | None = None, *, reorganize_prompt: Callable[[], str] | None = None,
-                 fault: Fault | None = None, quiesce: Callable[[], AbstractContextManager[Any]] | None = None):
+    def __init__(
+        self,
+        db: Database,
+        data_dir: Path,
+        roots: Callable[[], list[str]],
+        index: IndexSync,
+        planner: Planner | None = None,
+        *,
+        reorganize_prompt: Callable[[], str] | None = None,
+        fault: Fault | None = None,
+        quiesce: Callable[[], AbstractContextManager[Any]] | None = None,
+    ):
         self.db, self.roots, self.index, self.planner = db, roots, index, planner
         self.quiesce = quiesce or contextlib.nullcontext  # e.g. hold the index worker while files move
         self.reorganize_prompt = reorganize_prompt
@@ -67,8 +76,11 @@ class TxnService:
     def propose_plan(self, summary: str, operations: Sequence[Any]) -> dict[str, Any]:
         """Validate on a virtual tree and store a draft with source fingerprints; executes nothing."""
         validated = validate(list(operations or []), self.roots())
-        plan = ActionPlan(transaction_id=uuid.uuid4().hex, summary=(summary or "").strip() or "Reorganise files",
-                          operations=validated.operations)
+        plan = ActionPlan(
+            transaction_id=uuid.uuid4().hex,
+            summary=(summary or "").strip() or "Reorganise files",
+            operations=validated.operations,
+        )
         prints = {path: fsops.fingerprint(path) for path in validated.fingerprint_paths}
         with self.db.atomic():
             self.store.create(plan, prints)
@@ -94,15 +106,19 @@ class TxnService:
             return self.rollbacks.overlay(self.store.listing())
 
     # apply / undo -------------------------------------------------------------------------------
-    def apply_action_plan(self, transaction_id: str, operations: Sequence[Any] | None = None) -> dict[str, Any]:
+    def apply_action_plan(
+        self, transaction_id: str, operations: Sequence[Any] | None = None
+    ) -> dict[str, Any]:
         """Approve a draft (or the person's selection from it) and run it; failures roll back."""
         with self._lock:
             self.rollbacks.settle_pending()
             self.store.expire_drafts()
             record = self._record(transaction_id)
             if record.status != "draft":
-                raise Conflict(f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
-                               "ask for a new plan")
+                raise Conflict(
+                    f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
+                    "ask for a new plan"
+                )
             chosen = self._selected(record, operations)
             try:
                 self._check_fingerprints(record, chosen)
@@ -111,14 +127,24 @@ class TxnService:
                 with self.db.atomic():
                     self.store.update(record.id, message=refused.message)
                 raise
-            trash.check_room([op.old_path for op in validated.operations if op.kind == "delete" and op.old_path],
-                             self.trash_dir)
+            trash.check_room(
+                [op.old_path for op in validated.operations if op.kind == "delete" and op.old_path],
+                self.trash_dir,
+            )
             if not self.store.claim(record.id, "draft", "applying"):
-                raise Conflict(f"The plan {record.id} was approved or discarded meanwhile; nothing was done twice")
+                raise Conflict(
+                    f"The plan {record.id} was approved or discarded meanwhile; nothing was done twice"
+                )
             with self.db.atomic():
-                self.store.update(record.id, phase="disk", plan=record.plan.model_copy(update={"operations": chosen}))
-            return self._run(record.id, len(chosen), lambda: self._plan_disk(record.id, validated),
-                             lambda steps: self._requalify_changes(validated))
+                self.store.update(
+                    record.id, phase="disk", plan=record.plan.model_copy(update={"operations": chosen})
+                )
+            return self._run(
+                record.id,
+                len(chosen),
+                lambda: self._plan_disk(record.id, validated),
+                lambda steps: self._requalify_changes(validated),
+            )
 
     def undo_transaction(self, transaction_id: str) -> dict[str, Any]:
         """Apply the inverse of a committed plan under the same rules, including its index sync; for a
@@ -129,7 +155,9 @@ class TxnService:
             if record.status == "rollback_incomplete":
                 return self.rollbacks.retry(record)
             if record.kind != "plan" or record.status != "committed":
-                raise Conflict(f"The transaction {record.id} is {record.status}; only a committed plan can be undone")
+                raise Conflict(
+                    f"The transaction {record.id} is {record.status}; only a committed plan can be undone"
+                )
             steps = [e.step for e in self.store.journal(record.id) if e.state == "done"]
             self._check_undo(record, steps)
             undo = ActionPlan(transaction_id=uuid.uuid4().hex, summary=f"Undo: {record.summary}")
@@ -137,9 +165,15 @@ class TxnService:
                 self.store.create(undo, {}, kind="undo", status="undoing", undo_of=record.id)
                 self.store.update(undo.transaction_id, phase="disk")
             inverse = [s.inverse() for s in reversed(steps)]
-            changes = [SenseChange(**c).reversed_at(_trace_back(c["path"], steps)) for c in reversed(record.senses)]
-            return self._run(undo.transaction_id, len(record.plan.operations),
-                             lambda: self._steps_disk(undo.transaction_id, inverse), lambda s: changes)
+            changes = [
+                SenseChange(**c).reversed_at(_trace_back(c["path"], steps)) for c in reversed(record.senses)
+            ]
+            return self._run(
+                undo.transaction_id,
+                len(record.plan.operations),
+                lambda: self._steps_disk(undo.transaction_id, inverse),
+                lambda s: changes,
+            )
 
     def recover(self) -> list[dict[str, Any]]:
         """Roll back every transaction a crash interrupted (engine/txn/rollback.py); one report each."""
@@ -163,27 +197,42 @@ class TxnService:
                 raise NotFound(f"Nothing with id {item_id} is in the SenseTree trash; refresh the trash list")
             target = self._bounded_target(target_path or item["original_path"])
             if os.path.lexists(target):
-                raise Conflict(f"{target} already exists; SenseTree never overwrites, so choose another place")
+                raise Conflict(
+                    f"{target} already exists; SenseTree never overwrites, so choose another place"
+                )
             plan = ActionPlan(transaction_id=uuid.uuid4().hex, summary=f"Restore {target} from the trash")
             with self.db.atomic():
                 self.store.create(plan, {}, kind="restore", status="applying")
                 self.store.update(plan.transaction_id, phase="disk")
-            steps = [*self.disk.parents_for(os.path.dirname(target), 0),
-                     Step("untrash", src=item["trash_path"], dst=target, item_id=item_id, op_index=0)]
-            result = self._run(plan.transaction_id, 1, lambda: self._steps_disk(plan.transaction_id, steps),
-                               lambda s: [])
+            steps = [
+                *self.disk.parents_for(os.path.dirname(target), 0),
+                Step("untrash", src=item["trash_path"], dst=target, item_id=item_id, op_index=0),
+            ]
+            result = self._run(
+                plan.transaction_id, 1, lambda: self._steps_disk(plan.transaction_id, steps), lambda s: []
+            )
             if "rollback" in result:
                 raise Conflict(result["message"])
             return {"path": target}
 
     # the three phases ---------------------------------------------------------------------------
-    def _run(self, txn_id: str, count: int, disk: Callable[[], None],
-             changes_for: Callable[[list[Step]], list[SenseChange]]) -> dict[str, Any]:
+    def _run(
+        self,
+        txn_id: str,
+        count: int,
+        disk: Callable[[], None],
+        changes_for: Callable[[list[Step]], list[SenseChange]],
+    ) -> dict[str, Any]:
         with self.quiesce():
             return self._phases(txn_id, count, disk, changes_for)
 
-    def _phases(self, txn_id: str, count: int, disk: Callable[[], None],
-                changes_for: Callable[[list[Step]], list[SenseChange]]) -> dict[str, Any]:
+    def _phases(
+        self,
+        txn_id: str,
+        count: int,
+        disk: Callable[[], None],
+        changes_for: Callable[[list[Step]], list[SenseChange]],
+    ) -> dict[str, Any]:
         try:
             record = self._record(txn_id)
             self.disk.journal.begin(txn_id, record.summary, record.kind)
@@ -202,8 +251,10 @@ class TxnService:
             if status == "rolled_back":
                 message = f"Nothing was changed: {reason}. {outcome(report)}"
             else:
-                message = (f"The plan failed ({reason}) and could not be fully undone. {outcome(report)} "
-                           "Choose Retry rollback in History once that is fixed.")
+                message = (
+                    f"The plan failed ({reason}) and could not be fully undone. {outcome(report)} "
+                    "Choose Retry rollback in History once that is fixed."
+                )
             return {"applied": 0, "message": message + unsaved(settled), "rollback": report}
         return {"applied": count, "message": _done_message(count, txn_id, self.store)}
 
@@ -242,18 +293,24 @@ class TxnService:
         if operations is None:
             return list(stored)
         if not operations:
-            raise InvalidInput("No operation was selected; untick fewer operations, or discard the plan instead")
+            raise InvalidInput(
+                "No operation was selected; untick fewer operations, or discard the plan instead"
+            )
         keys = {op.key(): i for i, op in enumerate(stored)}
         chosen: set[int] = set()
         for number, raw in enumerate(operations, start=1):
             try:
                 op = raw if isinstance(raw, Operation) else Operation.model_validate(raw)
             except ValueError as exc:
-                raise InvalidInput(f"Selected operation {number} is malformed ({exc}); approve the plan as shown")
+                raise InvalidInput(
+                    f"Selected operation {number} is malformed ({exc}); approve the plan as shown"
+                )
             if op.key() not in keys:
                 raise InvalidInput(_tampered(number, op, stored))
             if keys[op.key()] in chosen:
-                raise InvalidInput(f"Selected operation {number} is listed twice; approve each operation once")
+                raise InvalidInput(
+                    f"Selected operation {number} is listed twice; approve each operation once"
+                )
             chosen.add(keys[op.key()])
         return [stored[i] for i in sorted(chosen)]
 
@@ -265,19 +322,24 @@ class TxnService:
             now = fsops.fingerprint(path)
             if now != record.fingerprints[path]:
                 what = "was moved or deleted" if now is None else "was modified"
-                raise Conflict(f"{path} {what} since the plan was proposed, so nothing was changed; "
-                               "ask for a new plan")
+                raise Conflict(
+                    f"{path} {what} since the plan was proposed, so nothing was changed; ask for a new plan"
+                )
 
     def _check_undo(self, record: TxnRecord, steps: list[Step]) -> None:
         for path, then in record.after.items():
             if fsops.fingerprint(path) != then:
-                raise Conflict(f"{path} changed since the plan was applied, so it cannot be undone safely; "
-                               "nothing was changed")
+                raise Conflict(
+                    f"{path} changed since the plan was applied, so it cannot be undone safely; "
+                    "nothing was changed"
+                )
         for step in steps:
             item = self.store.trash_item(step.item_id) if step.kind == "trash" else None
             if step.kind == "trash" and (item is None or item["restored_at"] is not None):
-                raise Conflict(f"{step.src} was already restored from the trash, so the plan cannot be undone; "
-                               "nothing was changed")
+                raise Conflict(
+                    f"{step.src} was already restored from the trash, so the plan cannot be undone; "
+                    "nothing was changed"
+                )
 
     def _bounded_folder(self, scope: str) -> str:
         folder = self._bounded_target(scope)
@@ -319,12 +381,24 @@ def _tampered(number: int, op: Operation, stored: list[Operation]) -> str:
     for candidate in stored:
         anchor = "old_path" if candidate.kind != "mkdir" else "new_path"
         if candidate.kind == op.kind and getattr(candidate, anchor) == getattr(op, anchor):
-            fields = [n for n, a, b in zip(("kind", "old_path", "new_path", "new_summary", "reason"),
-                                           op.key(), candidate.key(), strict=True) if a != b]
-            return (f"Selected operation {number} differs from the proposed plan in {', '.join(fields)}; "
-                    "only operations exactly as proposed can be approved, so nothing was changed")
-    return (f"Selected operation {number} ({op.kind} {op.old_path or op.new_path}) is not part of the proposed "
-            "plan; nothing was changed. Ask for a new plan to include it")
+            fields = [
+                n
+                for n, a, b in zip(
+                    ("kind", "old_path", "new_path", "new_summary", "reason"),
+                    op.key(),
+                    candidate.key(),
+                    strict=True,
+                )
+                if a != b
+            ]
+            return (
+                f"Selected operation {number} differs from the proposed plan in {', '.join(fields)}; "
+                "only operations exactly as proposed can be approved, so nothing was changed"
+            )
+    return (
+        f"Selected operation {number} ({op.kind} {op.old_path or op.new_path}) is not part of the proposed "
+        "plan; nothing was changed. Ask for a new plan to include it"
+    )
 
 
 def _final_positions(steps: list[Step]) -> list[str]:
@@ -332,9 +406,13 @@ def _final_positions(steps: list[Step]) -> list[str]:
     positions: list[str] = []
     for step in steps:
         if step.kind in ("move", "trash"):
-            moved = [paths.rebase(p, step.src, step.dst) if paths.is_within(p, step.src, fold_case=False) else p
-                     for p in positions]
-            positions = [p for p in moved if step.kind == "move" or not paths.is_within(p, step.dst, fold_case=False)]
+            moved = [
+                paths.rebase(p, step.src, step.dst) if paths.is_within(p, step.src, fold_case=False) else p
+                for p in positions
+            ]
+            positions = [
+                p for p in moved if step.kind == "move" or not paths.is_within(p, step.dst, fold_case=False)
+            ]
         if step.kind == "rmdir":  # a folder an undo removed holds nothing the person must find again
             positions = [p for p in positions if not paths.is_within(p, step.dst, fold_case=False)]
         if step.kind in ("move", "untrash"):

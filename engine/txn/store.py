@@ -113,13 +113,28 @@ class TxnStore:
         self.db = db
 
     # transactions -------------------------------------------------------------------------------
-    def create(self, plan: ActionPlan, fingerprints: dict[str, Any], *, kind: str = "plan",
-               status: str = "draft", undo_of: str | None = None) -> None:
+    def create(
+        self,
+        plan: ActionPlan,
+        fingerprints: dict[str, Any],
+        *,
+        kind: str = "plan",
+        status: str = "draft",
+        undo_of: str | None = None,
+    ) -> None:
         self.db.execute(
             "INSERT INTO txn_transactions(id, kind, status, summary, plan, fingerprints, undo_of, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (plan.transaction_id, kind, status, plan.summary, plan.model_dump_json(),
-             json.dumps(fingerprints), undo_of, time.time()),
+            (
+                plan.transaction_id,
+                kind,
+                status,
+                plan.summary,
+                plan.model_dump_json(),
+                json.dumps(fingerprints),
+                undo_of,
+                time.time(),
+            ),
         )
 
     def get(self, txn_id: str) -> TxnRecord | None:
@@ -129,12 +144,15 @@ class TxnStore:
     def claim(self, txn_id: str, expected: str, new_status: str) -> bool:
         """Move a transaction from `expected` to `new_status`; False when another caller got there first."""
         cur = self.db.execute(
-            "UPDATE txn_transactions SET status = ? WHERE id = ? AND status = ?", (new_status, txn_id, expected)
+            "UPDATE txn_transactions SET status = ? WHERE id = ? AND status = ?",
+            (new_status, txn_id, expected),
         )
         return cur.rowcount == 1
 
     def update(self, txn_id: str, **fields: Any) -> None:
-        encoded = {k: json.dumps(v) if k in ("after", "senses", "fingerprints") else v for k, v in fields.items()}
+        encoded = {
+            k: json.dumps(v) if k in ("after", "senses", "fingerprints") else v for k, v in fields.items()
+        }
         if "plan" in encoded:
             encoded["plan"] = fields["plan"].model_dump_json()
         sets = ", ".join(f"{name} = ?" for name in encoded)
@@ -146,8 +164,11 @@ class TxnStore:
         the command that asked (listing History, a rollback's report) still answers."""
         cutoff = (time.time() if now is None else now) - DRAFT_TTL_S
         try:
-            cur = self.db.execute("UPDATE txn_transactions SET status = 'expired', message = ? "
-                                  "WHERE status = 'draft' AND created_at < ?", (EXPIRED_MESSAGE, cutoff))
+            cur = self.db.execute(
+                "UPDATE txn_transactions SET status = 'expired', message = ? "
+                "WHERE status = 'draft' AND created_at < ?",
+                (EXPIRED_MESSAGE, cutoff),
+            )
         except sqlite3.OperationalError as exc:
             log.warning("could not mark old drafts expired now (%s); trying again next time", exc)
             return 0
@@ -164,7 +185,9 @@ class TxnStore:
         out = []
         for row in rows:
             item: dict[str, Any] = {
-                "transaction_id": row["id"], "status": row["status"], "summary": row["summary"],
+                "transaction_id": row["id"],
+                "status": row["status"],
+                "summary": row["summary"],
                 "created_at": iso(row["created_at"]),
             }
             if row["committed_at"] is not None:
@@ -189,15 +212,23 @@ class TxnStore:
         )
 
     def journal_mark(self, txn_id: str, seq: int, state: str) -> None:
-        self.db.execute("UPDATE txn_journal SET state = ? WHERE transaction_id = ? AND seq = ?", (state, txn_id, seq))
+        self.db.execute(
+            "UPDATE txn_journal SET state = ? WHERE transaction_id = ? AND seq = ?", (state, txn_id, seq)
+        )
 
     def journal(self, txn_id: str) -> list[JournalEntry]:
         rows = self.db.query("SELECT * FROM txn_journal WHERE transaction_id = ? ORDER BY seq", (txn_id,))
         return [JournalEntry(r["seq"], Step.from_json(r["step"]), r["state"]) for r in rows]
 
     # trash manifest -----------------------------------------------------------------------------
-    def trash_add(self, item_id: str, original: str, trash_path: str, txn_id: str | None,
-                  trashed_at: float | None = None) -> None:
+    def trash_add(
+        self,
+        item_id: str,
+        original: str,
+        trash_path: str,
+        txn_id: str | None,
+        trashed_at: float | None = None,
+    ) -> None:
         self.db.execute(
             "INSERT INTO txn_trash(item_id, original_path, trash_path, transaction_id, trashed_at)"
             " VALUES (?, ?, ?, ?, ?)",
@@ -210,7 +241,8 @@ class TxnStore:
     def trash_mark_restored(self, item_id: str, target: str | None) -> None:
         restored_at = None if target is None else time.time()
         self.db.execute(
-            "UPDATE txn_trash SET restored_at = ?, restored_to = ? WHERE item_id = ?", (restored_at, target, item_id)
+            "UPDATE txn_trash SET restored_at = ?, restored_to = ? WHERE item_id = ?",
+            (restored_at, target, item_id),
         )
 
     def trash_item(self, item_id: str) -> dict[str, Any] | None:
@@ -220,16 +252,28 @@ class TxnStore:
     def trash_items(self) -> list[dict[str, Any]]:
         rows = self.db.query("SELECT * FROM txn_trash WHERE restored_at IS NULL ORDER BY trashed_at DESC")
         return [
-            {"item_id": r["item_id"], "original_path": r["original_path"], "trashed_at": iso(r["trashed_at"]),
-             "transaction_id": r["transaction_id"]}
+            {
+                "item_id": r["item_id"],
+                "original_path": r["original_path"],
+                "trashed_at": iso(r["trashed_at"]),
+                "transaction_id": r["transaction_id"],
+            }
             for r in rows
         ]
 
 
 def _record(row: Any) -> TxnRecord:
     return TxnRecord(
-        id=row["id"], kind=row["kind"], status=row["status"], phase=row["phase"], summary=row["summary"],
-        plan=ActionPlan.model_validate_json(row["plan"]), fingerprints=json.loads(row["fingerprints"]),
-        after=json.loads(row["after"]), senses=json.loads(row["senses"]), undo_of=row["undo_of"],
-        created_at=row["created_at"], committed_at=row["committed_at"],
+        id=row["id"],
+        kind=row["kind"],
+        status=row["status"],
+        phase=row["phase"],
+        summary=row["summary"],
+        plan=ActionPlan.model_validate_json(row["plan"]),
+        fingerprints=json.loads(row["fingerprints"]),
+        after=json.loads(row["after"]),
+        senses=json.loads(row["senses"]),
+        undo_of=row["undo_of"],
+        created_at=row["created_at"],
+        committed_at=row["committed_at"],
     )

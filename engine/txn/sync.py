@@ -160,7 +160,9 @@ class SenseChange:
 
     def reversed_at(self, path: str) -> SenseChange:
         """The change that undoes this one, for the same file now found at `path`."""
-        return SenseChange(path, self.after_sense, self.after_pinned, self.before_sense, self.before_pinned, False)
+        return SenseChange(
+            path, self.after_sense, self.after_pinned, self.before_sense, self.before_pinned, False
+        )
 
 
 def current(index: IndexSync, path: str) -> tuple[str | None, bool]:

@@ -33,11 +33,22 @@ def manifest_path(trash_dir: Path, item_id: str) -> Path:
     return trash_dir / f"{item_id}.manifest.json"
 
 
-def write_manifest(trash_dir: Path, item_id: str, original: str, trash_path: str, txn_id: str | None,
-                   trashed_at: float | None = None) -> None:
+def write_manifest(
+    trash_dir: Path,
+    item_id: str,
+    original: str,
+    trash_path: str,
+    txn_id: str | None,
+    trashed_at: float | None = None,
+) -> None:
     trash_dir.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
-    data = {"item_id": item_id, "original_path": original, "trash_path": trash_path,
-            "transaction_id": txn_id, "trashed_at": trashed_at or time.time()}
+    data = {
+        "item_id": item_id,
+        "original_path": original,
+        "trash_path": trash_path,
+        "transaction_id": txn_id,
+        "trashed_at": trashed_at or time.time(),
+    }
     path = manifest_path(trash_dir, item_id)
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, privacy.FILE_MODE)
@@ -76,8 +87,13 @@ def adopt_manifests(store: Any, trash_dir: Path) -> int:
     for item in read_manifests(trash_dir):
         if store.trash_item(item["item_id"]) is None:
             with store.db.atomic():
-                store.trash_add(item["item_id"], item["original_path"], item["trash_path"], item["transaction_id"],
-                                trashed_at=float(item["trashed_at"]))
+                store.trash_add(
+                    item["item_id"],
+                    item["original_path"],
+                    item["trash_path"],
+                    item["transaction_id"],
+                    trashed_at=float(item["trashed_at"]),
+                )
             adopted += 1
     if adopted:
         log.warning("re-listed %d trash item(s) from their manifests", adopted)
@@ -104,9 +120,11 @@ def check_room(paths: list[str], trash_dir: Path) -> None:
     folder = _existing(trash_dir)
     free = shutil.disk_usage(folder).free
     if needed + MARGIN_BYTES > free:
-        raise NoSpace(f"Deleting these files needs {human(needed + MARGIN_BYTES)} in the data folder ({folder}), "
-                      f"{human(free)} free; nothing was changed. Free some space there, or delete fewer files "
-                      "at once (SenseTree keeps deleted files in its trash so they can be restored).")
+        raise NoSpace(
+            f"Deleting these files needs {human(needed + MARGIN_BYTES)} in the data folder ({folder}), "
+            f"{human(free)} free; nothing was changed. Free some space there, or delete fewer files "
+            "at once (SenseTree keeps deleted files in its trash so they can be restored)."
+        )
 
 
 def human(size: float) -> str:

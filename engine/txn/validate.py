@@ -111,9 +111,13 @@ def parse_operations(raw: Sequence[Any]) -> tuple[list[Operation], list[str]]:
         try:
             ops.append(item if isinstance(item, Operation) else Operation.model_validate(item))
         except ValidationError as exc:
-            detail = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'operation'}: {e['msg']}" for e in exc.errors())
-            problems.append(f"operation {number} is malformed ({detail}); kind must be one of "
-                            "mkdir, move, rename, delete, requalify")
+            detail = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'operation'}: {e['msg']}" for e in exc.errors()
+            )
+            problems.append(
+                f"operation {number} is malformed ({detail}); kind must be one of "
+                "mkdir, move, rename, delete, requalify"
+            )
     return ops, problems
 
 
@@ -151,8 +155,12 @@ class _Checker:
         for candidate in checks:
             if not any(paths.is_within(candidate, root) for root in self.roots):
                 via = "" if candidate == path else f" (a symbolic link to {candidate})"
-                self.problem(number, op, f"{raw}{via} is outside the indexed folders; only paths inside "
-                                         f"{', '.join(self.roots)} can be changed (add the folder in Settings)")
+                self.problem(
+                    number,
+                    op,
+                    f"{raw}{via} is outside the indexed folders; only paths inside "
+                    f"{', '.join(self.roots)} can be changed (add the folder in Settings)",
+                )
                 return None
         return path
 
@@ -166,16 +174,25 @@ class _Checker:
                 self.fingerprints.append(found[1])
             return True
         if path in self.vacated_by:
-            self.problem(number, op, f"{path} was already moved or deleted by operation {self.vacated_by[path]}; "
-                                     "drop one of the two operations")
+            self.problem(
+                number,
+                op,
+                f"{path} was already moved or deleted by operation {self.vacated_by[path]}; "
+                "drop one of the two operations",
+            )
         else:
-            self.problem(number, op, f"{path} does not exist at this point of the plan; use an exact path "
-                                     "from the folder listing")
+            self.problem(
+                number,
+                op,
+                f"{path} does not exist at this point of the plan; use an exact path from the folder listing",
+            )
         return False
 
     def target(self, number: int, op: Operation, path: str) -> bool:
         if self.tree.kind(path) is not None:
-            self.problem(number, op, f"{path} already exists; SenseTree never overwrites, so choose another name")
+            self.problem(
+                number, op, f"{path} already exists; SenseTree never overwrites, so choose another name"
+            )
             return False
         probe = os.path.dirname(path)
         while self.tree.kind(probe) is None and os.path.dirname(probe) != probe:
@@ -203,7 +220,9 @@ class _Checker:
         if old is None or new is None or not self.source(number, op, old):
             return
         if op.kind == "rename" and os.path.dirname(old) != os.path.dirname(new):
-            self.problem(number, op, f"a rename keeps the folder, but {new} is in another folder; use kind move")
+            self.problem(
+                number, op, f"a rename keeps the folder, but {new} is in another folder; use kind move"
+            )
             return
         if paths.is_within(new, old, fold_case=False):
             self.problem(number, op, f"{old} cannot be moved inside itself ({new})")
@@ -221,8 +240,12 @@ class _Checker:
             return
         for index, target in self.requalified.items():
             if paths.is_within(target, old, fold_case=False):
-                self.problem(number, op, f"it deletes {target}, which operation {index + 1} requalifies; "
-                                         "drop one of the two operations")
+                self.problem(
+                    number,
+                    op,
+                    f"it deletes {target}, which operation {index + 1} requalifies; "
+                    "drop one of the two operations",
+                )
                 return
         self.tree.delete(old)
         self.vacated_by[old] = number
@@ -253,7 +276,9 @@ def validate(raw_operations: Sequence[Any], roots: Iterable[str]) -> Validated:
     if not raw_operations:
         raise PlanInvalid(["the plan has no operations; propose at least one change"])
     if len(raw_operations) > MAX_OPERATIONS:
-        raise PlanInvalid([f"the plan has {len(raw_operations)} operations; split it (at most {MAX_OPERATIONS})"])
+        raise PlanInvalid(
+            [f"the plan has {len(raw_operations)} operations; split it (at most {MAX_OPERATIONS})"]
+        )
     if problems:
         raise PlanInvalid(problems)
     checker = _Checker(roots)

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.agent import Agent
-from engine.agent import MIGRATIONS
+from engine.agent import MIGRATIONS, Agent
 from engine.config import Settings
 from engine.db import Database
 from engine.events import EventBus

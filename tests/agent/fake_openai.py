@@ -16,18 +16,35 @@ def completion(content: str | None = None, tool_calls: list[dict[str, Any]] | No
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = tool_calls
-    return {"id": "cmpl-1", "object": "chat.completion", "created": 0, "model": "fake",
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}]}
+    return {
+        "id": "cmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake",
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}
+        ],
+    }
 
 
 def chunk(delta: dict[str, Any]) -> dict[str, Any]:
-    return {"id": "cmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "fake",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+    return {
+        "id": "cmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "fake",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
+    }
 
 
 class Reply:
-    def __init__(self, status: int = 200, body: Any = None, stream: list[dict[str, Any]] | None = None,
-                 headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        status: int = 200,
+        body: Any = None,
+        stream: list[dict[str, Any]] | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         self.status, self.body, self.stream, self.headers = status, body, stream, headers or {}
 
 
@@ -50,7 +67,9 @@ class FakeOpenAI:
                 length = int(self.headers.get("content-length") or 0)
                 fake.requests.append(json.loads(self.rfile.read(length) or b"{}"))
                 fake.paths.append(self.path)
-                self._send(fake.replies.pop(0) if fake.replies else Reply(500, {"error": {"message": "empty"}}))
+                self._send(
+                    fake.replies.pop(0) if fake.replies else Reply(500, {"error": {"message": "empty"}})
+                )
 
             def _send(self, reply: Reply) -> None:
                 self.send_response(reply.status)

@@ -39,8 +39,15 @@ class FolderHost:
             text = Path(path).read_text(encoding="utf-8", errors="replace")
             score = len(words & set(re.findall(r"\w+", text.lower())))
             if score:
-                hits.append({"path": path, "name": os.path.basename(path), "score": float(score),
-                             "snippet": text[:200], "chunk_index": 0})
+                hits.append(
+                    {
+                        "path": path,
+                        "name": os.path.basename(path),
+                        "score": float(score),
+                        "snippet": text[:200],
+                        "chunk_index": 0,
+                    }
+                )
         return sorted(hits, key=lambda h: -h["score"])[:limit]
 
     def extracted_text(self, path: str) -> str:
@@ -50,18 +57,27 @@ class FolderHost:
         return Path(path).read_text(encoding="utf-8", errors="replace")
 
     def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
-        rows = [{"path": p, "sense": s, "doc_type": "text"} for p, s in sorted(self.senses_by_path.items())
-                if os.path.dirname(p) == path or (recursive and p.startswith(path + os.sep))]
+        rows = [
+            {"path": p, "sense": s, "doc_type": "text"}
+            for p, s in sorted(self.senses_by_path.items())
+            if os.path.dirname(p) == path or (recursive and p.startswith(path + os.sep))
+        ]
         return rows[:limit]
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
-        problems = [f"operation {i}: {op.get('old_path')} does not exist"
-                    for i, op in enumerate(operations, 1)
-                    if op.get("kind") in ("move", "rename", "delete") and not os.path.exists(str(op.get("old_path")))]
+        problems = [
+            f"operation {i}: {op.get('old_path')} does not exist"
+            for i, op in enumerate(operations, 1)
+            if op.get("kind") in ("move", "rename", "delete") and not os.path.exists(str(op.get("old_path")))
+        ]
         if problems:
             raise PlanInvalid(problems)
-        draft = {"transaction_id": uuid.uuid4().hex, "summary": summary, "operations": operations,
-                 "status": "draft"}
+        draft = {
+            "transaction_id": uuid.uuid4().hex,
+            "summary": summary,
+            "operations": operations,
+            "status": "draft",
+        }
         self.drafts.append(draft)
         return draft
 

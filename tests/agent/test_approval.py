@@ -19,8 +19,9 @@ WRITE = [Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})]
 def _agent(make_agent, notes, steps, settings=None):
     """An agent over the files server in `notes` with a scripted model; the events it saw; its questions."""
     model = ScriptedModel(steps)
-    agent, bus, seen = make_agent(FolderHost([notes]), model, settings=settings,
-                                  mcp_in_process={"files": files_server(notes)})
+    agent, bus, seen = make_agent(
+        FolderHost([notes]), model, settings=settings, mcp_in_process={"files": files_server(notes)}
+    )
     return model, agent, ApprovalWatcher(bus), seen
 
 
@@ -56,10 +57,16 @@ def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(
         assert agent.approve_tool_call(question["call_id"], "once") == {"ok": True}
         result = turn.result(WAIT_S)
     assert result["answer"] == "Updated." and (notes / "todo.txt").read_text() == "HACKED"
-    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "once"}
+    assert watcher.events[-1] == {
+        "turn_id": question["turn_id"],
+        "call_id": question["call_id"],
+        "state": "once",
+    }
 
 
-def test_a_denied_call_is_an_observation_for_the_model_the_file_is_unchanged_and_the_turn_goes_on(notes, make_agent):
+def test_a_denied_call_is_an_observation_for_the_model_the_file_is_unchanged_and_the_turn_goes_on(
+    notes, make_agent
+):
     model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "I could not change it."])
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         agent.approve_tool_call(watcher.next_pending()["call_id"], "deny")
@@ -84,19 +91,27 @@ def test_always_allow_is_remembered_and_the_tool_is_not_asked_about_again(notes,
 
 
 def test_a_call_nobody_answers_times_out_as_a_denial(notes, make_agent):
-    model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "Gave up."], chat_settings(approval_timeout_s=0.05))
+    model, agent, watcher, _seen = _agent(
+        make_agent, notes, [WRITE, "Gave up."], chat_settings(approval_timeout_s=0.05)
+    )
     result = agent.chat_with_assistant(ASK)
     assert result["answer"] == "Gave up." and (notes / "todo.txt").read_text() == "buy milk\n"
     assert "Nobody answered" in _tool_messages(model, 1)[0]
     question = watcher.pending[0]
-    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "timed_out"}
+    assert watcher.events[-1] == {
+        "turn_id": question["turn_id"],
+        "call_id": question["call_id"],
+        "state": "timed_out",
+    }
     with pytest.raises(NotFound):
         agent.approve_tool_call(question["call_id"], "once")
 
 
 def test_read_only_annotated_tools_run_without_asking_and_contradictory_annotations_ask(notes, make_agent):
     calls = [Call("mcp__files__peek", {"name": "todo.txt"}), Call("mcp__files__wipe", {"name": "todo.txt"})]
-    model, agent, watcher, _seen = _agent(make_agent, notes, [calls, "Read it."], chat_settings(approval_timeout_s=0.05))
+    model, agent, watcher, _seen = _agent(
+        make_agent, notes, [calls, "Read it."], chat_settings(approval_timeout_s=0.05)
+    )
     agent.chat_with_assistant(ASK)
     peek, wipe = _tool_messages(model, 1)
     assert peek == "buy milk\n" and "Nobody answered" in wipe
@@ -104,7 +119,9 @@ def test_read_only_annotated_tools_run_without_asking_and_contradictory_annotati
     assert (notes / "todo.txt").read_text() == "buy milk\n"
 
 
-def test_answers_to_unknown_or_already_answered_calls_are_not_found_and_bad_decisions_invalid(notes, make_agent):
+def test_answers_to_unknown_or_already_answered_calls_are_not_found_and_bad_decisions_invalid(
+    notes, make_agent
+):
     _model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "ok"])
     with pytest.raises(NotFound):
         agent.approve_tool_call("no-such-call", "once")
@@ -120,14 +137,25 @@ def test_answers_to_unknown_or_already_answered_calls_are_not_found_and_bad_deci
 
 def test_the_trace_events_carry_each_calls_arguments_and_truncated_result(notes, make_agent):
     (notes / "big.txt").write_text("x" * 9000, encoding="utf-8")
-    calls = [Call("mcp__files__peek", {"name": "big.txt"}, id="c1"), Call("list_directory", {"path": str(notes)}, id="c2")]
-    _model, agent, _watcher, seen = _agent(make_agent, notes, [calls, "done"], chat_settings(mcp_output_chars=100_000))
+    calls = [
+        Call("mcp__files__peek", {"name": "big.txt"}, id="c1"),
+        Call("list_directory", {"path": str(notes)}, id="c2"),
+    ]
+    _model, agent, _watcher, seen = _agent(
+        make_agent, notes, [calls, "done"], chat_settings(mcp_output_chars=100_000)
+    )
     agent.chat_with_assistant(ASK)
     steps = [p for t, p in seen if t == AGENT_STEP]
     results = {p["call_id"]: p for t, p in seen if t == AGENT_RESULT}
-    assert [(s["call_id"], s["arguments"]) for s in steps] == [("c1", {"name": "big.txt"}), ("c2", {"path": str(notes)})]
+    assert [(s["call_id"], s["arguments"]) for s in steps] == [
+        ("c1", {"name": "big.txt"}),
+        ("c2", {"path": str(notes)}),
+    ]
     assert results["c1"]["tool"] == "mcp__files__peek" and len(results["c1"]["result"]) < 4100
-    assert results["c1"]["result"].startswith("x" * 4000) and "more characters not shown" in results["c1"]["result"]
+    assert (
+        results["c1"]["result"].startswith("x" * 4000)
+        and "more characters not shown" in results["c1"]["result"]
+    )
     assert "todo.txt" in results["c2"]["result"]
     assert not [t for t, _p in seen if t == TOOL_APPROVAL]
 
@@ -139,7 +167,11 @@ def test_closing_the_agent_denies_a_call_still_waiting_instead_of_hanging_the_tu
         agent.close()
         assert turn.result(WAIT_S)["answer"] == "Closed."
     assert (notes / "todo.txt").read_text() == "buy milk\n"
-    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "deny"}
+    assert watcher.events[-1] == {
+        "turn_id": question["turn_id"],
+        "call_id": question["call_id"],
+        "state": "deny",
+    }
 
 
 def test_stop_while_a_call_waits_for_the_person_withdraws_the_question_and_ends_the_turn(notes, make_agent):
@@ -150,7 +182,11 @@ def test_stop_while_a_call_waits_for_the_person_withdraws_the_question_and_ends_
         agent.stop_chat(conversation_id)
         result = turn.result(WAIT_S)
     assert result["stopped"] and (notes / "todo.txt").read_text() == "buy milk\n"
-    assert watcher.events[-1] == {"turn_id": question["turn_id"], "call_id": question["call_id"], "state": "deny"}
+    assert watcher.events[-1] == {
+        "turn_id": question["turn_id"],
+        "call_id": question["call_id"],
+        "state": "deny",
+    }
     assert len(model.requests) == 1  # no model call after the stop
     with pytest.raises(NotFound):
         agent.approve_tool_call(question["call_id"], "once")

@@ -24,8 +24,12 @@ class Keyboard(io.StringIO):
 
 
 def _engine(agent, bus) -> SimpleNamespace:
-    return SimpleNamespace(events=bus, chat_with_assistant=agent.chat_with_assistant,
-                           approve_tool_call=agent.approve_tool_call, close=agent.close)
+    return SimpleNamespace(
+        events=bus,
+        chat_with_assistant=agent.chat_with_assistant,
+        approve_tool_call=agent.approve_tool_call,
+        close=agent.close,
+    )
 
 
 def _chat(agent, bus, stdin) -> str:

@@ -12,8 +12,12 @@ from tests.agent.helpers import FolderHost
 
 
 def cli_engine(agent, bus) -> SimpleNamespace:
-    return SimpleNamespace(events=bus, chat_with_assistant=agent.chat_with_assistant,
-                           list_mcp_tools=agent.list_mcp_tools, close=agent.close)
+    return SimpleNamespace(
+        events=bus,
+        chat_with_assistant=agent.chat_with_assistant,
+        list_mcp_tools=agent.list_mcp_tools,
+        close=agent.close,
+    )
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -37,9 +41,15 @@ def test_chat_prints_steps_as_they_happen_streams_the_answer_and_lists_sources(t
 
 def test_chat_prints_a_proposed_plan_as_before_and_after_with_its_transaction_id(tmp_path, make_agent):
     (tmp_path / "a.txt").write_text("a")
-    ops = [{"kind": "mkdir", "new_path": str(tmp_path / "Old"), "reason": "archive"},
-           {"kind": "move", "old_path": str(tmp_path / "a.txt"), "new_path": str(tmp_path / "Old" / "a.txt"),
-            "reason": "old file"}]
+    ops = [
+        {"kind": "mkdir", "new_path": str(tmp_path / "Old"), "reason": "archive"},
+        {
+            "kind": "move",
+            "old_path": str(tmp_path / "a.txt"),
+            "new_path": str(tmp_path / "Old" / "a.txt"),
+            "reason": "old file",
+        },
+    ]
     host = FolderHost([tmp_path])
     model = ScriptedModel([[Call("propose_actions", {"summary": "Archive a", "operations": ops})]])
     agent, bus, _seen = make_agent(host, model)
@@ -60,18 +70,27 @@ def test_mcp_list_prints_each_tool_with_its_prefixed_name(tmp_path, make_agent):
         """Repeat the text in capitals."""
         return text.upper()
 
-    agent, bus, _seen = make_agent(FolderHost([tmp_path]), ScriptedModel([]), mcp_in_process={"notes": server})
+    agent, bus, _seen = make_agent(
+        FolderHost([tmp_path]), ScriptedModel([]), mcp_in_process={"notes": server}
+    )
     out = io.StringIO()
     assert run(parse(["mcp", "list"]), cli_engine(agent, bus), out) == 0
     assert out.getvalue() == "mcp__notes__shout  Repeat the text in capitals.  (asks before running)\n"
 
 
 def conversation_engine(agent, bus) -> SimpleNamespace:
-    return SimpleNamespace(events=bus, chat_with_assistant=agent.chat_with_assistant, close=agent.close,
-                           list_conversations=agent.conversations.find, get_conversation=agent.get_conversation)
+    return SimpleNamespace(
+        events=bus,
+        chat_with_assistant=agent.chat_with_assistant,
+        close=agent.close,
+        list_conversations=agent.conversations.find,
+        get_conversation=agent.get_conversation,
+    )
 
 
-def test_chat_continue_resumes_the_newest_conversation_with_its_history_and_list_shows_it(tmp_path, make_agent):
+def test_chat_continue_resumes_the_newest_conversation_with_its_history_and_list_shows_it(
+    tmp_path, make_agent
+):
     model = ScriptedModel(["Paris.", "About 2.1 million people."])
     agent, bus, _seen = make_agent(FolderHost([tmp_path]), model)
     engine = conversation_engine(agent, bus)
@@ -86,4 +105,7 @@ def test_chat_continue_resumes_the_newest_conversation_with_its_history_and_list
     assert len(rows) == 1 and rows[0].endswith("2 turn(s)  Capital of France?")
     exported = io.StringIO()
     run(parse(["chat", "--export", rows[0].split()[0]]), engine, exported)
-    assert exported.getvalue().startswith("# Capital of France?\n") and "About 2.1 million people." in exported.getvalue()
+    assert (
+        exported.getvalue().startswith("# Capital of France?\n")
+        and "About 2.1 million people." in exported.getvalue()
+    )

@@ -40,16 +40,24 @@ def _answer(text: str) -> dict[str, str]:
 def test_every_turn_is_stored_with_trace_sources_and_model_and_survives_a_new_engine(tmp_path):
     root = _docs(tmp_path)
     trip = str(root / "trip.md")
-    model = ScriptedModel([[Call("search_files", {"query": "ACME"})], [Call("read_file", {"path": trip})],
-                           "ACME billed 1250 EUR (invoice-acme.txt).", "You went to Lisbon."])
+    model = ScriptedModel(
+        [
+            [Call("search_files", {"query": "ACME"})],
+            [Call("read_file", {"path": trip})],
+            "ACME billed 1250 EUR (invoice-acme.txt).",
+            "You went to Lisbon.",
+        ]
+    )
     engine = _engine(tmp_path, model)
     try:
         engine.add_indexed_folder(str(root))
         engine.drain()
         first = engine.chat_with_assistant([_user("  What did   ACME bill me?  ")])
         cid = first["conversation_id"]
-        engine.chat_with_assistant([_user("What did ACME bill me?"), _answer(first["answer"]), _user("And the trip?")],
-                                   conversation_id=cid)
+        engine.chat_with_assistant(
+            [_user("What did ACME bill me?"), _answer(first["answer"]), _user("And the trip?")],
+            conversation_id=cid,
+        )
     finally:
         engine.close()
 
@@ -59,15 +67,30 @@ def test_every_turn_is_stored_with_trace_sources_and_model_and_survives_a_new_en
         stored = again.get_conversation(cid)
     finally:
         again.close()
-    assert listed == [{"conversation_id": cid, "title": "What did ACME bill me?", "updated_at": listed[0]["updated_at"],
-                       "turns": 2}]
+    assert listed == [
+        {
+            "conversation_id": cid,
+            "title": "What did ACME bill me?",
+            "updated_at": listed[0]["updated_at"],
+            "turns": 2,
+        }
+    ]
     one, two = stored["turns"]
     assert (one["user"], one["answer"], one["status"], one["model"]) == (
-        "  What did   ACME bill me?  ", "ACME billed 1250 EUR (invoice-acme.txt).", "done", "scripted")
+        "  What did   ACME bill me?  ",
+        "ACME billed 1250 EUR (invoice-acme.txt).",
+        "done",
+        "scripted",
+    )
     assert [(t["label"], t["tool"], t["arguments"]) for t in one["trace"]] == [
-        ("🔍 Searching: ACME", "search_files", {"query": "ACME"}), ("📄 Reading: trip.md", "read_file", {"path": trip})]
+        ("🔍 Searching: ACME", "search_files", {"query": "ACME"}),
+        ("📄 Reading: trip.md", "read_file", {"path": trip}),
+    ]
     assert "invoice-acme.txt" in one["trace"][0]["result"]
-    assert len(one["trace"][1]["result"]) < TRACE_RESULT_CHARS + 60 and "more characters" in one["trace"][1]["result"]
+    assert (
+        len(one["trace"][1]["result"]) < TRACE_RESULT_CHARS + 60
+        and "more characters" in one["trace"][1]["result"]
+    )
     assert str(root / "invoice-acme.txt") in [s["path"] for s in one["sources"]]
     assert two["user"] == "And the trip?" and two["answer"] == "You went to Lisbon."
     assert "## You" in stored["markdown"] and "[invoice-acme.txt](file://" in stored["markdown"]
@@ -80,7 +103,9 @@ def test_regenerate_and_edit_truncate_the_conversation_at_that_turn(tmp_path):
         cid = engine.chat_with_assistant([_user("first")])["conversation_id"]
         engine.chat_with_assistant([_user("first"), _answer("one"), _user("second")], conversation_id=cid)
         # Regenerate: the same history without the last answer replaces turn 1.
-        regenerated = engine.chat_with_assistant([_user("first"), _answer("one"), _user("second")], conversation_id=cid)
+        regenerated = engine.chat_with_assistant(
+            [_user("first"), _answer("one"), _user("second")], conversation_id=cid
+        )
         after_regenerate = [(t["user"], t["answer"]) for t in engine.get_conversation(cid)["turns"]]
         # Edit the first question: everything from turn 0 on is replaced.
         engine.chat_with_assistant([_user("first, edited")], conversation_id=cid)

@@ -31,8 +31,15 @@ def test_turn_stops_early_when_the_model_answers_with_plain_content(tmp_path, ma
 def test_turn_stops_at_once_when_a_plan_is_proposed(tmp_path, make_agent):
     root = docs(tmp_path)
     host = FolderHost([root])
-    plan_call = Call("propose_actions", {"summary": "File the invoice", "operations": [
-        {"kind": "mkdir", "new_path": str(root / "Invoices"), "reason": "a home for invoices"}]})
+    plan_call = Call(
+        "propose_actions",
+        {
+            "summary": "File the invoice",
+            "operations": [
+                {"kind": "mkdir", "new_path": str(root / "Invoices"), "reason": "a home for invoices"}
+            ],
+        },
+    )
     later_call = Call("read_file", {"path": str(root / "notes.txt")})
     model = ScriptedModel([[plan_call, later_call]])
     agent, _bus, _seen = make_agent(host, model)
@@ -79,7 +86,11 @@ def test_sources_join_pre_rag_and_search_hits_deduplicated_by_path(tmp_path, mak
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice"}])
     paths = [s["path"] for s in result["sources"]]
     assert len(paths) == len(set(paths))
-    assert set(paths) == {str(root / "tax" / "invoice-2024.txt"), str(root / "notes.txt"), str(root / "garden.txt")}
+    assert set(paths) == {
+        str(root / "tax" / "invoice-2024.txt"),
+        str(root / "notes.txt"),
+        str(root / "garden.txt"),
+    }
     assert set(result["sources"][0]) == {"path", "name", "score", "snippet", "used"}
 
 
@@ -91,7 +102,10 @@ def test_tool_results_go_back_to_the_model_as_tool_messages(tmp_path, make_agent
     second = model.requests[1].messages
     assert second[-2]["tool_calls"][0]["id"] == "c1"
     assert second[-1]["role"] == "tool" and second[-1]["tool_call_id"] == "c1"
-    assert f"[D] {root / 'tax'}" in second[-1]["content"] and f"[F] {root / 'notes.txt'}" in second[-1]["content"]
+    assert (
+        f"[D] {root / 'tax'}" in second[-1]["content"]
+        and f"[F] {root / 'notes.txt'}" in second[-1]["content"]
+    )
 
 
 def test_malformed_tool_arguments_become_an_error_observation_not_a_crash(tmp_path, make_agent):
@@ -120,8 +134,13 @@ def test_read_file_pages_long_text_with_an_offset(tmp_path, make_agent):
     root = docs(tmp_path)
     long_file = root / "long.txt"
     long_file.write_text("a" * 4000 + "TAIL")
-    model = ScriptedModel([[Call("read_file", {"path": str(long_file)})],
-                           [Call("read_file", {"path": str(long_file), "offset": 4000})], "done"])
+    model = ScriptedModel(
+        [
+            [Call("read_file", {"path": str(long_file)})],
+            [Call("read_file", {"path": str(long_file), "offset": 4000})],
+            "done",
+        ]
+    )
     agent, _bus, _seen = make_agent(FolderHost([root]), model)
     agent.chat_with_assistant([{"role": "user", "content": "read long"}])
     first = model.requests[1].messages[-1]["content"]
@@ -166,7 +185,9 @@ def test_an_endpoint_failure_gives_its_message_and_the_sources_found(tmp_path, m
     assert result["error"]["code"] == "endpoint"
 
 
-def test_with_reasoning_disabled_the_turn_returns_sources_and_says_where_to_set_an_endpoint(tmp_path, make_agent):
+def test_with_reasoning_disabled_the_turn_returns_sources_and_says_where_to_set_an_endpoint(
+    tmp_path, make_agent
+):
     model = FunctionModel(lambda m, t: "never")
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model, settings=Settings())
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice"}])

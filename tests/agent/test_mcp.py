@@ -43,8 +43,9 @@ def test_tool_names_are_prefixed_sanitised_and_capped_at_64_characters():
 
 
 def test_in_process_server_tools_are_listed_with_the_server_named(tmp_path, make_agent):
-    agent, _bus, _seen = make_agent(FolderHost([tmp_path]), ScriptedModel([]),
-                                    mcp_in_process={"notes": notes_server()})
+    agent, _bus, _seen = make_agent(
+        FolderHost([tmp_path]), ScriptedModel([]), mcp_in_process={"notes": notes_server()}
+    )
     rows = agent.list_mcp_tools()
     assert {r["name"] for r in rows} == {"mcp__notes__shout", "mcp__notes__explode"}
     assert all(r["server"] == "notes" and "error" not in r for r in rows)
@@ -63,10 +64,18 @@ def test_an_mcp_tool_is_called_through_a_turn_like_any_other_tool(tmp_path, make
 
 def test_mcp_errors_and_long_output_come_back_as_observations(tmp_path, make_agent):
     settings = chat_settings(mcp_output_chars=10)
-    model = ScriptedModel([[Call("mcp__notes__explode", {"reason": "disk on fire"}),
-                            Call("mcp__notes__shout", {"text": "a" * 50})], "done"])
-    agent, _bus, _seen = make_agent(FolderHost([tmp_path]), model, settings=settings,
-                                    mcp_in_process={"notes": notes_server()})
+    model = ScriptedModel(
+        [
+            [
+                Call("mcp__notes__explode", {"reason": "disk on fire"}),
+                Call("mcp__notes__shout", {"text": "a" * 50}),
+            ],
+            "done",
+        ]
+    )
+    agent, _bus, _seen = make_agent(
+        FolderHost([tmp_path]), model, settings=settings, mcp_in_process={"notes": notes_server()}
+    )
     agent.chat_with_assistant([{"role": "user", "content": "go"}])
     explode, shout = [m["content"] for m in model.requests[1].messages if m["role"] == "tool"]
     assert explode.startswith("Error from MCP server 'notes' tool explode")
@@ -77,7 +86,9 @@ def test_the_session_stays_open_across_calls_and_turns(tmp_path, make_agent):
     sessions: list[int] = []
     call = [Call("mcp__notes__shout", {"text": "x"})]
     model = ScriptedModel([call, call, "one", call, "two"])
-    agent, _bus, _seen = make_agent(FolderHost([tmp_path]), model, mcp_in_process={"notes": notes_server(sessions)})
+    agent, _bus, _seen = make_agent(
+        FolderHost([tmp_path]), model, mcp_in_process={"notes": notes_server(sessions)}
+    )
     agent.chat_with_assistant([{"role": "user", "content": "a"}])
     agent.chat_with_assistant([{"role": "user", "content": "b"}])
     model.assert_complete()
@@ -88,8 +99,9 @@ def test_a_server_that_fails_to_start_is_reported_and_never_breaks_the_turn(tmp_
     settings = chat_settings(mcp_timeout_s=10)
     settings.mcp_servers = {"broken": McpServer(command=str(tmp_path / "no-such-server"))}
     model = ScriptedModel(["Still here."])
-    agent, _bus, _seen = make_agent(FolderHost([tmp_path]), model, settings=settings,
-                                    mcp_in_process={"notes": notes_server()})
+    agent, _bus, _seen = make_agent(
+        FolderHost([tmp_path]), model, settings=settings, mcp_in_process={"notes": notes_server()}
+    )
     rows = agent.list_mcp_tools()
     broken = [r for r in rows if r["server"] == "broken"]
     assert len(broken) == 1 and broken[0]["error"]
@@ -125,7 +137,9 @@ def test_a_server_whose_process_died_is_started_again_on_the_next_call(tmp_path,
     settings.mcp_servers = {"mortal": McpServer(command=sys.executable, args=[str(script)])}
     pid, die = [Call("mcp__mortal__pid")], [Call("mcp__mortal__die")]
     model = ScriptedModel([pid, die, pid, "done"])
-    agent, _bus, _seen = make_agent(FolderHost([tmp_path]), model, settings=settings, log_dir=tmp_path / "logs")
+    agent, _bus, _seen = make_agent(
+        FolderHost([tmp_path]), model, settings=settings, log_dir=tmp_path / "logs"
+    )
     agent.chat_with_assistant([{"role": "user", "content": "go"}])
     first, died, second = [m["content"] for m in model.requests[3].messages if m["role"] == "tool"]
     assert died.startswith("Error from MCP server 'mortal'")
@@ -134,10 +148,15 @@ def test_a_server_whose_process_died_is_started_again_on_the_next_call(tmp_path,
 
 def test_the_real_mcp_server_time_over_stdio_lists_and_answers_through_a_turn(tmp_path, make_agent):
     settings = chat_settings(mcp_timeout_s=30)
-    settings.mcp_servers = {"time": McpServer(command=sys.executable,
-                                              args=["-m", "mcp_server_time", "--local-timezone", "UTC"])}
-    model = ScriptedModel([[Call("mcp__time__get_current_time", {"timezone": "Europe/Paris"})], "It is late."])
-    agent, _bus, _seen = make_agent(FolderHost([tmp_path]), model, settings=settings, log_dir=tmp_path / "logs")
+    settings.mcp_servers = {
+        "time": McpServer(command=sys.executable, args=["-m", "mcp_server_time", "--local-timezone", "UTC"])
+    }
+    model = ScriptedModel(
+        [[Call("mcp__time__get_current_time", {"timezone": "Europe/Paris"})], "It is late."]
+    )
+    agent, _bus, _seen = make_agent(
+        FolderHost([tmp_path]), model, settings=settings, log_dir=tmp_path / "logs"
+    )
     names = {r["name"] for r in agent.list_mcp_tools()}
     assert {"mcp__time__get_current_time", "mcp__time__convert_time"} <= names
     result = agent.chat_with_assistant([{"role": "user", "content": "What time is it in Paris?"}])

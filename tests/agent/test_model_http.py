@@ -12,8 +12,14 @@ from tests.agent.fake_openai import FakeOpenAI, Reply, chunk, completion
 
 
 def settings_for(url: str, **extra: object) -> ReasoningSettings:
-    fields: dict[str, object] = {"enabled": True, "base_url": url, "model": "fake", "max_retries": 0,
-                                 "timeout_s": 10, **extra}
+    fields: dict[str, object] = {
+        "enabled": True,
+        "base_url": url,
+        "model": "fake",
+        "max_retries": 0,
+        "timeout_s": 10,
+        **extra,
+    }
     return ReasoningSettings.model_validate(fields)
 
 
@@ -24,14 +30,31 @@ def final(model: OpenAIChatModel, tools: list | None = None) -> tuple[list[str],
     return [i for i in items[:-1] if isinstance(i, str)], reply
 
 
-TOOL = {"type": "function", "function": {"name": "search_files", "description": "s",
-                                         "parameters": {"type": "object", "properties": {}}}}
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "search_files",
+        "description": "s",
+        "parameters": {"type": "object", "properties": {}},
+    },
+}
 
 
 def test_tool_call_arguments_are_read_when_sent_as_a_json_string():
     with FakeOpenAI() as fake:
-        fake.replies.append(Reply(body=completion(tool_calls=[{"id": "c1", "type": "function", "function": {
-            "name": "search_files", "arguments": '{"query": "tax 2024"}'}}])))
+        fake.replies.append(
+            Reply(
+                body=completion(
+                    tool_calls=[
+                        {
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": "search_files", "arguments": '{"query": "tax 2024"}'},
+                        }
+                    ]
+                )
+            )
+        )
         _deltas, reply = final(OpenAIChatModel(settings_for(fake.base_url), stream=False), [TOOL])
     assert reply.tool_calls[0].arguments == {"query": "tax 2024"} and reply.tool_calls[0].id == "c1"
     assert fake.requests[0]["tool_choice"] == "auto" and fake.requests[0]["tools"] == [TOOL]
@@ -39,19 +62,46 @@ def test_tool_call_arguments_are_read_when_sent_as_a_json_string():
 
 def test_tool_call_arguments_are_read_when_sent_as_an_object():
     with FakeOpenAI() as fake:
-        fake.replies.append(Reply(body=completion(tool_calls=[{"id": "c1", "type": "function", "function": {
-            "name": "search_files", "arguments": {"query": "tax 2024"}}}])))
+        fake.replies.append(
+            Reply(
+                body=completion(
+                    tool_calls=[
+                        {
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": "search_files", "arguments": {"query": "tax 2024"}},
+                        }
+                    ]
+                )
+            )
+        )
         _deltas, reply = final(OpenAIChatModel(settings_for(fake.base_url), stream=False), [TOOL])
     assert reply.tool_calls[0].arguments == {"query": "tax 2024"} and reply.tool_calls[0].error is None
 
 
 def test_streaming_deltas_arrive_in_order_and_tool_call_pieces_are_joined():
     with FakeOpenAI() as fake:
-        fake.replies.append(Reply(stream=[chunk({"role": "assistant", "content": "Hel"}), chunk({"content": "lo"}),
-                                          chunk({"tool_calls": [{"index": 0, "id": "c9", "type": "function",
-                                                                 "function": {"name": "search_files",
-                                                                              "arguments": '{"que'}}]}),
-                                          chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'ry": "x"}'}}]})]))
+        fake.replies.append(
+            Reply(
+                stream=[
+                    chunk({"role": "assistant", "content": "Hel"}),
+                    chunk({"content": "lo"}),
+                    chunk(
+                        {
+                            "tool_calls": [
+                                {
+                                    "index": 0,
+                                    "id": "c9",
+                                    "type": "function",
+                                    "function": {"name": "search_files", "arguments": '{"que'},
+                                }
+                            ]
+                        }
+                    ),
+                    chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'ry": "x"}'}}]}),
+                ]
+            )
+        )
         deltas, reply = final(OpenAIChatModel(settings_for(fake.base_url)), [TOOL])
     assert deltas == ["Hel", "lo"] and reply.content == "Hello"
     assert reply.tool_calls[0].id == "c9" and reply.tool_calls[0].arguments == {"query": "x"}
@@ -62,7 +112,9 @@ def test_reasoning_effort_is_sent_only_when_set():
     with FakeOpenAI() as fake:
         fake.replies += [Reply(body=completion("a")), Reply(body=completion("b"))]
         OpenAIChatModel(settings_for(fake.base_url)).text("sys", "user")
-        OpenAIChatModel(settings_for(fake.base_url, reasoning_effort="low")).text("sys", "user", json_mode=True)
+        OpenAIChatModel(settings_for(fake.base_url, reasoning_effort="low")).text(
+            "sys", "user", json_mode=True
+        )
     assert "reasoning_effort" not in fake.requests[0]
     assert fake.requests[1]["reasoning_effort"] == "low"
     assert fake.requests[1]["response_format"] == {"type": "json_object"}
@@ -82,8 +134,10 @@ def test_tools_rejected_then_retried_without_tools_through_a_real_turn(tmp_path,
     root.mkdir()
     (root / "invoice.txt").write_text("Invoice total 1200 EUR")
     with FakeOpenAI() as fake:
-        fake.replies += [Reply(400, {"error": {"message": "tools are not supported by this model"}}),
-                         Reply(stream=[chunk({"content": "1200 EUR, per invoice.txt"})])]
+        fake.replies += [
+            Reply(400, {"error": {"message": "tools are not supported by this model"}}),
+            Reply(stream=[chunk({"content": "1200 EUR, per invoice.txt"})]),
+        ]
         model = OpenAIChatModel(settings_for(fake.base_url))
         agent, _bus, _seen = make_agent(FolderHost([root]), model)
         result = agent.chat_with_assistant([{"role": "user", "content": "invoice total"}])
@@ -94,8 +148,10 @@ def test_tools_rejected_then_retried_without_tools_through_a_real_turn(tmp_path,
 
 def test_a_429_is_retried_with_back_off_and_then_succeeds():
     with FakeOpenAI() as fake:
-        fake.replies += [Reply(429, {"error": {"message": "slow down"}}, headers={"retry-after-ms": "10"}),
-                         Reply(body=completion("fine"))]
+        fake.replies += [
+            Reply(429, {"error": {"message": "slow down"}}, headers={"retry-after-ms": "10"}),
+            Reply(body=completion("fine")),
+        ]
         answer = OpenAIChatModel(settings_for(fake.base_url, max_retries=2)).text("s", "u")
     assert answer == "fine" and len(fake.requests) == 2
 
@@ -103,12 +159,16 @@ def test_a_429_is_retried_with_back_off_and_then_succeeds():
 def test_a_429_that_persists_says_so_after_the_bounded_retries():
     with FakeOpenAI() as fake:
         fake.replies += [Reply(429, {"error": {"message": "slow"}}, headers={"retry-after-ms": "1"})] * 2
-        with pytest.raises(EndpointError, match=r"rate-limiting requests \(429\) and still was after 1 retries"):
+        with pytest.raises(
+            EndpointError, match=r"rate-limiting requests \(429\) and still was after 1 retries"
+        ):
             OpenAIChatModel(settings_for(fake.base_url, max_retries=1)).text("s", "u")
 
 
-@pytest.mark.parametrize(("status", "message"), [
-    (401, "refused the API key"), (404, "does not know model 'fake'"), (503, r"server error \(503\)")])
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [(401, "refused the API key"), (404, "does not know model 'fake'"), (503, r"server error \(503\)")],
+)
 def test_status_errors_have_specific_messages(status, message):
     with FakeOpenAI() as fake:
         fake.replies.append(Reply(status, {"error": {"message": "nope"}}))
@@ -129,12 +189,28 @@ def test_an_unreachable_endpoint_names_the_address_and_what_to_check():
 
 def test_probe_reports_reachability_model_presence_and_tool_support():
     with FakeOpenAI() as fake:
-        fake.replies += [Reply(body={"object": "list", "data": [{"id": "fake", "object": "model", "created": 0,
-                                                                 "owned_by": "x"}]}),
-                         Reply(stream=[chunk({"content": "OK"})])]
+        fake.replies += [
+            Reply(
+                body={
+                    "object": "list",
+                    "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "x"}],
+                }
+            ),
+            Reply(stream=[chunk({"content": "OK"})]),
+        ]
         ok = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
-        fake.replies += [Reply(body={"object": "list", "data": [{"id": "other", "object": "model", "created": 0,
-                                                                 "owned_by": "x"}]})]
+        fake.replies += [
+            Reply(
+                body={
+                    "object": "list",
+                    "data": [{"id": "other", "object": "model", "created": 0, "owned_by": "x"}],
+                }
+            )
+        ]
         missing = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
     assert ok == {"ok": True, "tools_supported": True, "message": ok["message"]}
-    assert missing["ok"] is False and "does not offer model 'fake'" in missing["message"] and "other" in missing["message"]
+    assert (
+        missing["ok"] is False
+        and "does not offer model 'fake'" in missing["message"]
+        and "other" in missing["message"]
+    )

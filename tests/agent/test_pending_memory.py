@@ -22,13 +22,15 @@ def _ask(api: Api, text: str) -> dict:
 
 
 def test_an_injected_file_saves_a_pending_note_that_stays_out_of_prompts_until_confirmed(tmp_path):
-    model = ScriptedModel([
-        [Call("read_file", {"path": str(tmp_path / "Docs" / "readme.txt")})],
-        [Call("remember", {"note": INJECTED_NOTE})],
-        "The readme asks for something odd.",
-        "Roses and tulips.",
-        "Roses and tulips, again.",
-    ])
+    model = ScriptedModel(
+        [
+            [Call("read_file", {"path": str(tmp_path / "Docs" / "readme.txt")})],
+            [Call("remember", {"note": INJECTED_NOTE})],
+            "The readme asks for something odd.",
+            "Roses and tulips.",
+            "Roses and tulips, again.",
+        ]
+    )
     engine, _root = build(tmp_path, model)
     api = Api(engine)
     try:
@@ -39,7 +41,10 @@ def test_an_injected_file_saves_a_pending_note_that_stays_out_of_prompts_until_c
         assert set(notes[0]) == {"id", "note", "created_at", "pending"}
 
         _ask(api, "What grows in my garden?")
-        assert MEMORY_HEADER not in model.requests[3].system and f"- {INJECTED_NOTE}" not in model.requests[3].system
+        assert (
+            MEMORY_HEADER not in model.requests[3].system
+            and f"- {INJECTED_NOTE}" not in model.requests[3].system
+        )
 
         assert api.agent_memory_confirm(id=notes[0]["id"])["data"]["pending"] is False
         _ask(api, "And in the garden?")
@@ -50,8 +55,15 @@ def test_an_injected_file_saves_a_pending_note_that_stays_out_of_prompts_until_c
 
 
 def test_a_note_in_the_persons_own_words_is_kept_even_when_the_turn_searched_the_files(tmp_path):
-    model = ScriptedModel([[Call("remember", {"note": "Jane is my accountant"}),
-                            Call("remember", {"note": "The person's accountant is called Jane"})], "Noted."])
+    model = ScriptedModel(
+        [
+            [
+                Call("remember", {"note": "Jane is my accountant"}),
+                Call("remember", {"note": "The person's accountant is called Jane"}),
+            ],
+            "Noted.",
+        ]
+    )
     engine, _root = build(tmp_path, model)
     api = Api(engine)
     try:

@@ -15,12 +15,23 @@ def test_system_prompt_blocks_come_in_order_with_the_override_appended(tmp_path,
     model = ScriptedModel(["ok"])
     agent, _bus, _seen = make_agent(FolderHost([root]), model, settings=settings)
     agent.memory.remember("The person likes short answers")
-    agent.chat_with_assistant([{"role": "user", "content": "first"}, {"role": "assistant", "content": "yes"},
-                               {"role": "user", "content": "garden plan"}], scope=str(root))
+    agent.chat_with_assistant(
+        [
+            {"role": "user", "content": "first"},
+            {"role": "assistant", "content": "yes"},
+            {"role": "user", "content": "garden plan"},
+        ],
+        scope=str(root),
+    )
     request = model.requests[0]
     system = request.system
-    marks = [RULES[:40], "Additional instructions from the person:\nAlways answer in French.",
-             "- The person likes short answers", f"[1] {root / 'sub' / 'plan.txt'}", f"[D] {root / 'sub'}"]
+    marks = [
+        RULES[:40],
+        "Additional instructions from the person:\nAlways answer in French.",
+        "- The person likes short answers",
+        f"[1] {root / 'sub' / 'plan.txt'}",
+        f"[D] {root / 'sub'}",
+    ]
     positions = [system.index(m) for m in marks]
     assert positions == sorted(positions)
     assert system.startswith(RULES)
@@ -58,16 +69,22 @@ def test_scope_tree_stops_at_two_hundred_entries(tmp_path):
 
 
 def _parts(excerpts: int = 3) -> PromptParts:
-    return PromptParts(extra_instructions="Be kind.", memory=["note one", "note two"],
-                       excerpts=[{"path": f"/r/f{i}.txt", "snippet": "word " * 100} for i in range(excerpts)],
-                       tree=[f"[F] /r/f{i}.txt" for i in range(20)], scope="/r")
+    return PromptParts(
+        extra_instructions="Be kind.",
+        memory=["note one", "note two"],
+        excerpts=[{"path": f"/r/f{i}.txt", "snippet": "word " * 100} for i in range(excerpts)],
+        tree=[f"[F] /r/f{i}.txt" for i in range(20)],
+        scope="/r",
+    )
 
 
 def _history(turns: int) -> list[dict[str, str]]:
     history = []
     for i in range(turns):
-        history += [{"role": "user", "content": f"question {i} " + "q" * 400},
-                    {"role": "assistant", "content": f"answer {i} " + "a" * 400}]
+        history += [
+            {"role": "user", "content": f"question {i} " + "q" * 400},
+            {"role": "assistant", "content": f"answer {i} " + "a" * 400},
+        ]
     return history + [{"role": "user", "content": "the last question"}]
 
 

@@ -10,8 +10,15 @@ def hit(name: str, score: float) -> dict:
     return {"path": f"/docs/{name}", "name": name, "score": score, "snippet": ""}
 
 
-HITS = [hit("e.txt", 0.2), hit("a.txt", 0.9), hit("c.txt", 0.7), hit("b.txt", 0.8), hit("d.txt", 0.5),
-        hit("f.txt", 0.1), hit("g.txt", 0.05)]
+HITS = [
+    hit("e.txt", 0.2),
+    hit("a.txt", 0.9),
+    hit("c.txt", 0.7),
+    hit("b.txt", 0.8),
+    hit("d.txt", 0.5),
+    hit("f.txt", 0.1),
+    hit("g.txt", 0.05),
+]
 
 
 def test_without_any_use_the_sources_are_the_top_three_by_score():
@@ -23,7 +30,13 @@ def test_without_any_use_the_sources_are_the_top_three_by_score():
 def test_named_and_read_hits_join_the_top_three_and_everything_stays_sorted_by_score():
     chosen = select_sources(HITS, "See F.TXT and /docs/e.txt; a.txt too.", {"/docs/g.txt"})
     assert [(s["name"], s["used"]) for s in chosen] == [
-        ("a.txt", True), ("b.txt", False), ("c.txt", False), ("e.txt", True), ("f.txt", True), ("g.txt", True)]
+        ("a.txt", True),
+        ("b.txt", False),
+        ("c.txt", False),
+        ("e.txt", True),
+        ("f.txt", True),
+        ("g.txt", True),
+    ]
 
 
 def test_a_low_hit_that_is_neither_named_nor_read_is_left_out():

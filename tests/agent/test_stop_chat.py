@@ -37,7 +37,9 @@ def test_after_stop_a_model_that_would_call_tools_forever_gets_no_further_reques
     (tmp_path / "a.txt").write_text("alpha beta")
     conversation: dict[str, str] = {}
     host = StopOnThirdSearch([tmp_path], lambda: agent.stop_chat(conversation["id"]))
-    forever = FunctionModel(lambda _m, _t: [Call("search_files", {"query": "alpha"}), Call("search_files", {"query": "beta"})])
+    forever = FunctionModel(
+        lambda _m, _t: [Call("search_files", {"query": "alpha"}), Call("search_files", {"query": "beta"})]
+    )
     agent, bus, _seen = make_agent(host, forever)
     bus.subscribe(lambda _t, p: conversation.setdefault("id", p["conversation_id"]), CHAT_TURN)
     result = agent.chat_with_assistant([{"role": "user", "content": "alpha"}])
@@ -56,7 +58,9 @@ class SlowModel:
         self.requests = 0
         self.release = threading.Event()
 
-    def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> Iterator[str | ModelReply]:
+    def chat(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
+    ) -> Iterator[str | ModelReply]:
         self.requests += 1
         yield "The invoices "
         yield "are "
@@ -83,7 +87,9 @@ def test_stop_from_another_thread_returns_within_a_second_and_keeps_the_partial_
 
     bus.subscribe(on_event)
     results: list[dict[str, Any]] = []
-    turn = threading.Thread(target=lambda: results.append(agent.chat_with_assistant([{"role": "user", "content": "x"}])))
+    turn = threading.Thread(
+        target=lambda: results.append(agent.chat_with_assistant([{"role": "user", "content": "x"}]))
+    )
     turn.start()
     try:
         assert started.wait(WAIT_S) and streaming.wait(WAIT_S)
@@ -101,14 +107,18 @@ def test_stop_from_another_thread_returns_within_a_second_and_keeps_the_partial_
     assert stored["turns"][0]["answer"] == "The invoices are " and stored["turns"][0]["status"] == "stopped"
 
 
-def test_a_second_turn_in_a_running_conversation_is_refused_and_stop_without_a_turn_is_harmless(tmp_path, make_agent):
+def test_a_second_turn_in_a_running_conversation_is_refused_and_stop_without_a_turn_is_harmless(
+    tmp_path, make_agent
+):
     agent, _bus, _seen = make_agent(FolderHost([tmp_path]), FunctionModel(lambda _m, _t: "done"))
     result = agent.chat_with_assistant([{"role": "user", "content": "hi"}])
     assert agent.stop_chat(result["conversation_id"]) == {"ok": True}
     agent._claim(result["conversation_id"])  # a turn is running in it
     try:
         with pytest.raises(Conflict):
-            agent.chat_with_assistant([{"role": "user", "content": "hi"}], conversation_id=result["conversation_id"])
+            agent.chat_with_assistant(
+                [{"role": "user", "content": "hi"}], conversation_id=result["conversation_id"]
+            )
     finally:
         agent._release(result["conversation_id"])
     assert len(agent.get_conversation(result["conversation_id"])["turns"]) == 1
@@ -141,7 +151,9 @@ def test_a_tool_that_waits_sees_the_stop_through_turn_stopped(tmp_path, make_age
     ids: dict[str, str] = {}
     bus.subscribe(lambda _t, p: ids.setdefault("id", p["conversation_id"]), CHAT_TURN)
     results: list[dict[str, Any]] = []
-    turn = threading.Thread(target=lambda: results.append(agent.chat_with_assistant([{"role": "user", "content": "x"}])))
+    turn = threading.Thread(
+        target=lambda: results.append(agent.chat_with_assistant([{"role": "user", "content": "x"}]))
+    )
     turn.start()
     assert host.waiting.wait(WAIT_S)
     agent.stop_chat(ids["id"])

@@ -54,7 +54,8 @@ def test_a_tool_that_raises_becomes_an_observation():
         """Crashes."""
         raise ZeroDivisionError("boom")
 
-    registry = ToolRegistry([tool_from_function(broken, label=lambda a: "b"),
-                             tool_from_function(crashing, label=lambda a: "c")])
+    registry = ToolRegistry(
+        [tool_from_function(broken, label=lambda a: "b"), tool_from_function(crashing, label=lambda a: "c")]
+    )
     assert registry.call("broken", {"path": "/x"}) == "Error from broken: /x is gone"
     assert registry.call("crashing", {"path": "/x"}) == "Error from crashing: ZeroDivisionError: boom"

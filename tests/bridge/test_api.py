@@ -17,13 +17,41 @@ REPO = Path(__file__).resolve().parents[2]
 
 # DESIGN §6, copied here so a change on either side is a deliberate edit of both.
 DOCUMENTED = {
-    "chat_with_assistant", "plan_reorganization", "apply_action_plan", "discard_action_plan",
-    "list_transactions", "undo_transaction", "trash_list", "trash_restore", "agent_memory_list",
-    "agent_memory_delete", "agent_memory_clear", "qualify_file", "qualify_folder", "set_file_summary",
-    "read_semantics", "get_roots", "add_indexed_folder", "remove_indexed_folder", "pick_folder",
-    "indexing_stats", "indexing_queue", "set_indexing_paused", "reindex_path", "retry_indexing",
-    "semantic_search", "list_directory", "path_details", "open_path", "get_config", "set_config",
-    "get_default_prompts", "test_chat_endpoint", "list_mcp_tools", "gpu_available", "app_version",
+    "chat_with_assistant",
+    "plan_reorganization",
+    "apply_action_plan",
+    "discard_action_plan",
+    "list_transactions",
+    "undo_transaction",
+    "trash_list",
+    "trash_restore",
+    "agent_memory_list",
+    "agent_memory_delete",
+    "agent_memory_clear",
+    "qualify_file",
+    "qualify_folder",
+    "set_file_summary",
+    "read_semantics",
+    "get_roots",
+    "add_indexed_folder",
+    "remove_indexed_folder",
+    "pick_folder",
+    "indexing_stats",
+    "indexing_queue",
+    "set_indexing_paused",
+    "reindex_path",
+    "retry_indexing",
+    "semantic_search",
+    "list_directory",
+    "path_details",
+    "open_path",
+    "get_config",
+    "set_config",
+    "get_default_prompts",
+    "test_chat_endpoint",
+    "list_mcp_tools",
+    "gpu_available",
+    "app_version",
 }
 # Built beyond DESIGN §6 by open issues (agent_memory_confirm: issue 11's pending notes).
 BUILT_BEYOND_DESIGN = {"agent_memory_confirm"}
@@ -31,7 +59,11 @@ BUILT_BEYOND_DESIGN = {"agent_memory_confirm"}
 # DESIGN §6a commands the bridge has built, one set per issue; each is checked against the §6a table.
 BUILT_6A_APPROVAL = {"approve_tool_call"}
 BUILT_6A_CONVERSATIONS = {
-    "list_conversations", "get_conversation", "rename_conversation", "delete_conversation", "stop_chat",
+    "list_conversations",
+    "get_conversation",
+    "rename_conversation",
+    "delete_conversation",
+    "stop_chat",
     "list_models",
 }
 BUILT_6A = BUILT_6A_APPROVAL | BUILT_6A_CONVERSATIONS
@@ -50,8 +82,11 @@ def _design_commands(design: Path, heading: str = "## 6.") -> set[str]:
 
 def _design_6a_commands(design: Path) -> set[str]:
     section = design.read_text(encoding="utf-8").split("## 6a.", 1)[1].split("\n## ", 1)[0]
-    return {name for cell in re.findall(r"^\| ([^|]*`[^|]*) \|", section, flags=re.MULTILINE)
-            for name in re.findall(r"`([a-z_]+)`", cell)}
+    return {
+        name
+        for cell in re.findall(r"^\| ([^|]*`[^|]*) \|", section, flags=re.MULTILINE)
+        for name in re.findall(r"`([a-z_]+)`", cell)
+    }
 
 
 def test_exposed_public_attributes_are_exactly_the_documented_commands():
@@ -62,7 +97,9 @@ def test_exposed_public_attributes_are_exactly_the_documented_commands():
 
 
 def test_documented_commands_match_the_design_table_when_the_design_is_at_hand():
-    design = next((p / "shared" / "DESIGN.md" for p in REPO.parents if (p / "shared" / "DESIGN.md").exists()), None)
+    design = next(
+        (p / "shared" / "DESIGN.md" for p in REPO.parents if (p / "shared" / "DESIGN.md").exists()), None
+    )
     if design is None:
         pytest.skip("DESIGN.md lives outside the repository and is not present here")
     assert _design_commands(design) == DOCUMENTED
@@ -91,15 +128,23 @@ def _sample_arguments(folder: Path) -> dict[str, dict]:
     return {
         "chat_with_assistant": {"messages": [{"role": "user", "content": "What invoices do I have?"}]},
         "plan_reorganization": {"instruction": "tidy", "scope": str(folder)},
-        "apply_action_plan": {"transaction_id": "missing"}, "discard_action_plan": {"transaction_id": "missing"},
-        "undo_transaction": {"transaction_id": "missing"}, "trash_restore": {"item_id": "missing"},
-        "agent_memory_delete": {"id": 12345}, "qualify_file": {"path": file}, "qualify_folder": {"path": str(folder)},
+        "apply_action_plan": {"transaction_id": "missing"},
+        "discard_action_plan": {"transaction_id": "missing"},
+        "undo_transaction": {"transaction_id": "missing"},
+        "trash_restore": {"item_id": "missing"},
+        "agent_memory_delete": {"id": 12345},
+        "qualify_file": {"path": file},
+        "qualify_folder": {"path": str(folder)},
         "set_file_summary": {"path": file, "summary": "[invoice] ACME, March."},
         "read_semantics": {"path": str(folder), "recursive": True},
-        "add_indexed_folder": {"path": str(folder)}, "remove_indexed_folder": {"path": str(folder / "nope")},
-        "indexing_queue": {"limit": 5}, "set_indexing_paused": {"paused": False}, "reindex_path": {"path": file},
+        "add_indexed_folder": {"path": str(folder)},
+        "remove_indexed_folder": {"path": str(folder / "nope")},
+        "indexing_queue": {"limit": 5},
+        "set_indexing_paused": {"paused": False},
+        "reindex_path": {"path": file},
         "semantic_search": {"query": "ACME invoice", "scope": str(folder), "limit": 3},
-        "list_directory": {"path": str(folder)}, "path_details": {"path": file},
+        "list_directory": {"path": str(folder)},
+        "path_details": {"path": file},
         "set_config": {"patch": {"agent": {"max_rounds": 4}}},
         "approve_tool_call": {"call_id": "missing", "decision": "deny"},
     }
@@ -133,7 +178,9 @@ def test_every_command_answers_a_json_envelope_over_a_real_engine(engine, folder
 def test_engine_errors_keep_their_code_and_message(engine, tmp_path):
     api = Api(engine)
     assert api.semantic_search(query="   ") == {
-        "ok": False, "error": {"code": "invalid_input", "message": "Type a few words to search for."}}
+        "ok": False,
+        "error": {"code": "invalid_input", "message": "Type a few words to search for."},
+    }
     outside = api.path_details(path=str(tmp_path / "elsewhere.txt"))
     assert outside["ok"] is False and outside["error"]["code"] in {"out_of_bounds", "not_found"}
 

@@ -107,7 +107,10 @@ def test_an_explicit_confirmation_sends_the_stored_key_to_the_new_address(api, e
     _save(api, base_url=a.base_url, model="scripted", api_key="sk-shared", max_retries=0)
     saved = _save(api, base_url=b.base_url, api_key=MASK, keep_api_key=True)
     assert saved["save_notices"] == [] and saved["reasoning"]["api_key"] == MASK
-    assert "keep_api_key" not in saved["reasoning"] and "keep_api_key" not in (home / "settings.json").read_text()
+    assert (
+        "keep_api_key" not in saved["reasoning"]
+        and "keep_api_key" not in (home / "settings.json").read_text()
+    )
     _test_endpoint(api)
     assert b.keys_seen() == {"Bearer sk-shared"}
     assert api.set_config(patch={"reasoning": {"keep_api_key": "yes"}})["error"]["code"] == "invalid_input"
@@ -125,8 +128,16 @@ def test_the_same_server_under_another_path_keeps_the_key_and_so_does_a_plain_re
 def test_the_address_and_key_saved_before_a_restart_are_trusted_after_it(home, endpoints):
     a, b = endpoints
     first = Engine(home, embedder=HashingEmbedder())
-    Api(first).set_config(patch={"reasoning": {"base_url": a.base_url, "model": "scripted", "api_key": "sk-for-a",
-                                               "max_retries": 0}})
+    Api(first).set_config(
+        patch={
+            "reasoning": {
+                "base_url": a.base_url,
+                "model": "scripted",
+                "api_key": "sk-for-a",
+                "max_retries": 0,
+            }
+        }
+    )
     first.close()
     second = Engine(home, embedder=HashingEmbedder())
     api = Api(second)
@@ -142,7 +153,9 @@ def test_the_address_and_key_saved_before_a_restart_are_trusted_after_it(home, e
 
 def test_the_rerank_endpoint_follows_the_same_rule(api):
     api.set_config(patch={"rerank": {"base_url": "https://rerank.example/v1", "api_key": "rk-1"}})
-    saved = api.set_config(patch={"rerank": {"base_url": "https://elsewhere.example/v1", "api_key": MASK}})["data"]
+    saved = api.set_config(patch={"rerank": {"base_url": "https://elsewhere.example/v1", "api_key": MASK}})[
+        "data"
+    ]
     assert saved["rerank"]["api_key"] == "" and "rerank endpoint" in saved["save_notices"][0]
 
 
@@ -150,23 +163,43 @@ def test_an_mcp_servers_headers_do_not_follow_its_url_to_another_server(api, hom
     token = {"Authorization": "Bearer mcp-secret", "X-Team": "t-1"}
     api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/mcp", "headers": token}}})
     masked = {"Authorization": MASK, "X-Team": MASK}
-    saved = api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/v2/mcp", "headers": masked}}})
+    saved = api.set_config(
+        patch={"mcpServers": {"notes": {"url": "https://mcp.example/v2/mcp", "headers": masked}}}
+    )
     assert saved["data"]["save_notices"] == []  # same server, another path
-    saved = api.set_config(patch={"mcpServers": {"notes": {"url": "https://evil.example/mcp",
-                                                           "headers": {"Authorization": MASK, "X-Team": "t-2"}}}})
-    assert "Authorization" in saved["data"]["save_notices"][0] and "X-Team" not in saved["data"]["save_notices"][0]
+    saved = api.set_config(
+        patch={
+            "mcpServers": {
+                "notes": {
+                    "url": "https://evil.example/mcp",
+                    "headers": {"Authorization": MASK, "X-Team": "t-2"},
+                }
+            }
+        }
+    )
+    assert (
+        "Authorization" in saved["data"]["save_notices"][0]
+        and "X-Team" not in saved["data"]["save_notices"][0]
+    )
     assert api.get_config()["data"]["mcpServers"]["notes"]["headers"] == {"X-Team": MASK}
     assert "mcp-secret" not in (home / "settings.json").read_text()
     api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/mcp", "headers": token}}})
-    saved = api.set_config(patch={"mcpServers": {"notes": {"url": "https://other.example/mcp", "headers": masked,
-                                                           "keep_headers": True}}})
+    saved = api.set_config(
+        patch={
+            "mcpServers": {
+                "notes": {"url": "https://other.example/mcp", "headers": masked, "keep_headers": True}
+            }
+        }
+    )
     assert saved["data"]["save_notices"] == [] and "keep_headers" not in (home / "settings.json").read_text()
     assert "mcp-secret" in (home / "settings.json").read_text()
 
 
 def test_a_refused_save_does_not_leave_a_header_drop_for_the_next_one(api):
     api.set_config(patch={"mcpServers": {"notes": {"url": "https://mcp.example/mcp", "headers": {"A": "1"}}}})
-    bad = api.set_config(patch={"mcpServers": {"notes": {"url": "https://b.example/mcp", "enabled": "maybe"}}})
+    bad = api.set_config(
+        patch={"mcpServers": {"notes": {"url": "https://b.example/mcp", "enabled": "maybe"}}}
+    )
     assert bad["ok"] is False
     api.set_config(patch={"agent": {"max_rounds": 4}})
     assert api.get_config()["data"]["mcpServers"]["notes"]["headers"] == {"A": MASK}

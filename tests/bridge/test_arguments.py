@@ -9,7 +9,6 @@ import types
 import typing
 from typing import Any
 
-
 from bridge import COMMANDS, Api
 from bridge.arguments import QUERY_CHARS
 from bridge.server import TOKEN_HEADER, start_server
@@ -54,7 +53,9 @@ def _parameters(command: str) -> list[tuple[str, str, bool]]:
     method = getattr(Api, command).__wrapped__
     hints = typing.get_type_hints(method, include_extras=True)
     signature = typing.cast(Any, getattr(Api, command)).__signature__
-    return [(name, _kind(hints[name]), p.default is p.empty) for name, p in list(signature.parameters.items())[1:]]
+    return [
+        (name, _kind(hints[name]), p.default is p.empty) for name, p in list(signature.parameters.items())[1:]
+    ]
 
 
 def _cases() -> list[tuple[str, dict[str, Any], str]]:
@@ -78,6 +79,7 @@ class _EngineThatMustNotBeCalled:
         def record(**kwargs: Any) -> Any:
             self.calls.append(name)
             return None
+
         return record
 
 
@@ -115,8 +117,12 @@ def test_every_wrong_argument_is_invalid_input_through_the_http_server():
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
         for command, kwargs, argument in CASES:
-            conn.request("POST", f"/api/{command}", body=json.dumps(kwargs).encode(),
-                         headers={TOKEN_HEADER: server.token, "Content-Type": "application/json"})
+            conn.request(
+                "POST",
+                f"/api/{command}",
+                body=json.dumps(kwargs).encode(),
+                headers={TOKEN_HEADER: server.token, "Content-Type": "application/json"},
+            )
             response = conn.getresponse()
             envelope = json.loads(response.read())
             assert response.status == 200
@@ -139,8 +145,12 @@ def test_a_search_text_beyond_the_cap_is_refused_before_it_costs_anything():
     server = start_server(Api(engine))
     try:
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-        conn.request("POST", "/api/semantic_search", body=json.dumps({"query": "invoice " * 1_300_000}).encode(),
-                     headers={TOKEN_HEADER: server.token})
+        conn.request(
+            "POST",
+            "/api/semantic_search",
+            body=json.dumps({"query": "invoice " * 1_300_000}).encode(),
+            headers={TOKEN_HEADER: server.token},
+        )
         envelope = json.loads(conn.getresponse().read())
         conn.close()
     finally:
@@ -160,7 +170,9 @@ def test_a_search_text_at_the_cap_reaches_the_engine():
 def test_a_path_may_carry_a_surrogate_escaped_byte_but_other_text_may_not():
     engine = _EngineThatMustNotBeCalled()
     api = Api(engine)
-    assert api.path_details(path="/docs/Rechnung_M\udcfcller.txt")["ok"] is True  # a Latin-1 name, as Python reads it
+    assert (
+        api.path_details(path="/docs/Rechnung_M\udcfcller.txt")["ok"] is True
+    )  # a Latin-1 name, as Python reads it
     _assert_refused(api.semantic_search(query="M\udcfcller"), "semantic_search", "query")
     _assert_refused(api.discard_action_plan(transaction_id="\udcfc"), "discard_action_plan", "transaction_id")
     _assert_refused(api.set_config(patch={"prompts": {"chat_system": "\udcfc"}}), "set_config", "patch")

@@ -62,11 +62,16 @@ def test_a_command_with_the_token_answers_the_bridge_envelope(server):
 
 def test_an_unknown_command_is_a_404_envelope(server):
     status, envelope = _post(server, "format_disk", token=server.token)
-    assert status == 404 and envelope == {"ok": False, "error": {"code": "not_found", "message": "There is no command 'format_disk'."}}
+    assert status == 404 and envelope == {
+        "ok": False,
+        "error": {"code": "not_found", "message": "There is no command 'format_disk'."},
+    }
 
 
 def test_a_body_that_is_not_a_json_object_is_refused(server):
-    response, _data = _request(server, "POST", "/api/get_roots", None, {TOKEN_HEADER: server.token, "Content-Length": "0"})
+    response, _data = _request(
+        server, "POST", "/api/get_roots", None, {TOKEN_HEADER: server.token, "Content-Length": "0"}
+    )
     assert response.status == 200
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     conn.request("POST", "/api/get_roots", body=b"[1, 2]", headers={TOKEN_HEADER: server.token})
@@ -80,7 +85,9 @@ def test_the_page_and_its_scripts_are_served_without_a_cookie_and_the_api_still_
     assert response.getheader("Set-Cookie") is None  # a cookie would reach every port of 127.0.0.1
     response, body = _request(server, "GET", "/js/api.js")  # a reload: the token lives in sessionStorage
     assert response.status == 200 and response.getheader("Content-Type").startswith("text/javascript")
-    assert response.getheader("Access-Control-Allow-Origin") is None and response.getheader("Set-Cookie") is None
+    assert (
+        response.getheader("Access-Control-Allow-Origin") is None and response.getheader("Set-Cookie") is None
+    )
     assert b"sessionStorage" in body
     response, _ = _request(server, "GET", "/")
     assert response.status == 200
@@ -141,8 +148,16 @@ def test_a_long_chat_turn_does_not_block_other_requests():
     server = start_server(Api(engine))
     try:
         results = []
-        chat = threading.Thread(target=lambda: results.append(
-            _post(server, "chat_with_assistant", {"messages": [{"role": "user", "content": "hi"}]}, server.token)))
+        chat = threading.Thread(
+            target=lambda: results.append(
+                _post(
+                    server,
+                    "chat_with_assistant",
+                    {"messages": [{"role": "user", "content": "hi"}]},
+                    server.token,
+                )
+            )
+        )
         chat.start()
         assert engine.started.wait(10)
         assert _post(server, "app_version", token=server.token) == (200, {"ok": True, "data": "0.1.0"})
@@ -157,7 +172,11 @@ def test_a_long_chat_turn_does_not_block_other_requests():
 def test_serve_prints_the_url_with_its_token_on_the_first_line(engine, capsys):
     stop = threading.Event()
     urls = []
-    thread = threading.Thread(target=serve, args=(Api(engine),), kwargs={"ready": lambda url: (urls.append(url), stop.set()), "stop": stop})
+    thread = threading.Thread(
+        target=serve,
+        args=(Api(engine),),
+        kwargs={"ready": lambda url: (urls.append(url), stop.set()), "stop": stop},
+    )
     thread.start()
     thread.join(15)
     first_line = capsys.readouterr().out.splitlines()[0]

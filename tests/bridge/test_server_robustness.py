@@ -87,7 +87,8 @@ def test_two_content_lengths_that_disagree_are_a_400(server):
 
 def test_a_chunked_body_is_a_400(server):
     assert "Transfer-Encoding" in _assert_bad_request(
-        _post(server, b"2\r\n{}\r\n0\r\n\r\n", "\r\nTransfer-Encoding: chunked"))
+        _post(server, b"2\r\n{}\r\n0\r\n\r\n", "\r\nTransfer-Encoding: chunked")
+    )
 
 
 def test_an_oversized_content_length_is_a_400_without_reading_the_body(server):
@@ -95,7 +96,7 @@ def test_an_oversized_content_length_is_a_400_without_reading_the_body(server):
     assert f"{MAX_BODY:,}" in message
 
 
-@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'"text"', b"null", b"\xff\xfe{}", b"{\"a\": 1"])
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'"text"', b"null", b"\xff\xfe{}", b'{"a": 1'])
 def test_a_body_that_is_not_a_json_object_is_a_400(server, engine, body):
     _assert_bad_request(_post(server, body, f"\r\nContent-Length: {len(body)}"))
     assert engine.calls == []
@@ -107,7 +108,9 @@ def test_a_body_shorter_than_its_length_is_answered_when_the_client_goes_quiet(s
 
 
 def test_a_command_without_the_token_is_refused_and_closed(server, engine):
-    code, envelope, header = _exchange(server, "POST /api/get_roots HTTP/1.1\r\nContent-Length: 2", b"{}", token=False)
+    code, envelope, header = _exchange(
+        server, "POST /api/get_roots HTTP/1.1\r\nContent-Length: 2", b"{}", token=False
+    )
     assert code == 403 and envelope["error"]["code"] == "forbidden" and b"Connection: close" in header
     assert engine.calls == []
 

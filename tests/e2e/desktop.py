@@ -29,8 +29,15 @@ def missing_tools() -> str | None:
     for tool in ("Xvfb", "dbus-daemon"):
         if shutil.which(tool) is None:
             return f"{tool} is not installed (.ci/run installs it)"
-    probe = subprocess.run([SYSTEM_PYTHON, "-c", "import gi; gi.require_version('Gio', '2.0')"],
-                           capture_output=True, check=False) if Path(SYSTEM_PYTHON).exists() else None
+    probe = (
+        subprocess.run(
+            [SYSTEM_PYTHON, "-c", "import gi; gi.require_version('Gio', '2.0')"],
+            capture_output=True,
+            check=False,
+        )
+        if Path(SYSTEM_PYTHON).exists()
+        else None
+    )
     if probe is None or probe.returncode != 0:
         return "the system Python has no PyGObject (python3-gi), which the tray host needs"
     return None
@@ -73,21 +80,33 @@ class Session:
         self.work = work
         self.processes: list[subprocess.Popen[str]] = []
         self._files: list[IO[str]] = []
-        self.env = dict(os.environ, QTWEBENGINE_CHROMIUM_FLAGS="--disable-gpu", PYTHONPATH=str(REPO),
-                        XDG_RUNTIME_DIR=str(work / "run"))
+        self.env = dict(
+            os.environ,
+            QTWEBENGINE_CHROMIUM_FLAGS="--disable-gpu",
+            PYTHONPATH=str(REPO),
+            XDG_RUNTIME_DIR=str(work / "run"),
+        )
         (work / "run").mkdir(parents=True, exist_ok=True, mode=0o700)
         for key in ("WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "XDG_CURRENT_DESKTOP", "KDE_FULL_SESSION"):
             self.env.pop(key, None)
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             self.env["QTWEBENGINE_DISABLE_SANDBOX"] = "1"  # Chromium refuses its sandbox as root
         self.env["DBUS_SESSION_BUS_ADDRESS"] = self._first_line(
-            ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1"])
+            ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1"]
+        )
         self.env["DISPLAY"] = ":" + self._first_line(
-            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"])
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"]
+        )
 
     def _first_line(self, command: list[str]) -> str:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                   env=self.env, start_new_session=True)
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=self.env,
+            start_new_session=True,
+        )
         self.processes.append(process)
         lines = Lines(process.stdout)  # type: ignore[arg-type]
         line = lines.next(30)
@@ -96,13 +115,20 @@ class Session:
         return line.strip()
 
     def start_host(self) -> Host:
-        process = subprocess.Popen([SYSTEM_PYTHON, str(HERE / "sni_host.py")], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=self._log("host.err"), text=True,
-                                   env={k: v for k, v in self.env.items() if k != "PYTHONPATH"},
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            [SYSTEM_PYTHON, str(HERE / "sni_host.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log("host.err"),
+            text=True,
+            env={k: v for k, v in self.env.items() if k != "PYTHONPATH"},
+            start_new_session=True,
+        )
         self.processes.append(process)
         host = Host(process)
-        assert json.loads(host.lines.next(30) or "{}") == {"ready": True}, (self.work / "host.err").read_text()
+        assert json.loads(host.lines.next(30) or "{}") == {"ready": True}, (
+            self.work / "host.err"
+        ).read_text()
         return host
 
     def start_app(self, home: Path, *args: str) -> App:
@@ -110,9 +136,21 @@ class Session:
 
     def launch(self, command: list[str], env: dict[str, str], cwd: Path) -> App:
         """Any program on this session's display and bus (`env` gets DISPLAY and the bus address)."""
-        env = {**env, "DISPLAY": self.env["DISPLAY"], "DBUS_SESSION_BUS_ADDRESS": self.env["DBUS_SESSION_BUS_ADDRESS"]}
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=self._log("app.err"), text=True, env=env, cwd=cwd, start_new_session=True)
+        env = {
+            **env,
+            "DISPLAY": self.env["DISPLAY"],
+            "DBUS_SESSION_BUS_ADDRESS": self.env["DBUS_SESSION_BUS_ADDRESS"],
+        }
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log("app.err"),
+            text=True,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
         self.processes.append(process)
         return App(process, self.work / "app.err")
 
@@ -177,5 +215,6 @@ class App:
         try:
             return self.process.wait(bound_s)
         except subprocess.TimeoutExpired as exc:
-            raise TimeoutError(f"the app did not quit; it printed {self.lines.seen[-20:]}\n"
-                               f"{self.err.read_text()[-3000:]}") from exc
+            raise TimeoutError(
+                f"the app did not quit; it printed {self.lines.seen[-20:]}\n{self.err.read_text()[-3000:]}"
+            ) from exc

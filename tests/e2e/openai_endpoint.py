@@ -59,14 +59,21 @@ class ScriptedEndpoint:
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-    payload = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": int(time.time()),
-               "model": "scripted", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    payload = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": "scripted",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     return f"data: {json.dumps(payload)}\n\n".encode()
 
 
 def _tool_call_dicts(reply: Reply) -> list[dict[str, Any]]:
-    return [{"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
-            for i, (name, args) in enumerate(reply.tool_calls)]
+    return [
+        {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        for i, (name, args) in enumerate(reply.tool_calls)
+    ]
 
 
 def _stream(reply: Reply) -> bytes:
@@ -83,9 +90,16 @@ def _completion(reply: Reply) -> bytes:
     message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
     if reply.tool_calls:
         message["tool_calls"] = _tool_call_dicts(reply)
-    payload = {"id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": "scripted",
-               "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
-               "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+    payload = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": "scripted",
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
     return json.dumps(payload).encode()
 
 

@@ -34,8 +34,13 @@ def _view(window: Any) -> Any:
 def _geometry(window: Any) -> dict[str, Any]:
     def read() -> dict[str, Any]:
         view = _view(window)
-        return {"x": view.x(), "y": view.y(), "width": view.width(), "height": view.height(),
-                "visible": view.isVisible()}
+        return {
+            "x": view.x(),
+            "y": view.y(),
+            "width": view.width(),
+            "height": view.height(),
+            "visible": view.isVisible(),
+        }
 
     return on_gui_thread(read)
 

@@ -64,27 +64,50 @@ class Host:
         self.items: list[tuple[str, str]] = []  # (bus name, object path)
         self.notes: list[dict[str, str]] = []
 
-    def on_watcher_call(self, _conn: Any, sender: str, _path: str, _iface: str, method: str,
-                        params: GLib.Variant, invocation: Gio.DBusMethodInvocation) -> None:
+    def on_watcher_call(
+        self,
+        _conn: Any,
+        sender: str,
+        _path: str,
+        _iface: str,
+        method: str,
+        params: GLib.Variant,
+        invocation: Gio.DBusMethodInvocation,
+    ) -> None:
         if method == "RegisterStatusNotifierItem":
             (service,) = params.unpack()
             item = (sender, service) if service.startswith("/") else (service, "/StatusNotifierItem")
             self.items.append(item)
             invocation.return_value(None)
-            self.bus.emit_signal(None, "/StatusNotifierWatcher", WATCHER, "StatusNotifierItemRegistered",
-                                 GLib.Variant("(s)", (item[0] + item[1],)))
+            self.bus.emit_signal(
+                None,
+                "/StatusNotifierWatcher",
+                WATCHER,
+                "StatusNotifierItemRegistered",
+                GLib.Variant("(s)", (item[0] + item[1],)),
+            )
         else:
             invocation.return_value(None)
 
-    def on_watcher_property(self, _conn: Any, _sender: str, _path: str, _iface: str, name: str) -> GLib.Variant:
+    def on_watcher_property(
+        self, _conn: Any, _sender: str, _path: str, _iface: str, name: str
+    ) -> GLib.Variant:
         if name == "RegisteredStatusNotifierItems":
             return GLib.Variant("as", [name + path for name, path in self.items])
         if name == "IsStatusNotifierHostRegistered":
             return GLib.Variant("b", True)
         return GLib.Variant("i", 0)
 
-    def on_notifications_call(self, _conn: Any, _sender: str, _path: str, _iface: str, method: str,
-                              params: GLib.Variant, invocation: Gio.DBusMethodInvocation) -> None:
+    def on_notifications_call(
+        self,
+        _conn: Any,
+        _sender: str,
+        _path: str,
+        _iface: str,
+        method: str,
+        params: GLib.Variant,
+        invocation: Gio.DBusMethodInvocation,
+    ) -> None:
         if method == "Notify":
             app, _replaces, _icon, summary, body, *_ = params.unpack()
             self.notes.append({"app": app, "summary": summary, "body": body})
@@ -106,14 +129,24 @@ class Host:
             raise TimeoutError("no StatusNotifierItem registered")
         return self.items[-1]
 
-    def _call(self, name: str, path: str, iface: str, method: str, args: GLib.Variant | None,
-              reply: str | None) -> Any:
+    def _call(
+        self, name: str, path: str, iface: str, method: str, args: GLib.Variant | None, reply: str | None
+    ) -> Any:
         """A call that keeps serving this host's own names while it waits: the item may ask the watcher
         something (is a host registered?) before it answers, and a blocking call would deadlock."""
         box: dict[str, Any] = {}
-        self.bus.call(name, path, iface, method, args, GLib.VariantType(reply) if reply else None,
-                      Gio.DBusCallFlags.NONE, BOUND_S * 1000, None,
-                      lambda conn, result: box.setdefault("result", result))
+        self.bus.call(
+            name,
+            path,
+            iface,
+            method,
+            args,
+            GLib.VariantType(reply) if reply else None,
+            Gio.DBusCallFlags.NONE,
+            BOUND_S * 1000,
+            None,
+            lambda conn, result: box.setdefault("result", result),
+        )
         context = GLib.MainContext.default()
         while "result" not in box:
             context.iteration(True)
@@ -122,8 +155,9 @@ class Host:
 
     def _item_property(self, prop: str) -> Any:
         name, path = self.item()
-        (value,) = self._call(name, path, "org.freedesktop.DBus.Properties", "Get",
-                              GLib.Variant("(ss)", (ITEM, prop)), "(v)")
+        (value,) = self._call(
+            name, path, "org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (ITEM, prop)), "(v)"
+        )
         return value
 
     def menu(self) -> list[dict[str, Any]]:
@@ -131,23 +165,41 @@ class Host:
         menu_path = self._item_property("Menu")
         self._call(name, menu_path, "com.canonical.dbusmenu", "AboutToShow", GLib.Variant("(i)", (0,)), "(b)")
         _revision, (_id, _props, children) = self._call(
-            name, menu_path, "com.canonical.dbusmenu", "GetLayout",
-            GLib.Variant("(iias)", (0, -1, [])), "(u(ia{sv}av))")
+            name,
+            menu_path,
+            "com.canonical.dbusmenu",
+            "GetLayout",
+            GLib.Variant("(iias)", (0, -1, [])),
+            "(u(ia{sv}av))",
+        )
         entries = []
         for child_id, props, _grand in children:
             if props.get("type") == "separator":
                 continue
-            entries.append({"id": child_id, "label": props.get("label", "").replace("&", ""),
-                            "toggle_type": props.get("toggle-type", ""), "toggle_state": props.get("toggle-state", -1),
-                            "visible": props.get("visible", True), "enabled": props.get("enabled", True)})
+            entries.append(
+                {
+                    "id": child_id,
+                    "label": props.get("label", "").replace("&", ""),
+                    "toggle_type": props.get("toggle-type", ""),
+                    "toggle_state": props.get("toggle-state", -1),
+                    "visible": props.get("visible", True),
+                    "enabled": props.get("enabled", True),
+                }
+            )
         return entries
 
     def click(self, label: str) -> dict[str, Any]:
         name, _ = self.item()
         menu_path = self._item_property("Menu")
         entry = next(e for e in self.menu() if e["label"] == label)
-        self._call(name, menu_path, "com.canonical.dbusmenu", "Event",
-                   GLib.Variant("(isvu)", (entry["id"], "clicked", GLib.Variant("i", 0), 0)), None)
+        self._call(
+            name,
+            menu_path,
+            "com.canonical.dbusmenu",
+            "Event",
+            GLib.Variant("(isvu)", (entry["id"], "clicked", GLib.Variant("i", 0), 0)),
+            None,
+        )
         return entry
 
     def activate(self) -> None:
@@ -155,26 +207,42 @@ class Host:
         self._call(name, path, ITEM, "Activate", GLib.Variant("(ii)", (0, 0)), None)
 
     def status(self) -> dict[str, Any]:
-        return {"title": self._item_property("Title"), "status": self._item_property("Status"),
-                "id": self._item_property("Id")}
+        return {
+            "title": self._item_property("Title"),
+            "status": self._item_property("Status"),
+            "id": self._item_property("Id"),
+        }
 
 
 def main() -> int:
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     host = Host(bus)
     watcher = Gio.DBusNodeInfo.new_for_xml(WATCHER_XML).interfaces[0]
-    bus.register_object("/StatusNotifierWatcher", watcher, host.on_watcher_call, host.on_watcher_property, None)
+    bus.register_object(
+        "/StatusNotifierWatcher", watcher, host.on_watcher_call, host.on_watcher_property, None
+    )
     notes = Gio.DBusNodeInfo.new_for_xml(NOTIFICATIONS_XML).interfaces[0]
     bus.register_object("/org/freedesktop/Notifications", notes, host.on_notifications_call, None, None)
     for name in (WATCHER, NOTIFICATIONS):
-        (reply,) = host._call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                              "RequestName", GLib.Variant("(su)", (name, 4)), "(u)")
+        (reply,) = host._call(
+            "org.freedesktop.DBus",
+            "/org/freedesktop/DBus",
+            "org.freedesktop.DBus",
+            "RequestName",
+            GLib.Variant("(su)", (name, 4)),
+            "(u)",
+        )
         if reply != 1:
             raise RuntimeError(f"could not own {name} (reply {reply})")
     print(json.dumps({"ready": True}), flush=True)
-    commands = {"wait_item": lambda _c: {"item": "".join(host.item())}, "menu": lambda _c: {"menu": host.menu()},
-                "click": lambda c: {"clicked": host.click(c["label"])}, "activate": lambda _c: host.activate() or {},
-                "notifications": lambda _c: {"notifications": host.notes}, "status": lambda _c: host.status()}
+    commands = {
+        "wait_item": lambda _c: {"item": "".join(host.item())},
+        "menu": lambda _c: {"menu": host.menu()},
+        "click": lambda c: {"clicked": host.click(c["label"])},
+        "activate": lambda _c: host.activate() or {},
+        "notifications": lambda _c: {"notifications": host.notes},
+        "status": lambda _c: host.status(),
+    }
     stdin = GLib.IOChannel.unix_new(sys.stdin.fileno())
 
     def on_line(channel: GLib.IOChannel, condition: int) -> bool:

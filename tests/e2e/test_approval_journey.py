@@ -45,9 +45,12 @@ def _shot(target: Any, name: str) -> None:
 def _start(tmp_path: Path, endpoint: ScriptedEndpoint, docs: Path, **extra: Any) -> Engine:
     home = tmp_path / "home"
     home.mkdir()
-    settings = {"embedding": {"model": "hashing-384"}, "indexing": {"qualify_with_model": False},
-                "reasoning": {"enabled": True, "base_url": endpoint.base_url, "model": "scripted", "max_retries": 0},
-                **extra}
+    settings = {
+        "embedding": {"model": "hashing-384"},
+        "indexing": {"qualify_with_model": False},
+        "reasoning": {"enabled": True, "base_url": endpoint.base_url, "model": "scripted", "max_retries": 0},
+        **extra,
+    }
     (home / "settings.json").write_text(json.dumps(settings))
     engine = Engine(home, embedder=HashingEmbedder())
     engine.add_indexed_folder(str(docs))
@@ -69,8 +72,12 @@ def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_
     script = tmp_path / "files_server.py"
     script.write_text(STDIO_SERVER)
     write = ("mcp__files__write_note", {"name": "todo.txt", "text": LONG_TEXT})
-    replies = [Reply(tool_calls=[write]), Reply(content="I did not change your note."),
-               Reply(tool_calls=[write]), Reply(content="Saved your note.")]
+    replies = [
+        Reply(tool_calls=[write]),
+        Reply(content="I did not change your note."),
+        Reply(tool_calls=[write]),
+        Reply(content="Saved your note."),
+    ]
     with ScriptedEndpoint(replies) as endpoint:
         servers = {"files": {"command": sys.executable, "args": [str(script), str(docs)]}}
         engine = _start(tmp_path, endpoint, docs, mcpServers=servers)
@@ -90,30 +97,39 @@ def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_
             _shot(page, "1-asks")
             card.get_by_test_id("approval-deny").click()
             expect(card.get_by_test_id("approval-state")).to_contain_text("Denied", timeout=WAIT_MS)
-            expect(page.get_by_test_id("chat-answer").last).to_contain_text("I did not change your note.",
-                                                                            timeout=WAIT_MS)
+            expect(page.get_by_test_id("chat-answer").last).to_contain_text(
+                "I did not change your note.", timeout=WAIT_MS
+            )
             assert (docs / "todo.txt").read_text() == "buy milk\n"
             _shot(page, "2-denied")
 
             _chat(page, "Please do write it")
             second = page.get_by_test_id("approval-card").nth(1)
             second.get_by_test_id("approval-always").click()
-            expect(page.get_by_test_id("chat-answer").last).to_contain_text("Saved your note.", timeout=WAIT_MS)
+            expect(page.get_by_test_id("chat-answer").last).to_contain_text(
+                "Saved your note.", timeout=WAIT_MS
+            )
             assert (docs / "todo.txt").read_text() == LONG_TEXT
             assert json.loads((tmp_path / "home" / "settings.json").read_text())["mcpServers"]["files"][
-                "alwaysAllow"] == ["write_note"]
+                "alwaysAllow"
+            ] == ["write_note"]
 
             page.locator(".nav-item[data-view=settings]").click()
             entry = page.locator("[data-testid=mcp-server][data-server=files]")
-            expect(entry.get_by_test_id("mcp-write-warning")).to_contain_text("can change things: write_note",
-                                                                              timeout=WAIT_MS)
+            expect(entry.get_by_test_id("mcp-write-warning")).to_contain_text(
+                "can change things: write_note", timeout=WAIT_MS
+            )
             expect(entry.locator("[data-tool=peek] [data-testid=mcp-tool-status]")).to_have_text("read-only")
             writer = entry.locator("[data-tool=write_note]")
             expect(writer.get_by_test_id("mcp-tool-status")).to_have_text("always allowed")
             _shot(page.locator("#set-mcp"), "3-settings-mcp")
             writer.get_by_test_id("mcp-forget").click()
-            expect(page.locator("[data-testid=mcp-server][data-server=files] [data-tool=write_note] "
-                                "[data-testid=mcp-tool-status]")).to_have_text("asks", timeout=WAIT_MS)
+            expect(
+                page.locator(
+                    "[data-testid=mcp-server][data-server=files] [data-tool=write_note] "
+                    "[data-testid=mcp-tool-status]"
+                )
+            ).to_have_text("asks", timeout=WAIT_MS)
             assert engine.settings.mcp_servers["files"].always_allow == []
             assert errors == []
         finally:
@@ -154,14 +170,26 @@ def _expect_banner(card: Any, kind: str, *texts: str) -> None:
         assert "Applied" not in banner.inner_text() and "undefined" not in banner.inner_text()
 
 
-def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_renders_as_what_it_is(tmp_path, browser):
+def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_renders_as_what_it_is(
+    tmp_path, browser
+):
     expect = playwright_api.expect
     docs = _docs(tmp_path)
-    archive = [{"kind": "mkdir", "new_path": str(docs / "Archive"), "reason": "a home for old notes"},
-               {"kind": "move", "old_path": str(docs / "alpha.txt"), "new_path": str(docs / "Archive" / "alpha.txt"),
-                "reason": "old"}]
-    replies = [Reply(content="I propose archiving alpha.",
-                     tool_calls=[("propose_actions", {"summary": "Archive alpha", "operations": archive})])]
+    archive = [
+        {"kind": "mkdir", "new_path": str(docs / "Archive"), "reason": "a home for old notes"},
+        {
+            "kind": "move",
+            "old_path": str(docs / "alpha.txt"),
+            "new_path": str(docs / "Archive" / "alpha.txt"),
+            "reason": "old",
+        },
+    ]
+    replies = [
+        Reply(
+            content="I propose archiving alpha.",
+            tool_calls=[("propose_actions", {"summary": "Archive alpha", "operations": archive})],
+        )
+    ]
     with ScriptedEndpoint(replies) as endpoint:
         engine = _start(tmp_path, endpoint, docs)
         server = start_server(Api(engine))
@@ -216,10 +244,18 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             assert not (docs / "gamma-new.txt").exists()
 
             # 4. Failed during the disk phase and rolled back: red, the rollback step by step.
-            engine.txn.propose_plan("Move delta", [
-                {"kind": "mkdir", "new_path": str(docs / "D"), "reason": "folder"},
-                {"kind": "move", "old_path": str(docs / "delta.txt"), "new_path": str(docs / "D" / "delta.txt"),
-                 "reason": "file"}])
+            engine.txn.propose_plan(
+                "Move delta",
+                [
+                    {"kind": "mkdir", "new_path": str(docs / "D"), "reason": "folder"},
+                    {
+                        "kind": "move",
+                        "old_path": str(docs / "delta.txt"),
+                        "new_path": str(docs / "D" / "delta.txt"),
+                        "reason": "file",
+                    },
+                ],
+            )
             _fail_second_disk_step(engine)
             card = _review(page, "Move delta")
             card.get_by_test_id("plan-approve").click()
@@ -241,8 +277,10 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
 
             # 6. A draft older than 30 days is listed expired, with no Review.
             old = engine.txn.propose_plan("Ancient plan", _rename(docs, "beta.txt", "beta-old.txt"))
-            engine.db.execute("UPDATE txn_transactions SET created_at = ? WHERE id = ?",
-                              (time.time() - DRAFT_TTL_S - 60, old["transaction_id"]))
+            engine.db.execute(
+                "UPDATE txn_transactions SET created_at = ? WHERE id = ?",
+                (time.time() - DRAFT_TTL_S - 60, old["transaction_id"]),
+            )
             page.locator(".nav-item[data-view=chat]").click()
             page.locator(".nav-item[data-view=settings]").click()
             item = page.get_by_test_id("history-item").filter(has_text="Ancient plan")
@@ -270,6 +308,7 @@ def _fail_second_disk_step(engine: Engine) -> None:
     """Make the next apply fail after its first disk step, through the executor's fault seam."""
     if not hasattr(engine.txn, "disk") or not hasattr(engine.txn.disk, "fault"):
         pytest.fail("the executor's fault seam (TxnService.disk.fault) moved; update this test")
+
     def boom(point: Any) -> None:
         if point.phase == "disk" and point.stage == "before_disk" and point.seq == 2:
             raise OSError("the disk went away (injected by the test)")

@@ -18,7 +18,9 @@ from bridge.server import start_server
 from engine.engine import Engine
 from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="pip install playwright (no browser download needed)"
+)
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -29,9 +31,15 @@ WAIT_MS = 60_000
 def _make_folder(root: Path) -> Path:
     docs = root / "Docs"
     docs.mkdir()
-    (docs / "invoice-acme.txt").write_text("Invoice 2024-03 from ACME Corp to Jane Doe: 1250 EUR for consulting.\n")
-    (docs / "invoice-globex.txt").write_text("Invoice from Globex Inc, April 2024: 980 EUR for web hosting.\n")
-    (docs / "trip-notes.md").write_text("# Lisbon trip\nFlights with TAP and a hotel in Alfama, 12 to 16 May.\n")
+    (docs / "invoice-acme.txt").write_text(
+        "Invoice 2024-03 from ACME Corp to Jane Doe: 1250 EUR for consulting.\n"
+    )
+    (docs / "invoice-globex.txt").write_text(
+        "Invoice from Globex Inc, April 2024: 980 EUR for web hosting.\n"
+    )
+    (docs / "trip-notes.md").write_text(
+        "# Lisbon trip\nFlights with TAP and a hotel in Alfama, 12 to 16 May.\n"
+    )
     (docs / "recipe.txt").write_text("Apple pie: apples, flour, butter, sugar and cinnamon.\n")
     return docs
 
@@ -40,23 +48,37 @@ def _script(docs: Path) -> list[Reply]:
     invoices = docs / "Invoices"
     operations = [
         {"kind": "mkdir", "new_path": str(invoices), "reason": "A home for invoices"},
-        {"kind": "move", "old_path": str(docs / "invoice-acme.txt"), "new_path": str(invoices / "invoice-acme.txt"),
-         "reason": "ACME invoice"},
-        {"kind": "move", "old_path": str(docs / "invoice-globex.txt"),
-         "new_path": str(invoices / "invoice-globex.txt"), "reason": "Globex invoice"},
+        {
+            "kind": "move",
+            "old_path": str(docs / "invoice-acme.txt"),
+            "new_path": str(invoices / "invoice-acme.txt"),
+            "reason": "ACME invoice",
+        },
+        {
+            "kind": "move",
+            "old_path": str(docs / "invoice-globex.txt"),
+            "new_path": str(invoices / "invoice-globex.txt"),
+            "reason": "Globex invoice",
+        },
     ]
     return [
         Reply(tool_calls=[("search_files", {"query": "invoice"})]),
-        Reply(content="You have two invoices, invoice-acme.txt and invoice-globex.txt. I propose filing them.",
-              tool_calls=[("propose_actions", {"summary": "File the invoices into Invoices", "operations": operations})]),
+        Reply(
+            content="You have two invoices, invoice-acme.txt and invoice-globex.txt. I propose filing them.",
+            tool_calls=[
+                ("propose_actions", {"summary": "File the invoices into Invoices", "operations": operations})
+            ],
+        ),
     ]
 
 
 def _write_settings(home: Path, base_url: str) -> None:
     home.mkdir(parents=True, exist_ok=True)
-    settings = {"embedding": {"model": "hashing-384"},
-                "reasoning": {"enabled": True, "base_url": base_url, "model": "scripted", "max_retries": 0},
-                "indexing": {"qualify_with_model": False}}
+    settings = {
+        "embedding": {"model": "hashing-384"},
+        "reasoning": {"enabled": True, "base_url": base_url, "model": "scripted", "max_retries": 0},
+        "indexing": {"qualify_with_model": False},
+    }
     (home / "settings.json").write_text(json.dumps(settings))
 
 

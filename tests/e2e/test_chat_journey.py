@@ -16,7 +16,9 @@ from bridge.server import start_server
 from engine.engine import Engine
 from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="pip install playwright (no browser download needed)"
+)
 
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 
@@ -28,17 +30,20 @@ def _folder(root: Path) -> Path:
     docs.mkdir()
     for i, vendor in enumerate(VENDORS, 1):
         (docs / f"invoice-{vendor.lower()}.txt").write_text(
-            f"Invoice {i} from {vendor} Corp: {i * 110} EUR for services. " + "invoice " * i + "\n")
+            f"Invoice {i} from {vendor} Corp: {i * 110} EUR for services. " + "invoice " * i + "\n"
+        )
     (docs / "recipe.txt").write_text("Apple pie: apples, flour, butter and cinnamon.\n")
     return docs
 
 
 def _answer(docs: Path) -> str:
     rows = "\n".join(f"| invoice-{v.lower()}.txt | {(i + 1) * 110} EUR |" for i, v in enumerate(VENDORS[:6]))
-    return (f"## Invoices found\n\nSix of your invoices, **largest last**:\n\n| File | Amount |\n|---|---:|\n{rows}\n\n"
-            f"> Totals exclude VAT.\n\nSee [ACME's site](https://example.com/acme) or "
-            f"[the ACME invoice]({(docs / 'invoice-acme.txt').as_uri()}).\n\n"
-            "```python\ntotal = sum([110, 220, 330])\nprint(total)\n```\n")
+    return (
+        f"## Invoices found\n\nSix of your invoices, **largest last**:\n\n| File | Amount |\n|---|---:|\n{rows}\n\n"
+        f"> Totals exclude VAT.\n\nSee [ACME's site](https://example.com/acme) or "
+        f"[the ACME invoice]({(docs / 'invoice-acme.txt').as_uri()}).\n\n"
+        "```python\ntotal = sum([110, 220, 330])\nprint(total)\n```\n"
+    )
 
 
 def _script(docs: Path) -> list[Reply]:
@@ -52,9 +57,15 @@ def _script(docs: Path) -> list[Reply]:
 
 def _settings(home: Path, base_url: str) -> None:
     home.mkdir(parents=True, exist_ok=True)
-    (home / "settings.json").write_text(json.dumps({
-        "embedding": {"model": "hashing-384"}, "indexing": {"qualify_with_model": False},
-        "reasoning": {"enabled": True, "base_url": base_url, "model": "scripted", "max_retries": 0}}))
+    (home / "settings.json").write_text(
+        json.dumps(
+            {
+                "embedding": {"model": "hashing-384"},
+                "indexing": {"qualify_with_model": False},
+                "reasoning": {"enabled": True, "base_url": base_url, "model": "scripted", "max_retries": 0},
+            }
+        )
+    )
 
 
 def _ask(page, text: str) -> None:
@@ -72,8 +83,9 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
         engine.drain()
         server = start_server(Api(engine))
         try:
-            context = browser.new_context(viewport={"width": 1280, "height": 800},
-                                          permissions=["clipboard-read", "clipboard-write"])
+            context = browser.new_context(
+                viewport={"width": 1280, "height": 800}, permissions=["clipboard-read", "clipboard-write"]
+            )
             page = context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -89,20 +101,27 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
             web = answer.locator("a.md-link")
             expect(web).to_have_attribute("href", "https://example.com/acme")
             expect(web).to_have_attribute("target", "_blank")
-            expect(answer.locator("button.file-link[data-path]")).to_have_attribute("data-path", str(docs / "invoice-acme.txt"))
+            expect(answer.locator("button.file-link[data-path]")).to_have_attribute(
+                "data-path", str(docs / "invoice-acme.txt")
+            )
             code = answer.get_by_test_id("code-block")
             expect(code.locator(".code-lang")).to_have_text("python")
             expect(code.locator("code")).to_contain_text("total = sum([110, 220, 330])")
             code.get_by_test_id("copy-code").click()
             expect(code.get_by_test_id("copy-code")).to_have_text("Copied")
-            assert page.evaluate("navigator.clipboard.readText()") == "total = sum([110, 220, 330])\nprint(total)"
+            assert (
+                page.evaluate("navigator.clipboard.readText()")
+                == "total = sum([110, 220, 330])\nprint(total)"
+            )
             assert "**" not in answer.inner_text() and "|---" not in answer.inner_text()
 
             # Sources: at most 5 chips, sorted by score, the rest behind "n more".
             chips = page.get_by_test_id("chat-sources").first.get_by_test_id("source-chip")
             scores = [float(s) for s in chips.evaluate_all("els => els.map(e => e.dataset.score)")]
             assert 0 < len(scores) <= 5 and scores == sorted(scores, reverse=True)
-            expect(page.get_by_test_id("sources-more")).to_have_text("2 more")  # 6 named in the answer + the top 3, overlapping
+            expect(page.get_by_test_id("sources-more")).to_have_text(
+                "2 more"
+            )  # 6 named in the answer + the top 3, overlapping
 
             # The trace: a step opens onto its arguments and its result.
             step = page.get_by_test_id("trace-step").first
@@ -138,7 +157,9 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
             expect(page.get_by_test_id("chat-answer").first).to_contain_text("Regenerated", timeout=WAIT_MS)
             page.set_viewport_size({"width": 800, "height": 600})
             page.reload()
-            expect(page.get_by_test_id("chat-title")).to_have_text("Which invoices do I have?", timeout=WAIT_MS)
+            expect(page.get_by_test_id("chat-title")).to_have_text(
+                "Which invoices do I have?", timeout=WAIT_MS
+            )
             expect(page.get_by_test_id("chat-answer").first).to_contain_text("Regenerated")
             _shot(page, "chat-3-restored-800x600")
             page.get_by_test_id("conv-toggle").click()
@@ -154,7 +175,9 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
             engine.close()
 
 
-def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_url_is_tested_unsaved(tmp_path, browser):
+def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_url_is_tested_unsaved(
+    tmp_path, browser
+):
     expect = playwright_api.expect
     _settings(tmp_path / "home", "http://127.0.0.1:9/v1")  # nothing listens there
     engine = Engine(tmp_path / "home")
@@ -174,10 +197,14 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
                 expect(page.get_by_test_id("chat-error")).to_have_count(i + 2, timeout=WAIT_MS)
             log = page.get_by_test_id("chat-log")
             log.evaluate("el => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); }")
-            page.wait_for_function("() => Object.values(JSON.parse(localStorage.getItem('sensetree-conversation-scroll') || '{}')).includes(0)")
+            page.wait_for_function(
+                "() => Object.values(JSON.parse(localStorage.getItem('sensetree-conversation-scroll') || '{}')).includes(0)"
+            )
             page.reload()
             expect(page.get_by_test_id("chat-error")).to_have_count(5, timeout=WAIT_MS)
-            page.wait_for_function("() => document.querySelector('#chat-log').scrollHeight > document.querySelector('#chat-log').clientHeight + 100")
+            page.wait_for_function(
+                "() => document.querySelector('#chat-log').scrollHeight > document.querySelector('#chat-log').clientHeight + 100"
+            )
             assert log.evaluate("el => el.scrollTop") == 0
             page.set_viewport_size({"width": 1280, "height": 800})
             banner = page.get_by_test_id("chat-error").last
@@ -188,7 +215,9 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
             # A slip in what is typed: named, fixed with one click, and nothing saved.
             bare = endpoint.base_url.removeprefix("http://").removesuffix("/v1")
             # Settings fill their form when get_config answers: type only after that, as a person would.
-            expect(page.get_by_test_id("reasoning-base-url")).to_have_value("http://127.0.0.1:9/v1", timeout=WAIT_MS)
+            expect(page.get_by_test_id("reasoning-base-url")).to_have_value(
+                "http://127.0.0.1:9/v1", timeout=WAIT_MS
+            )
             page.get_by_test_id("reasoning-base-url").fill(bare)
             page.get_by_test_id("reasoning-model").fill("scripted")
             page.get_by_test_id("endpoint-test").click()

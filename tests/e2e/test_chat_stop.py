@@ -15,7 +15,9 @@ from engine.engine import Engine
 from tests.e2e.openai_endpoint import ScriptedEndpoint, _chunk, _handler_for
 from tests.e2e.test_chat_journey import _ask, _settings
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="pip install playwright (no browser download needed)"
+)
 
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 
@@ -32,7 +34,9 @@ class SlowEndpoint(ScriptedEndpoint):
 def _slow_handler(endpoint: SlowEndpoint) -> type[http.server.BaseHTTPRequestHandler]:
     class Handler(_handler_for(endpoint)):  # type: ignore[misc]  # GET /v1/models as the scripted endpoint
         def do_POST(self) -> None:
-            endpoint.next_reply(json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}"))
+            endpoint.next_reply(
+                json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            )
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Connection", "close")
@@ -41,7 +45,9 @@ def _slow_handler(endpoint: SlowEndpoint) -> type[http.server.BaseHTTPRequestHan
                 self.wfile.write(_chunk({"content": word}))
             self.wfile.flush()
             endpoint.release.wait(30)
-            self.wfile.write(_chunk({"content": "never finished."}) + _chunk({}, "stop") + b"data: [DONE]\n\n")
+            self.wfile.write(
+                _chunk({"content": "never finished."}) + _chunk({}, "stop") + b"data: [DONE]\n\n"
+            )
 
     return Handler
 

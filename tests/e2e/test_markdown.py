@@ -50,19 +50,26 @@ def render(page, text: str, partial: bool = False) -> dict:
 
 
 def test_raw_html_and_script_links_stay_text(page):
-    out = render(page, '<img src=x onerror="alert(1)"> <script>alert(2)</script> [click](javascript:alert(3))')
+    out = render(
+        page, '<img src=x onerror="alert(1)"> <script>alert(2)</script> [click](javascript:alert(3))'
+    )
     assert out["imgs"] == 0 and out["scripts"] == 0 and out["links"] == []
     assert "<img" in out["text"] and "[click](javascript:alert(3))" in out["text"]
 
 
 def test_web_links_file_links_and_autolinks(page):
-    out = render(page, "See [docs](https://example.com/a), https://example.com/b. and [f](file:///tmp/My%20File.txt) or [g](/srv/x.md)")
+    out = render(
+        page,
+        "See [docs](https://example.com/a), https://example.com/b. and [f](file:///tmp/My%20File.txt) or [g](/srv/x.md)",
+    )
     assert out["links"] == [["https://example.com/a", "_blank"], ["https://example.com/b", "_blank"]]
     assert out["files"] == ["/tmp/My File.txt", "/srv/x.md"]
 
 
 def test_nested_lists_tables_and_code(page):
-    out = render(page, "- a\n  - b\n  - c\n- d\n\n| x | y |\n|:--|--:|\n| 1 | **2** |\n\n```sql\nSELECT 1;\n```")
+    out = render(
+        page, "- a\n  - b\n  - c\n- d\n\n| x | y |\n|:--|--:|\n| 1 | **2** |\n\n```sql\nSELECT 1;\n```"
+    )
     assert out["nested"] == 2 and out["cells"] == ["1", "2"] and out["strong"] == ["2"]
     assert out["aligned"] == ["left", "right"]
     assert out["code"] == [["sql", "SELECT 1;"]]

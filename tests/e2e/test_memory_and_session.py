@@ -10,7 +10,9 @@ from bridge.server import start_server
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="pip install playwright (no browser download needed)"
+)
 from tests.e2e.test_browser_journey import ARTIFACTS, browser  # noqa: E402, F401 (the Chromium fixture)
 
 WAIT_MS = 30_000

@@ -27,8 +27,11 @@ def session(tmp_path):
 def _pause_entry(host, label: str) -> dict:
     """The menu's second entry once it reads `label` (the state is applied to the menu a moment after
     the click, as the engine answers)."""
-    return wait_for(lambda: next((e for e in host.ask("menu")["menu"][1:2] if e["label"] == label), None),
-                    30, f"the menu to say {label!r}")
+    return wait_for(
+        lambda: next((e for e in host.ask("menu")["menu"][1:2] if e["label"] == label), None),
+        30,
+        f"the menu to say {label!r}",
+    )
 
 
 def _settings_paused(home) -> bool:

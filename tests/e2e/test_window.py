@@ -37,8 +37,16 @@ def test_a_bridge_call_from_the_page_in_the_real_window_reads_back_through_evalu
     # Output goes to files, not pipes: Qt WebEngine's helper processes inherit the descriptors and may
     # outlive the probe for a while, and a pipe would make us wait for them too.
     with open(out_path, "w") as out, open(err_path, "w") as err:
-        returncode = subprocess.run(command, check=False, env=env, cwd=REPO, stdout=out, stderr=err,
-                                    stdin=subprocess.DEVNULL, timeout=180).returncode
+        returncode = subprocess.run(
+            command,
+            check=False,
+            env=env,
+            cwd=REPO,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            timeout=180,
+        ).returncode
     stdout, stderr = out_path.read_text(), err_path.read_text()
     lines = [line for line in stdout.splitlines() if line.startswith("PROBE ")]
     assert lines, f"the window process printed no result (exit {returncode}):\n{stderr[-3000:]}"
@@ -62,13 +70,23 @@ def test_the_real_window_opens_sized_from_the_screen_then_reopens_where_it_was_c
         first.lines.wait_for("READY")
         first.wait_visible(True)
         opened = first.geometry()
-        assert (opened["x"], opened["y"], opened["width"], opened["height"]) == (128, 90, 1024, 720)  # 80 % of 1280×900
+        assert (opened["x"], opened["y"], opened["width"], opened["height"]) == (
+            128,
+            90,
+            1024,
+            720,
+        )  # 80 % of 1280×900
         first.say("close")  # no tray on this desktop: closing quits, remembering the place
         assert first.wait_exit() == 0
 
         saved = json.loads((home / "window.json").read_text())
         assert saved["rect"] == {"x": 128, "y": 90, "width": 1024, "height": 720}
-        saved["rect"] = {"x": 700, "y": 400, "width": 1100, "height": 650}  # as if dragged half off the screen
+        saved["rect"] = {
+            "x": 700,
+            "y": 400,
+            "width": 1100,
+            "height": 650,
+        }  # as if dragged half off the screen
         (home / "window.json").write_text(json.dumps(saved))
 
         second = session.start_app(home)

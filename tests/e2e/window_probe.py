@@ -48,10 +48,14 @@ def main(home: Path) -> int:
             report["version"] = _await_js(window, "pywebview.api.app_version()")
             report["roots"] = _await_js(window, "pywebview.api.get_roots()")
             report["page_title"] = window.evaluate_js("document.title")
-            listen = ("new Promise(r => window.addEventListener('sensetree-event', "
-                      "e => r(e.detail), {once: true}))")
-            report["event"] = _await_js(window, listen, then=lambda: engine.events.publish(
-                "agent-step", {"step": "🔍 Searching: probe"}))
+            listen = (
+                "new Promise(r => window.addEventListener('sensetree-event', e => r(e.detail), {once: true}))"
+            )
+            report["event"] = _await_js(
+                window,
+                listen,
+                then=lambda: engine.events.publish("agent-step", {"step": "🔍 Searching: probe"}),
+            )
         except Exception as exc:  # noqa: BLE001 - reported to the test, which shows it
             report["error"] = repr(exc)
         finally:

@@ -11,7 +11,9 @@ import pytest
 from engine.errors import NotFound
 from engine.indexing.crawl import FileEntry, crawl, is_skipped
 
-needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="needs POSIX symlinks")
+needs_symlinks = pytest.mark.skipif(
+    not hasattr(os, "symlink") or os.name == "nt", reason="needs POSIX symlinks"
+)
 
 
 def make(root: Path, *relative: str) -> None:
@@ -34,22 +36,41 @@ def test_crawl_lists_a_folders_files_before_its_subfolders_in_name_order_with_si
 
 
 def test_node_modules_is_skipped_but_a_folder_merely_containing_the_word_is_not(tmp_path):
-    make(tmp_path, "app/node_modules/left-pad/index.js", "my_node_modules_notes/ideas.txt", "node_modules.txt")
+    make(
+        tmp_path, "app/node_modules/left-pad/index.js", "my_node_modules_notes/ideas.txt", "node_modules.txt"
+    )
     assert sorted(crawled(tmp_path)) == ["my_node_modules_notes/ideas.txt", "node_modules.txt"]
 
 
 def test_hidden_entries_and_tool_folders_are_skipped(tmp_path):
-    make(tmp_path, ".git/config", ".secret.txt", "src/__pycache__/m.cpython-311.pyc", ".Trash-1000/files/x.txt",
-         "lib/site-packages/pkg/mod.py", "$RECYCLE.BIN/old.doc", "System Volume Information/tracking.log",
-         "keep/notes.txt")
+    make(
+        tmp_path,
+        ".git/config",
+        ".secret.txt",
+        "src/__pycache__/m.cpython-311.pyc",
+        ".Trash-1000/files/x.txt",
+        "lib/site-packages/pkg/mod.py",
+        "$RECYCLE.BIN/old.doc",
+        "System Volume Information/tracking.log",
+        "keep/notes.txt",
+    )
     assert crawled(tmp_path) == ["keep/notes.txt"]
 
 
 def test_build_folder_of_a_python_project_is_skipped_but_a_persons_target_folder_is_kept(tmp_path):
-    make(tmp_path, "Docs/pyproject.toml", "Docs/build/lib/module.py", "Docs/dist/pkg.tar.gz.txt",
-         "Documents/target/goals-2025.txt", "Documents/Build plans/shed.txt", "Documents/build/deck.txt")
+    make(
+        tmp_path,
+        "Docs/pyproject.toml",
+        "Docs/build/lib/module.py",
+        "Docs/dist/pkg.tar.gz.txt",
+        "Documents/target/goals-2025.txt",
+        "Documents/Build plans/shed.txt",
+        "Documents/build/deck.txt",
+    )
     assert sorted(crawled(tmp_path)) == [
-        "Docs/pyproject.toml", "Documents/Build plans/shed.txt", "Documents/build/deck.txt",
+        "Docs/pyproject.toml",
+        "Documents/Build plans/shed.txt",
+        "Documents/build/deck.txt",
         "Documents/target/goals-2025.txt",
     ]
 
@@ -60,15 +81,32 @@ def test_rust_target_and_node_dist_are_skipped_next_to_their_project_files(tmp_p
 
 
 def test_virtualenv_is_skipped_by_its_marker_whatever_its_name(tmp_path):
-    make(tmp_path, "env/pyvenv.cfg", "env/lib/python3.11/os.py", "project-env/pyvenv.cfg", "project-env/bin/activate",
-         "env-notes/env.txt", "venv/readme.txt")
+    make(
+        tmp_path,
+        "env/pyvenv.cfg",
+        "env/lib/python3.11/os.py",
+        "project-env/pyvenv.cfg",
+        "project-env/bin/activate",
+        "env-notes/env.txt",
+        "venv/readme.txt",
+    )
     assert sorted(crawled(tmp_path)) == ["env-notes/env.txt", "venv/readme.txt"]
 
 
 def test_junk_files_and_app_bundles_are_skipped(tmp_path):
-    make(tmp_path, "Thumbs.db", "desktop.ini", "~$report.docx", "download.part", "video.crdownload", "swap.tmp",
-         "Mail.app/Contents/Info.plist", "Photos Library.photoslibrary/database/photos.db", "report.docx",
-         "approach.txt")
+    make(
+        tmp_path,
+        "Thumbs.db",
+        "desktop.ini",
+        "~$report.docx",
+        "download.part",
+        "video.crdownload",
+        "swap.tmp",
+        "Mail.app/Contents/Info.plist",
+        "Photos Library.photoslibrary/database/photos.db",
+        "report.docx",
+        "approach.txt",
+    )
     assert sorted(crawled(tmp_path)) == ["approach.txt", "report.docx"]
 
 
@@ -96,7 +134,9 @@ def test_symlink_pointing_outside_the_root_is_not_followed(tmp_path):
     assert crawled(tmp_path / "root") == ["inside.txt"]
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions and a non-root user")
+@pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions and a non-root user"
+)
 def test_unreadable_folder_is_skipped_without_raising(tmp_path):
     make(tmp_path, "locked/a.txt", "open/b.txt")
     (tmp_path / "locked").chmod(0)

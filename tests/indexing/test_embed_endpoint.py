@@ -41,15 +41,25 @@ def test_an_unknown_model_and_an_unreachable_server_raise_clear_endpoint_errors(
         EndpointEmbedder(url, "fake-embed").embed(["x"])
 
 
-def test_switching_to_the_endpoint_reembeds_in_the_background_path_and_search_uses_it(tmp_path, sensetree_home):
+def test_switching_to_the_endpoint_reembeds_in_the_background_path_and_search_uses_it(
+    tmp_path, sensetree_home
+):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine = start_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
         engine.drain()
         with EmbeddingsEndpoint(dim=256) as server:
-            engine.set_config({"embedding": {"provider": "endpoint", "base_url": server.base_url,
-                                             "model": "fake-embed", "api_key": "secret"}})
+            engine.set_config(
+                {
+                    "embedding": {
+                        "provider": "endpoint",
+                        "base_url": server.base_url,
+                        "model": "fake-embed",
+                        "api_key": "secret",
+                    }
+                }
+            )
             assert engine.embedder.name == "endpoint:fake-embed" and engine.vectors.dim == 256
             assert read_active(engine.vectors_dir) == "endpoint:fake-embed"
             hit = engine.semantic_search("sourdough flour")[0]["path"]
@@ -68,12 +78,21 @@ def test_switching_to_the_endpoint_reembeds_in_the_background_path_and_search_us
         again.close()
 
 
-def test_a_switch_to_an_endpoint_that_does_not_answer_is_refused_and_nothing_is_saved(tmp_path, sensetree_home):
+def test_a_switch_to_an_endpoint_that_does_not_answer_is_refused_and_nothing_is_saved(
+    tmp_path, sensetree_home
+):
     engine = start_engine(sensetree_home)
     try:
         with pytest.raises(EndpointError):
-            engine.set_config({"embedding": {"provider": "endpoint", "base_url": "http://127.0.0.1:9/v1",
-                                             "model": "fake-embed"}})
+            engine.set_config(
+                {
+                    "embedding": {
+                        "provider": "endpoint",
+                        "base_url": "http://127.0.0.1:9/v1",
+                        "model": "fake-embed",
+                    }
+                }
+            )
         assert engine.settings.embedding.provider == "local" and engine.embedder.name == "hashing-384"
     finally:
         engine.close()

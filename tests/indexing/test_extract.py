@@ -93,7 +93,7 @@ def test_markdown_front_matter_title_wins(tmp_path):
 
 def test_source_code_is_recognised_by_extension_and_by_file_name(tmp_path):
     script = tmp_path / "backup.rs"
-    script.write_text("fn main() { println!(\"backup\"); }\n")
+    script.write_text('fn main() { println!("backup"); }\n')
     makefile = tmp_path / "Makefile"
     makefile.write_text("all:\n\tcc -o app main.c\n")
     assert extract(str(script)).doc_type == "code"
@@ -123,7 +123,9 @@ def test_html_keeps_title_and_paragraphs_but_drops_scripts_and_styles(tmp_path):
 
 
 def test_pdf_text_and_metadata_title_are_extracted(tmp_path):
-    path = write_pdf(tmp_path / "report.pdf", ["Revenue grew twelve percent", "Costs fell"], title="Q3 report")
+    path = write_pdf(
+        tmp_path / "report.pdf", ["Revenue grew twelve percent", "Costs fell"], title="Q3 report"
+    )
     result = extract(str(path))
     assert (result.doc_type, result.title) == ("pdf", "Q3 report")
     assert "Revenue grew twelve percent" in result.text and "Costs fell" in result.text
@@ -156,14 +158,17 @@ def test_docx_paragraphs_tables_and_title_are_extracted_in_order(tmp_path):
     document.core_properties.title = "Lease agreement"
     document.add_paragraph("The tenant pays on the first of the month.")
     table = document.add_table(rows=2, cols=2)
-    for row, (key, value) in zip(table.rows, [("Rent", "950"), ("Deposit", "1900")]):
+    for row, (key, value) in zip(table.rows, [("Rent", "950"), ("Deposit", "1900")], strict=False):
         row.cells[0].text, row.cells[1].text = key, value
     document.add_paragraph("Signed in Leeds.")
     path = tmp_path / "lease.docx"
     document.save(str(path))
     result = extract(str(path))
     assert (result.doc_type, result.title) == ("docx", "Lease agreement")
-    assert result.text == "The tenant pays on the first of the month.\nRent\t950\nDeposit\t1900\nSigned in Leeds."
+    assert (
+        result.text
+        == "The tenant pays on the first of the month.\nRent\t950\nDeposit\t1900\nSigned in Leeds."
+    )
 
 
 def test_damaged_docx_is_reported_as_not_a_zip_archive(tmp_path):
@@ -203,7 +208,9 @@ def test_pptx_slide_texts_and_speaker_notes_are_extracted(tmp_path):
     presentation = Presentation()
     slide = presentation.slides.add_slide(presentation.slide_layouts[5])
     slide.shapes.title.text = "Roadmap"
-    slide.shapes.add_textbox(Inches(1), Inches(2), Inches(4), Inches(1)).text_frame.text = "Ship search in May"
+    slide.shapes.add_textbox(
+        Inches(1), Inches(2), Inches(4), Inches(1)
+    ).text_frame.text = "Ship search in May"
     slide.notes_slide.notes_text_frame.text = "Mention the beta users"
     path = tmp_path / "roadmap.pptx"
     presentation.save(str(path))
@@ -245,7 +252,9 @@ def test_epub_chapters_and_title_are_extracted(tmp_path):
 
 def test_rtf_written_by_hand_is_converted_to_text(tmp_path):
     path = tmp_path / "letter.rtf"
-    path.write_bytes(rb"{\rtf1\ansi\ansicpg1252{\fonttbl\f0\fswiss Helvetica;}\f0 Dear Sir,\par Caf\'e9 bill attached.\par}")
+    path.write_bytes(
+        rb"{\rtf1\ansi\ansicpg1252{\fonttbl\f0\fswiss Helvetica;}\f0 Dear Sir,\par Caf\'e9 bill attached.\par}"
+    )
     result = extract(str(path))
     assert result.doc_type == "rtf"
     assert result.text == "Dear Sir,\nCafé bill attached."
@@ -275,7 +284,9 @@ def test_vanished_file_raises_extraction_error_with_reason(tmp_path):
     assert raised.value.reason == VANISHED
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions and a non-root user")
+@pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions and a non-root user"
+)
 def test_unreadable_file_raises_permission_denied(tmp_path):
     path = tmp_path / "private.txt"
     path.write_text("secret")

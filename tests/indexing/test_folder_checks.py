@@ -25,7 +25,9 @@ def api(tmp_path_factory):
 
 
 @pytest.mark.parametrize("path", ["", "   ", "..", ".", "Docs", "./Docs", "../Docs", "Docs/../.."])
-def test_an_empty_or_relative_path_is_invalid_input_and_never_resolved_against_the_cwd(api, tmp_path, monkeypatch, path):
+def test_an_empty_or_relative_path_is_invalid_input_and_never_resolved_against_the_cwd(
+    api, tmp_path, monkeypatch, path
+):
     (tmp_path / "cwd" / "Docs").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "cwd" / "Docs")
     envelope = api.add_indexed_folder(path=path)
@@ -52,7 +54,10 @@ def test_system_file_systems_are_refused_with_a_clear_message(api, path):
         pytest.skip(f"{path} is not on this machine")
     envelope = api.add_indexed_folder(path=path)
     assert envelope["ok"] is False and envelope["error"]["code"] == "invalid_input"
-    assert "system file system" in envelope["error"]["message"] and "holds no documents" in envelope["error"]["message"]
+    assert (
+        "system file system" in envelope["error"]["message"]
+        and "holds no documents" in envelope["error"]["message"]
+    )
     assert api.get_roots()["data"] == []
 
 
@@ -65,9 +70,18 @@ def test_the_runtime_tmpfs_under_run_is_refused_where_this_machine_has_one(api):
 
 
 def test_the_mount_table_decides_for_paths_outside_the_named_system_folders():
-    mounts = [("/", "ext4"), ("/run", "tmpfs"), ("/run/media/jane/USB", "vfat"), ("/tmp", "tmpfs"),
-              ("/srv/kernel", "proc"), ("/mnt/cg", "cgroup2"), ("/run/user/1000", "tmpfs"),
-              ("/home", "autofs"), ("/home", "nfs4"), ("/media/My Disk", "exfat")]
+    mounts = [
+        ("/", "ext4"),
+        ("/run", "tmpfs"),
+        ("/run/media/jane/USB", "vfat"),
+        ("/tmp", "tmpfs"),
+        ("/srv/kernel", "proc"),
+        ("/mnt/cg", "cgroup2"),
+        ("/run/user/1000", "tmpfs"),
+        ("/home", "autofs"),
+        ("/home", "nfs4"),
+        ("/media/My Disk", "exfat"),
+    ]
     assert "runtime tmpfs" in pseudo_reason("/run/lock", mounts)
     assert "runtime tmpfs" in pseudo_reason("/run/user/1000/Docs", mounts)
     assert pseudo_reason("/run/media/jane/USB/Photos", mounts) is None  # a removable drive

@@ -24,8 +24,10 @@ from tests.indexing.bombs import docx_bomb
 from tests.indexing.helpers import indexed_engine, make_engine, write_docs
 
 REPO = Path(__file__).resolve().parents[2]
-FIVE = {f"ordinary-{i}.txt": f"Ordinary file {i} about the {['harbour', 'orchard', 'mill', 'quarry', 'forge'][i]}."
-        for i in range(5)}
+FIVE = {
+    f"ordinary-{i}.txt": f"Ordinary file {i} about the {['harbour', 'orchard', 'mill', 'quarry', 'forge'][i]}."
+    for i in range(5)
+}
 RSS_BOUND_MB = 100
 
 MEASURE = """
@@ -46,8 +48,15 @@ print(json.dumps({"reason": reason, "grew_mb": grew_kb / 1024}))
 def test_a_docx_zip_bomb_is_refused_with_a_reason_before_it_costs_memory(tmp_path):
     bomb = docx_bomb(tmp_path / "bomb.docx", inflated_mb=200)
     assert bomb.stat().st_size < 1_500_000
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(bomb)], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(bomb)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=300,
+        check=True,
+    )
     measured = json.loads(done.stdout.strip().splitlines()[-1])
     assert measured["grew_mb"] < RSS_BOUND_MB, measured
     assert "zip bomb" in measured["reason"] and "word/document.xml" in measured["reason"]
@@ -85,15 +94,25 @@ def test_the_other_files_of_a_zip_bomb_batch_are_indexed(tmp_path, sensetree_hom
 
 
 def run_crashing_indexer(home: Path, folder: Path) -> int:
-    done = subprocess.run([sys.executable, str(REPO / "tests" / "indexing" / "crash_reader.py"), str(home),
-                           str(folder)], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
-                          capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "indexing" / "crash_reader.py"), str(home), str(folder)],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode in (0, 137), done.stderr[-3000:]
     return done.returncode
 
 
-def test_a_file_that_kills_the_process_counts_attempts_and_is_failed_after_max_attempts(tmp_path, sensetree_home):
-    (sensetree_home / "settings.json").write_text(json.dumps({"indexing": {"max_attempts": 2}}), encoding="utf-8")
+def test_a_file_that_kills_the_process_counts_attempts_and_is_failed_after_max_attempts(
+    tmp_path, sensetree_home
+):
+    (sensetree_home / "settings.json").write_text(
+        json.dumps({"indexing": {"max_attempts": 2}}), encoding="utf-8"
+    )
     root = write_docs(tmp_path / "Docs", {**FIVE, "killer.txt": "Reading me ends the process."})
     assert run_crashing_indexer(sensetree_home, root) == 137
     engine = make_engine(sensetree_home)
@@ -162,7 +181,9 @@ def make_deep_tree(root: Path) -> tuple[str, str]:
             os.close(old)
             path = os.path.join(path, name)
         long_file = "f" * 250 + ".txt"
-        with open(os.open(long_file, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w", encoding="utf-8") as out:
+        with open(
+            os.open(long_file, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w", encoding="utf-8"
+        ) as out:
             out.write("Too deep to open by name.")
         os.mkdir("g" * 250, dir_fd=fd)
     finally:

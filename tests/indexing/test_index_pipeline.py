@@ -118,8 +118,16 @@ def test_a_failing_file_is_retried_then_marked_failed_with_its_reason(engine):
     assert queue.failed("/x", "disk hiccup again") is True
     assert queue.next(now=10**12) is None
     failed = [q for q in queue.listing() if q["status"] == "failed"]
-    assert failed == [{"path": "/x", "priority": CRAWL, "action": "index", "status": "failed", "attempts": 3,
-                       "error": "disk hiccup again"}]
+    assert failed == [
+        {
+            "path": "/x",
+            "priority": CRAWL,
+            "action": "index",
+            "status": "failed",
+            "attempts": 3,
+            "error": "disk hiccup again",
+        }
+    ]
     assert queue.retry() == 1 and queue.next() is not None
 
 
@@ -182,7 +190,9 @@ def test_search_skips_files_that_no_longer_exist(engine, tmp_path):
     engine.add_indexed_folder(str(root))
     engine.drain()
     (root / "recipes" / "bread.txt").unlink()
-    assert str(root / "recipes" / "bread.txt") not in paths_of(engine.semantic_search("sourdough bread flour"))
+    assert str(root / "recipes" / "bread.txt") not in paths_of(
+        engine.semantic_search("sourdough bread flour")
+    )
 
 
 def test_binary_files_are_catalogued_by_name_only(engine, tmp_path):
@@ -210,17 +220,25 @@ def test_many_independent_moves_update_every_store_at_once_without_embedding(eng
     engine.drain()
     before = engine.embedder.embedded
     (root / "Archive").mkdir()
-    pairs = [(root / "notes" / "travel.txt", root / "Archive" / "travel.txt"),
-             (root / "recipes", root / "Archive" / "recipes")]
+    pairs = [
+        (root / "notes" / "travel.txt", root / "Archive" / "travel.txt"),
+        (root / "recipes", root / "Archive" / "recipes"),
+    ]
     for old, new in pairs:
         os.rename(old, new)
     engine.indexer.moved_many([(str(o), str(n)) for o, n in pairs])
     assert engine.embedder.embedded == before
-    expected = {str(root / "Archive" / "travel.txt"), str(root / "Archive" / "recipes" / "bread.txt"),
-                str(root / "notes" / "garden.md"), str(root / "invoices" / "acme-2024.txt")}
+    expected = {
+        str(root / "Archive" / "travel.txt"),
+        str(root / "Archive" / "recipes" / "bread.txt"),
+        str(root / "notes" / "garden.md"),
+        str(root / "invoices" / "acme-2024.txt"),
+    }
     assert set(engine.keywords.chunk_counts()) == expected == set(engine.vectors.chunk_counts())
     assert {r.path for r in engine.index.catalog.under(str(root))} == expected
-    assert paths_of(engine.semantic_search("sourdough flour"))[0] == str(root / "Archive" / "recipes" / "bread.txt")
+    assert paths_of(engine.semantic_search("sourdough flour"))[0] == str(
+        root / "Archive" / "recipes" / "bread.txt"
+    )
 
 
 def test_a_folder_of_forty_files_is_embedded_in_one_model_call(engine, tmp_path):
@@ -229,7 +247,9 @@ def test_a_folder_of_forty_files_is_embedded_in_one_model_call(engine, tmp_path)
     root = tmp_path / "Many"
     root.mkdir()
     for i in range(40):
-        (root / f"note{i:02d}.txt").write_text(f"Note {i} about the garden, the roses and topic {i}.", encoding="utf-8")
+        (root / f"note{i:02d}.txt").write_text(
+            f"Note {i} about the garden, the roses and topic {i}.", encoding="utf-8"
+        )
     calls = []
     embed = engine.embedder.embed
     engine.embedder.embed = lambda texts: calls.append(len(texts)) or embed(texts)

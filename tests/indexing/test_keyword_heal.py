@@ -75,7 +75,9 @@ def test_a_fatal_error_on_a_write_sets_the_file_aside_and_rebuilds_it(tmp_path, 
     told: list[dict] = []
     engine.events.subscribe(lambda _topic, payload: told.append(payload), NOTICE)
     real_remove = KeywordIndex._remove
-    failures = iter([duckdb.FatalException("FATAL Error: Failed to delete all rows from index. Only deleted 0")])
+    failures = iter(
+        [duckdb.FatalException("FATAL Error: Failed to delete all rows from index. Only deleted 0")]
+    )
 
     def remove_once_fatal(self, cur, where, params):
         failure = next(failures, None)
@@ -100,7 +102,9 @@ def test_a_fatal_error_on_a_write_sets_the_file_aside_and_rebuilds_it(tmp_path, 
         engine.close()
 
 
-def test_searches_answer_from_the_vectors_while_the_keyword_index_is_rebuilt(tmp_path, sensetree_home, monkeypatch):
+def test_searches_answer_from_the_vectors_while_the_keyword_index_is_rebuilt(
+    tmp_path, sensetree_home, monkeypatch
+):
     root, engine = indexed_sample(tmp_path, sensetree_home)
     real_term_ids = KeywordIndex._term_ids
     calls = iter([duckdb.InternalException("INTERNAL Error: Corrupted ART index")])

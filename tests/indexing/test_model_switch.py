@@ -48,7 +48,8 @@ def test_an_interrupted_switch_keeps_the_old_index_and_resumes_after_restart(tmp
         done = threading.Event()
         restarted.events.subscribe(
             lambda _t, p: done.set() if (p.get("reembedding") or {}).get("done") is True else None,
-            INDEXING_PROGRESS)
+            INDEXING_PROGRESS,
+        )
         assert restarted.embedder.name in ("hashing-384", "hashing-256")
         assert restarted.semantic_search("Lisbon train")[0]["path"] == str(root / "notes" / "travel.txt")
         assert done.wait(60) or restarted.embedder.name == "hashing-256"

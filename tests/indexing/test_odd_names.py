@@ -27,8 +27,10 @@ from tests.indexing.helpers import indexed_engine, make_engine
 
 REPO = Path(__file__).resolve().parents[2]
 LATIN1_NAME = b"Rechnung_M\xfcller.txt"
-posix_bytes_names = pytest.mark.skipif(sys.platform == "win32" or sys.getfilesystemencoding() != "utf-8",
-                                       reason="needs a UTF-8 POSIX file system that accepts any bytes in names")
+posix_bytes_names = pytest.mark.skipif(
+    sys.platform == "win32" or sys.getfilesystemencoding() != "utf-8",
+    reason="needs a UTF-8 POSIX file system that accepts any bytes in names",
+)
 
 
 def forty_files_one_latin1(folder: Path) -> str:
@@ -36,8 +38,9 @@ def forty_files_one_latin1(folder: Path) -> str:
     spells it (os.fsdecode: lone surrogates)."""
     folder.mkdir(parents=True)
     for i in range(39):
-        (folder / f"note-{i:02}.txt").write_text(f"Note {i}: the budget of project {i} is {i * 100} euros.",
-                                                 encoding="utf-8")
+        (folder / f"note-{i:02}.txt").write_text(
+            f"Note {i}: the budget of project {i} is {i * 100} euros.", encoding="utf-8"
+        )
     odd = os.path.join(os.fsencode(folder), LATIN1_NAME)
     with open(odd, "wb") as handle:
         handle.write("Rechnung für Herrn Müller über 1.250 Euro.".encode())
@@ -46,7 +49,18 @@ def forty_files_one_latin1(folder: Path) -> str:
 
 def test_the_stored_spelling_is_valid_utf8_and_turns_back_into_the_exact_path():
     rng = random.Random(11)
-    alphabet = ["a", "/", "é", "\udcfc", "\ud800", "\udfff", "\U0010f7fe", "\U0010f7ff", "\U0010f800", "\U0010ffff"]
+    alphabet = [
+        "a",
+        "/",
+        "é",
+        "\udcfc",
+        "\ud800",
+        "\udfff",
+        "\U0010f7fe",
+        "\U0010f7ff",
+        "\U0010f800",
+        "\U0010ffff",
+    ]
     for _ in range(5000):
         path = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
         stored = to_store(path)
@@ -70,7 +84,9 @@ def test_one_refused_row_does_not_roll_back_the_rest_of_a_batch(tmp_path):
 
 
 @posix_bytes_names
-def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a_reason(tmp_path, sensetree_home):
+def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a_reason(
+    tmp_path, sensetree_home
+):
     odd = forty_files_one_latin1(tmp_path / "Docs")
     with indexed_engine(tmp_path / "Docs", sensetree_home) as engine:
         stats = engine.indexing_stats()
@@ -83,7 +99,9 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
         raw = sqlite3.connect(sensetree_home / "sensetree.db")
         stored = [row[0].decode("utf-8") for row in raw.execute("SELECT CAST(path AS BLOB) FROM files")]
         raw.close()
-        assert odd in [from_store(text) for text in stored]  # valid UTF-8 in the database, the exact path back
+        assert odd in [
+            from_store(text) for text in stored
+        ]  # valid UTF-8 in the database, the exact path back
         engine.index.worker.request_scan(str(tmp_path / "Docs"))  # a re-scan neither re-queues nor forgets it
         engine.drain()
         assert engine.indexing_stats()["failed"] == 1 and engine.indexing_stats()["queued"] == 0
@@ -104,8 +122,12 @@ def test_the_odd_name_travels_through_the_http_bridge_and_back_without_loss(tmp_
 
         def post(command: str, body: dict) -> dict:
             conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-            conn.request("POST", f"/api/{command}", body=json.dumps(body),
-                         headers={"Content-Type": "application/json", TOKEN_HEADER: server.token})
+            conn.request(
+                "POST",
+                f"/api/{command}",
+                body=json.dumps(body),
+                headers={"Content-Type": "application/json", TOKEN_HEADER: server.token},
+            )
             envelope = json.loads(conn.getresponse().read())
             conn.close()
             return envelope
@@ -130,8 +152,14 @@ def test_the_index_command_reports_39_indexed_and_names_the_failed_file_without_
     env = {**os.environ, "SENSETREE_HOME": str(home), "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
 
     def index() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, str(REPO / "app.py"), "index", "--quiet", str(tmp_path / "Docs")],
-                              env=env, capture_output=True, text=True, timeout=300, check=False)
+        return subprocess.run(
+            [sys.executable, str(REPO / "app.py"), "index", "--quiet", str(tmp_path / "Docs")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
 
     done = index()
     assert "Traceback" not in done.stderr and "Logging error" not in done.stderr, done.stderr
@@ -142,4 +170,6 @@ def test_the_index_command_reports_39_indexed_and_names_the_failed_file_without_
     (tmp_path / "Docs" / "note-01.txt").unlink()
     (tmp_path / "Docs" / "added.txt").write_text("Added after the first run.", encoding="utf-8")
     again = index()
-    assert "Indexed 38 file(s)" in again.stdout and "Traceback" not in again.stderr, again.stdout + again.stderr
+    assert "Indexed 38 file(s)" in again.stdout and "Traceback" not in again.stderr, (
+        again.stdout + again.stderr
+    )

@@ -20,12 +20,16 @@ def test_rows_written_before_a_crash_without_a_catalog_commit_are_dropped_at_sta
     restarted = make_engine(sensetree_home)
     try:
         assert ghost in restarted.repair_report.orphans_dropped
-        assert ghost not in restarted.keywords.chunk_counts() and ghost not in restarted.vectors.chunk_counts()
+        assert (
+            ghost not in restarted.keywords.chunk_counts() and ghost not in restarted.vectors.chunk_counts()
+        )
     finally:
         restarted.close()
 
 
-def test_keyword_rows_lost_in_a_crash_are_rebuilt_from_stored_chunks_without_embedding(tmp_path, sensetree_home):
+def test_keyword_rows_lost_in_a_crash_are_rebuilt_from_stored_chunks_without_embedding(
+    tmp_path, sensetree_home
+):
     root, engine = indexed_sample(tmp_path, sensetree_home)
     path = str(root / "notes" / "travel.txt")
     engine.keywords.delete(path)  # a crash between the vector write and the keyword write
@@ -80,8 +84,13 @@ def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding
         assert wait_for(engine, lambda: engine.indexing_stats()["done"] == 4)
         new = root / "notes" / "new.txt"
         new.write_text("Pottery class every Thursday at the community centre.", encoding="utf-8")
-        assert wait_for(engine, lambda: engine.index.catalog.get(str(new)) is not None
-                        and engine.index.catalog.get(str(new)).status == "done")
+        assert wait_for(
+            engine,
+            lambda: (
+                engine.index.catalog.get(str(new)) is not None
+                and engine.index.catalog.get(str(new)).status == "done"
+            ),
+        )
         embedded = engine.embedder.embedded
         moved = root / "pottery.txt"
         os.rename(new, moved)

@@ -55,9 +55,14 @@ def free_port() -> int:
 def clean_env(data_home: Path, person_home: Path, debug_port: int | None = None) -> dict[str, str]:
     """An environment with nothing from the build: no venv, no PYTHONPATH, no model cache, offline."""
     env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(person_home),
-        "SENSETREE_HOME": str(data_home), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-        "QTWEBENGINE_CHROMIUM_FLAGS": "--disable-gpu", "XDG_RUNTIME_DIR": str(person_home / "run"),
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "HOME": str(person_home),
+        "SENSETREE_HOME": str(data_home),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "QTWEBENGINE_CHROMIUM_FLAGS": "--disable-gpu",
+        "XDG_RUNTIME_DIR": str(person_home / "run"),
     }
     (person_home / "run").mkdir(parents=True, exist_ok=True, mode=0o700)
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -80,8 +85,15 @@ def start(command: list[str], env: dict[str, str], cwd: Path, log_dir: Path) -> 
         env = {**env, "DISPLAY": os.environ["DISPLAY"]}
     log_dir.mkdir(parents=True, exist_ok=True)
     with open(log_dir / "app.out", "wb") as out, open(log_dir / "app.err", "wb") as err:
-        return subprocess.Popen(command, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                start_new_session=True)
+        return subprocess.Popen(
+            command,
+            env=env,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -129,11 +141,16 @@ class DevToolsPage:
 
     def __init__(self, ws_url: str, timeout_s: float = 120):
         url = urlparse(ws_url)
-        self._sock = socket.create_connection((url.hostname or "127.0.0.1", url.port or 80), timeout=timeout_s)
+        self._sock = socket.create_connection(
+            (url.hostname or "127.0.0.1", url.port or 80), timeout=timeout_s
+        )
         key = base64.b64encode(os.urandom(16)).decode()
-        self._sock.sendall((f"GET {url.path} HTTP/1.1\r\nHost: {url.hostname}:{url.port}\r\nUpgrade: websocket\r\n"
-                            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                           .encode())
+        self._sock.sendall(
+            (
+                f"GET {url.path} HTTP/1.1\r\nHost: {url.hostname}:{url.port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         head = b""
         while b"\r\n\r\n" not in head:
             chunk = self._sock.recv(1)
@@ -205,9 +222,11 @@ class DevToolsPage:
 def bridge_call(page: DevToolsPage, command: str, *args: Any) -> Any:
     """Call a bridge command from the page, as the UI does, once pywebview has injected its API."""
     call = f"pywebview.api.{command}(...{json.dumps(list(args))})"
-    script = ("new Promise(resolve => { const go = () => resolve(" + call + "); "
-              f"if (window.pywebview && window.pywebview.api && window.pywebview.api.{command}) go(); "
-              "else window.addEventListener('pywebviewready', go, {once: true}); })")
+    script = (
+        "new Promise(resolve => { const go = () => resolve(" + call + "); "
+        f"if (window.pywebview && window.pywebview.api && window.pywebview.api.{command}) go(); "
+        "else window.addEventListener('pywebviewready', go, {once: true}); })"
+    )
     for _ in range(RELOAD_RETRIES):
         try:
             return page.evaluate(script)

@@ -68,7 +68,9 @@ def test_on_macos_a_launch_agent_runs_the_app_with_the_tray_flag_at_load(tmp_pat
 
     autostart.set_enabled(True, command=command, platform="darwin")
 
-    plist = plistlib.loads((tmp_path / "Library" / "LaunchAgents" / "org.sensetree.SenseTree.plist").read_bytes())
+    plist = plistlib.loads(
+        (tmp_path / "Library" / "LaunchAgents" / "org.sensetree.SenseTree.plist").read_bytes()
+    )
     assert plist["ProgramArguments"] == command and plist["RunAtLoad"] is True
     assert autostart.is_enabled(platform="darwin")
     autostart.set_enabled(False, platform="darwin")

@@ -22,7 +22,9 @@ def test_linux_bundles_qt_for_the_window_and_the_tray_and_leaves_pystray_out():
     linux = plan("linux")
 
     assert linux.webview == "qt" and linux.bundles_qt
-    assert {"webview.platforms.qt", "PySide6.QtWebEngineWidgets", "bridge.tray_qt"} <= set(linux.hiddenimports)
+    assert {"webview.platforms.qt", "PySide6.QtWebEngineWidgets", "bridge.tray_qt"} <= set(
+        linux.hiddenimports
+    )
     assert "pystray" in linux.excludes and "bridge.tray_pystray" in linux.excludes
     assert "webview.platforms.edgechromium" in linux.excludes and "webview.platforms.cocoa" in linux.excludes
 
@@ -31,8 +33,9 @@ def test_windows_uses_edge_webview2_and_pystray_and_bundles_no_qt():
     windows = plan("win32")
 
     assert windows.webview == "edgechromium" and not windows.bundles_qt
-    assert {"webview.platforms.winforms", "webview.platforms.edgechromium", "clr", "pystray._win32"} \
-        <= set(windows.hiddenimports)
+    assert {"webview.platforms.winforms", "webview.platforms.edgechromium", "clr", "pystray._win32"} <= set(
+        windows.hiddenimports
+    )
     assert {"PySide6", "shiboken6", "qtpy", "webview.platforms.qt", "bridge.tray_qt"} <= set(windows.excludes)
     assert not any(name.startswith(("PySide6", "webview.platforms.qt")) for name in windows.hiddenimports)
 
@@ -81,6 +84,10 @@ def test_qt_webengine_keeps_only_the_en_us_locale_pack_and_what_chromium_needs_t
     assert keep_webengine_file(locales + "en-US.pak")
     assert not keep_webengine_file(locales + "de.pak") and not keep_webengine_file(locales + "en-GB.pak")
     assert not keep_webengine_file("PySide6/Qt/resources/qtwebengine_devtools_resources.pak")
-    for needed in ("PySide6/Qt/resources/qtwebengine_resources.pak", "PySide6/Qt/resources/icudtl.dat",
-                   "PySide6/Qt/resources/v8_context_snapshot.bin", "PySide6/Qt/translations/qtbase_de.qm"):
+    for needed in (
+        "PySide6/Qt/resources/qtwebengine_resources.pak",
+        "PySide6/Qt/resources/icudtl.dat",
+        "PySide6/Qt/resources/v8_context_snapshot.bin",
+        "PySide6/Qt/translations/qtbase_de.qm",
+    ):
         assert keep_webengine_file(needed), needed

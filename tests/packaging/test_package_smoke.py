@@ -34,8 +34,10 @@ from tests.packaging.frozen_app import (
 )
 
 pytestmark = [
-    pytest.mark.skipif(os.environ.get("SENSETREE_PACKAGE_TEST") != "1",
-                       reason="needs the .deb of `make package`; run `make package-test`"),
+    pytest.mark.skipif(
+        os.environ.get("SENSETREE_PACKAGE_TEST") != "1",
+        reason="needs the .deb of `make package`; run `make package-test`",
+    ),
     pytest.mark.timeout(900),
 ]
 
@@ -62,7 +64,9 @@ def _indexed(page: DevToolsPage, count: int) -> dict[str, Any] | None:
 
 def _window_page(process: subprocess.Popen[bytes], port: int, logs: Path) -> str | None:
     if process.poll() is not None:
-        raise AssertionError(f"the app exited with {process.returncode}:\n{(logs / 'app.err').read_text()[-3000:]}")
+        raise AssertionError(
+            f"the app exited with {process.returncode}:\n{(logs / 'app.err').read_text()[-3000:]}"
+        )
     return page_socket_url(port)
 
 
@@ -86,8 +90,15 @@ def test_the_unpacked_deb_opens_its_window_indexes_finds_and_quits_through_the_t
         assert hits["ok"] and Path(hits["data"][0]["path"]).name == "pancakes.txt", hits
         page.close()
 
-        second = subprocess.run(under_display([str(executable)]), env=clean_env(data_home, person_home),
-                                cwd=elsewhere, stdin=subprocess.DEVNULL, capture_output=True, timeout=180, check=False)
+        second = subprocess.run(
+            under_display([str(executable)]),
+            env=clean_env(data_home, person_home),
+            cwd=elsewhere,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=180,
+            check=False,
+        )
         assert second.returncode == 0, second.stderr.decode()[-3000:]
         assert app.poll() is None, "a second launch must leave the first one running"
 
@@ -116,8 +127,11 @@ def test_the_unpacked_deb_shows_its_tray_menu_to_a_statusnotifier_host_and_quits
         menu = host.ask("menu")["menu"]
         assert [entry["label"] for entry in menu] == ["Open SenseTree", "Pause indexing", "Quit"]
         host.ask("click", label="Pause indexing")
-        wait_for(lambda: host.ask("menu")["menu"][1]["label"] == "Resume indexing" or None, WINDOW_BOUND_S,
-                 "the engine to pause")
+        wait_for(
+            lambda: host.ask("menu")["menu"][1]["label"] == "Resume indexing" or None,
+            WINDOW_BOUND_S,
+            "the engine to pause",
+        )
         assert json.loads((data_home / "settings.json").read_text())["indexing"]["paused"] is True
         host.ask("click", label="Quit")
         assert app.wait_exit(120) == 0
@@ -141,9 +155,16 @@ def test_the_unpacked_deb_indexes_and_searches_from_the_command_line_with_no_sou
     elsewhere.mkdir()
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*_without_network(), str(executable), *args], env=env, cwd=elsewhere,
-                              capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=INDEX_BOUND_S,
-                              check=False)
+        return subprocess.run(
+            [*_without_network(), str(executable), *args],
+            env=env,
+            cwd=elsewhere,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=INDEX_BOUND_S,
+            check=False,
+        )
 
     version = run("--version")
     assert version.returncode == 0 and version.stdout.strip() == "SenseTree 0.1.0", version

@@ -36,12 +36,20 @@ def test_windows_and_macos_builds_keep_qt_out_of_the_build_venv():
 def test_the_installer_checks_for_the_webview2_runtime_and_runs_the_evergreen_bootstrapper_when_absent():
     assert "{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}" in INSTALLER  # the WebView2 runtime's client id
     assert re.search(r'Filename: "\{tmp\}\\MicrosoftEdgeWebview2Setup\.exe".*Check: NeedsWebView2', INSTALLER)
-    assert "go.microsoft.com/fwlink/p/?LinkId=2124703" in _job("windows")  # Microsoft's evergreen bootstrapper
+    assert "go.microsoft.com/fwlink/p/?LinkId=2124703" in _job(
+        "windows"
+    )  # Microsoft's evergreen bootstrapper
 
 
 def test_version_flag_prints_the_version_and_exits_0():
-    done = subprocess.run([sys.executable, str(REPO / "app.py"), "--version"], capture_output=True, text=True,
-                          timeout=60, check=False, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "app.py"), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=REPO,
+    )
 
     assert done.returncode == 0 and done.stdout.startswith("SenseTree ")
 
@@ -51,9 +59,14 @@ def test_the_smoke_script_runs_version_then_serve(tmp_path):
     launcher.write_text(f"#!/bin/sh\nexec '{sys.executable}' '{REPO / 'app.py'}' \"$@\"\n")
     launcher.chmod(0o755)
 
-    done = subprocess.run([sys.executable, str(REPO / "build" / "smoke_start.py"), str(launcher), "--timeout", "120"],
-                          capture_output=True, text=True, timeout=300, check=False,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, str(REPO / "build" / "smoke_start.py"), str(launcher), "--timeout", "120"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
+    )
 
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[0].startswith("SenseTree ")

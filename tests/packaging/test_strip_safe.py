@@ -14,8 +14,10 @@ import tokenizers
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "build"))
 from strip_safe import loadable, repair, strip_binaries, stripped_copy  # noqa: E402
 
-pytestmark = pytest.mark.skipif(shutil.which("strip") is None or shutil.which("readelf") is None,
-                                reason="binutils (strip, readelf) are not installed")
+pytestmark = pytest.mark.skipif(
+    shutil.which("strip") is None or shutil.which("readelf") is None,
+    reason="binutils (strip, readelf) are not installed",
+)
 
 NUMPY_LIBS = Path(numpy.__file__).parent.parent / "numpy.libs"
 
@@ -54,7 +56,10 @@ def test_the_duckdb_extension_is_never_stripped_because_its_footer_carries_its_m
 
 def test_only_binaries_are_replaced_in_pyinstallers_lists(tmp_path):
     module = next(Path(tokenizers.__file__).parent.glob("tokenizers*.so"))
-    entries = [("tokenizers/tokenizers.so", str(module), "EXTENSION"), ("web/index.html", "/x/index.html", "DATA")]
+    entries = [
+        ("tokenizers/tokenizers.so", str(module), "EXTENSION"),
+        ("web/index.html", "/x/index.html", "DATA"),
+    ]
 
     out = strip_binaries(entries, tmp_path)
 

@@ -10,8 +10,10 @@ from engine.retrieval.hybrid import HybridSearch, SearchResult
 from engine.retrieval.vectors import VectorIndex
 
 TEXTS = {
-    "Docs/budget.txt": ["The quarterly budget review for the marketing team.",
-                        "Appendix: travel costs and the revised budget for the spring offsite."],
+    "Docs/budget.txt": [
+        "The quarterly budget review for the marketing team.",
+        "Appendix: travel costs and the revised budget for the spring offsite.",
+    ],
     "Docs/recipes/bread.md": ["Sourdough bread: flour, water, salt, and a long slow rise."],
     "DocsEvil/leak.txt": ["The quarterly budget review leaked to a competitor."],
     "Other/zebra.txt": ["Zebras graze on the savanna in large herds."],
@@ -104,7 +106,13 @@ def test_an_empty_query_returns_nothing(corpus):
 
 def test_results_serialise_to_the_ipc_shape():
     result = SearchResult("/r/a.txt", "a.txt", 0.5, "snip", 2)
-    assert result.to_dict() == {"path": "/r/a.txt", "name": "a.txt", "score": 0.5, "snippet": "snip", "chunk_index": 2}
+    assert result.to_dict() == {
+        "path": "/r/a.txt",
+        "name": "a.txt",
+        "score": 0.5,
+        "snippet": "snip",
+        "chunk_index": 2,
+    }
 
 
 def test_snippets_come_from_the_text_each_arm_returns_without_a_second_read(corpus, monkeypatch):

@@ -21,10 +21,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 def crash_after(db: Path, body: str) -> None:
     """Run `body` with `index = KeywordIndex(db)` in a child that then dies without closing anything."""
-    script = "import os\nfrom engine.retrieval.bm25 import KeywordIndex\n" \
-             f"index = KeywordIndex({str(db)!r})\n{textwrap.dedent(body)}\nos._exit(137)\n"
+    script = (
+        "import os\nfrom engine.retrieval.bm25 import KeywordIndex\n"
+        f"index = KeywordIndex({str(db)!r})\n{textwrap.dedent(body)}\nos._exit(137)\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 137, done.stderr
     assert Path(str(db) + ".wal").exists()  # the kill left a WAL to replay
 
@@ -51,8 +55,10 @@ def test_a_file_indexed_before_a_kill_can_be_deleted_after_one_clean_start(tmp_p
 
 def test_terms_written_before_a_kill_are_found_after_a_clean_start(tmp_path):
     db = tmp_path / "keywords.duckdb"
-    crash_after(db, "index.upsert('/docs/old.txt', ['zebra apple'])\nindex._writer.execute('CHECKPOINT')\n"
-                    + TEN_FILES)
+    crash_after(
+        db,
+        "index.upsert('/docs/old.txt', ['zebra apple'])\nindex._writer.execute('CHECKPOINT')\n" + TEN_FILES,
+    )
     KeywordIndex(db).close()
     index = KeywordIndex(db)
     try:  # a stale term index answered 0 here while the rows were in the table

@@ -12,21 +12,33 @@ from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.damage import is_damage
 
 
-@pytest.mark.parametrize("error", [
-    duckdb.FatalException("FATAL Error: Failed to delete all rows from index. Only deleted 0 out of 1 rows."),
-    duckdb.InternalException("INTERNAL Error: Corrupted ART index"),
-    duckdb.IOException('IO Error: Corrupt database file: computed checksum 1 does not match stored checksum 2'),
-    duckdb.IOException('IO Error: Could not read enough bytes from file "k.duckdb": attempted to read 262144'),
-])
+@pytest.mark.parametrize(
+    "error",
+    [
+        duckdb.FatalException(
+            "FATAL Error: Failed to delete all rows from index. Only deleted 0 out of 1 rows."
+        ),
+        duckdb.InternalException("INTERNAL Error: Corrupted ART index"),
+        duckdb.IOException(
+            "IO Error: Corrupt database file: computed checksum 1 does not match stored checksum 2"
+        ),
+        duckdb.IOException(
+            'IO Error: Could not read enough bytes from file "k.duckdb": attempted to read 262144'
+        ),
+    ],
+)
 def test_fatal_internal_and_corruption_errors_are_damage(error):
     assert is_damage(error)
 
 
-@pytest.mark.parametrize("error", [
-    duckdb.IOException('IO Error: Could not set lock on file "k.duckdb": Conflicting lock is held'),
-    duckdb.IOException("IO Error: No space left on device"),
-    duckdb.CatalogException("Catalog Error: Table with name nothing does not exist!"),
-])
+@pytest.mark.parametrize(
+    "error",
+    [
+        duckdb.IOException('IO Error: Could not set lock on file "k.duckdb": Conflicting lock is held'),
+        duckdb.IOException("IO Error: No space left on device"),
+        duckdb.CatalogException("Catalog Error: Table with name nothing does not exist!"),
+    ],
+)
 def test_a_lock_a_full_disk_or_a_bad_query_is_not_damage(error):
     assert not is_damage(error)
 

@@ -12,12 +12,16 @@ from engine.retrieval import tokenize
 from engine.retrieval.bm25 import KeywordIndex
 
 CORPUS = {
-    "/r/Docs/budget.txt": ["The quarterly budget review for the marketing team, with budget cuts.",
-                           "Travel costs rose; the budget was revised twice."],
+    "/r/Docs/budget.txt": [
+        "The quarterly budget review for the marketing team, with budget cuts.",
+        "Travel costs rose; the budget was revised twice.",
+    ],
     "/r/Docs/notes.md": ["Meeting notes: hiring plan, office move, café opening in Zürich."],
     "/r/DocsEvil/secret.txt": ["A budget spreadsheet that must never match a Docs scope."],
-    "/r/Other/recipe.txt": ["Bake the bread for forty minutes; running late is fine.",
-                            "Runners and runs: the stemmer should fold these together."],
+    "/r/Other/recipe.txt": [
+        "Bake the bread for forty minutes; running late is fine.",
+        "Runners and runs: the stemmer should fold these together.",
+    ],
     "/r/Other/empty.txt": [""],
 }
 QUERIES = ["budget", "budget review", "running", "cafe zurich", "the and of", "bread travel notes", "xyzzy"]
@@ -42,10 +46,13 @@ def static_bm25(corpus, query):
     rows = [(f"{path}#{i}", text) for path, chunks in corpus.items() for i, text in enumerate(chunks)]
     con.executemany("INSERT INTO docs VALUES (?, ?)", rows)
     ignore = tokenize.IGNORE_PATTERN.replace("'", "''")
-    con.execute("PRAGMA create_fts_index('docs', 'key', 'body', stemmer='porter', stopwords='stopwords', "
-                f"ignore='{ignore}', strip_accents=1, lower=1)")
-    found = con.execute("SELECT key, fts_main_docs.match_bm25(key, ?) AS s FROM docs WHERE s IS NOT NULL",
-                        [query]).fetchall()
+    con.execute(
+        "PRAGMA create_fts_index('docs', 'key', 'body', stemmer='porter', stopwords='stopwords', "
+        f"ignore='{ignore}', strip_accents=1, lower=1)"
+    )
+    found = con.execute(
+        "SELECT key, fts_main_docs.match_bm25(key, ?) AS s FROM docs WHERE s IS NOT NULL", [query]
+    ).fetchall()
     con.close()
     return {(key.rsplit("#", 1)[0], int(key.rsplit("#", 1)[1])): s for key, s in found}
 
@@ -193,7 +200,11 @@ def test_scope_is_segment_exact_so_docs_never_matches_docsevil(tmp_path):
 def test_delete_of_a_folder_removes_everything_beneath_it_and_nothing_beside_it(tmp_path):
     index = build(tmp_path / "k.duckdb", CORPUS)
     index.delete("/r/Docs")
-    assert set(index.chunk_counts()) == {"/r/DocsEvil/secret.txt", "/r/Other/recipe.txt", "/r/Other/empty.txt"}
+    assert set(index.chunk_counts()) == {
+        "/r/DocsEvil/secret.txt",
+        "/r/Other/recipe.txt",
+        "/r/Other/empty.txt",
+    }
     assert [h.path for h in index.search("budget")] == ["/r/DocsEvil/secret.txt"]
     index.close()
 

@@ -15,15 +15,16 @@ def generated_corpus(seed: int = 7, files: int = 60) -> dict[str, list[str]]:
     corpus = {}
     for n in range(files):
         folder = ["/r/Docs", "/r/DocsEvil", "/r/Other/deep", "/r/Other"][n % 4]
-        corpus[f"{folder}/f{n}.txt"] = [" ".join(rng.choice(WORDS, size=int(rng.integers(3, 15))))
-                                        for _ in range(int(rng.integers(1, 4)))]
+        corpus[f"{folder}/f{n}.txt"] = [
+            " ".join(rng.choice(WORDS, size=int(rng.integers(3, 15)))) for _ in range(int(rng.integers(1, 4)))
+        ]
     return corpus
 
 
 def brute_top_k(postings, k, allowed=None):
     totals: dict[int, float] = {}
     for ids, weights in postings:
-        for chunk_id, weight in zip(ids.tolist(), weights.tolist()):
+        for chunk_id, weight in zip(ids.tolist(), weights.tolist(), strict=False):
             if allowed is None or chunk_id in allowed:
                 totals[chunk_id] = totals.get(chunk_id, 0.0) + weight
     return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
@@ -41,8 +42,9 @@ def test_top_k_equals_the_exhaustive_sum_and_sort_including_ties():
             assert [c for c, _ in ours] == [c for c, _ in brute_top_k(postings, k)]
         allowed = set(range(0, 200, 3))
         inside = np.array(sorted(allowed))
-        assert ([c for c, _ in top_k(postings, 10, lambda ids, inside=inside: np.isin(ids, inside))]
-                == [c for c, _ in brute_top_k(postings, 10, allowed)])
+        assert [c for c, _ in top_k(postings, 10, lambda ids, inside=inside: np.isin(ids, inside))] == [
+            c for c, _ in brute_top_k(postings, 10, allowed)
+        ]
 
 
 def test_split_by_term_groups_rows_of_several_terms():

@@ -23,10 +23,19 @@ class _RerankServer:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 payload = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), **payload})
-                reply = body if body is not None else {"results": [
-                    {"index": i, "relevance_score": min(1.0, doc.count(payload["query"]) / 3)}
-                    for i, doc in reversed(list(enumerate(payload["documents"])))]}
+                outer.requests.append(
+                    {"path": self.path, "auth": self.headers.get("Authorization"), **payload}
+                )
+                reply = (
+                    body
+                    if body is not None
+                    else {
+                        "results": [
+                            {"index": i, "relevance_score": min(1.0, doc.count(payload["query"]) / 3)}
+                            for i, doc in reversed(list(enumerate(payload["documents"])))
+                        ]
+                    }
+                )
                 data = json.dumps(reply).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -72,8 +81,10 @@ def test_endpoint_scores_outside_zero_one_are_squashed_into_probabilities():
 
 
 def test_endpoint_http_error_names_the_url_and_what_to_check():
-    with _RerankServer(status=401, body={"error": "bad key"}) as server, \
-            pytest.raises(EndpointError, match=r"HTTP 401.*rerank.api_key"):
+    with (
+        _RerankServer(status=401, body={"error": "bad key"}) as server,
+        pytest.raises(EndpointError, match=r"HTTP 401.*rerank.api_key"),
+    ):
         EndpointReranker(server.url).score("q", ["a"])
 
 

@@ -80,7 +80,10 @@ def test_paths_with_quotes_are_escaped_in_every_operation(tmp_path):
 def test_texts_returns_the_stored_text_of_many_chunks_at_once(tmp_path):
     index = make_index(tmp_path)
     texts = index.texts([("/r/Docs/budget.txt", 1), ("/r/Docs/notes.md", 0), ("/r/none.txt", 0)])
-    assert texts == {("/r/Docs/budget.txt", 1): "travel costs rose", ("/r/Docs/notes.md", 0): "meeting notes hiring plan"}
+    assert texts == {
+        ("/r/Docs/budget.txt", 1): "travel costs rose",
+        ("/r/Docs/notes.md", 0): "meeting notes hiring plan",
+    }
 
 
 def test_an_empty_index_answers_with_no_hits(tmp_path):
@@ -104,13 +107,15 @@ def test_reopening_with_another_dimension_asks_for_a_reindex(tmp_path):
         VectorIndex(tmp_path / "vectors", 32)
 
 
-def test_optimize_builds_an_ann_index_on_a_big_table_and_search_still_finds_exact_matches(tmp_path, monkeypatch):
+def test_optimize_builds_an_ann_index_on_a_big_table_and_search_still_finds_exact_matches(
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(vectors_module, "ANN_MIN_ROWS", 500)
     rng = np.random.default_rng(7)
     matrix = rng.normal(size=(600, 64)).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     index = VectorIndex(tmp_path / "vectors", 64)
-    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i:i + 1]) for i in range(600)])
+    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i : i + 1]) for i in range(600)])
     index.optimize()
     assert index.has_ann()
     assert [ix.index_type for ix in index._table.list_indices() if ix.columns == ["vector"]] == ["IvfHnswSq"]

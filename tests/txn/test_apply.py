@@ -87,7 +87,9 @@ def test_edited_field_in_the_selection_is_refused(world):
 def test_injected_operation_is_refused(world):
     service = world.service()
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
-    injected = plan["operations"] + [{"kind": "delete", "old_path": str(world.root / "notes.md"), "reason": "x"}]
+    injected = plan["operations"] + [
+        {"kind": "delete", "old_path": str(world.root / "notes.md"), "reason": "x"}
+    ]
     with pytest.raises(InvalidInput, match="not part of the proposed plan"):
         service.apply_action_plan(plan["transaction_id"], operations=injected)
 
@@ -252,8 +254,15 @@ def test_quiesce_hook_holds_for_the_whole_apply(world):
         yield
         events.append("release")
 
-    service = TxnService(world.db, world.home, lambda: world.roots, world.index, None,
-                         fault=lambda point: events.append(point.phase), quiesce=hold)
+    service = TxnService(
+        world.db,
+        world.home,
+        lambda: world.roots,
+        world.index,
+        None,
+        fault=lambda point: events.append(point.phase),
+        quiesce=hold,
+    )
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     service.apply_action_plan(plan["transaction_id"])
     assert events[0] == "hold" and events[-1] == "release" and "disk" in events and "index" in events
@@ -263,10 +272,13 @@ def test_undo_of_a_folder_renamed_then_deleted_reindexes_its_files_at_their_orig
     r = world.root
     index_before = world.index.state()
     service = world.service()
-    plan = service.propose_plan("Rename then drop", [
-        {"kind": "rename", "old_path": f"{r}/photos", "new_path": f"{r}/pictures"},
-        {"kind": "delete", "old_path": f"{r}/pictures"},
-    ])
+    plan = service.propose_plan(
+        "Rename then drop",
+        [
+            {"kind": "rename", "old_path": f"{r}/photos", "new_path": f"{r}/pictures"},
+            {"kind": "delete", "old_path": f"{r}/pictures"},
+        ],
+    )
     service.apply_action_plan(plan["transaction_id"])
     service.undo_transaction(plan["transaction_id"])
     assert (f"{r}/photos/cat.txt", 9) in world.index.queued  # not the vanished pictures/cat.txt
@@ -280,9 +292,11 @@ def test_undo_reindexes_a_file_that_left_a_folder_restored_from_the_trash(world)
     r = world.root
     service = world.service()
     index_before = world.index.state()
-    ops = [{"kind": "mkdir", "new_path": f"{r}/b", "reason": "r"},
-           {"kind": "move", "old_path": f"{r}/notes.md", "new_path": f"{r}/b/notes.md", "reason": "r"},
-           {"kind": "delete", "old_path": f"{r}/b", "reason": "r"}]
+    ops = [
+        {"kind": "mkdir", "new_path": f"{r}/b", "reason": "r"},
+        {"kind": "move", "old_path": f"{r}/notes.md", "new_path": f"{r}/b/notes.md", "reason": "r"},
+        {"kind": "delete", "old_path": f"{r}/b", "reason": "r"},
+    ]
     plan = service.propose_plan("into b, then away", ops)
     assert service.apply_action_plan(plan["transaction_id"])["applied"] == 3
     assert service.undo_transaction(plan["transaction_id"])["applied"] == 3
@@ -296,9 +310,11 @@ def test_a_folder_made_inside_a_real_folder_travels_with_it_when_that_folder_mov
     folder when a real ancestor two levels up moved, and refused to move it afterwards."""
     r = world.root
     (r / "Finance" / "Tax").mkdir(parents=True, exist_ok=True)
-    ops = [{"kind": "mkdir", "new_path": f"{r}/Finance/Tax/2025", "reason": "r"},
-           {"kind": "move", "old_path": f"{r}/Finance", "new_path": f"{r}/Money", "reason": "r"},
-           {"kind": "move", "old_path": f"{r}/Money/Tax/2025", "new_path": f"{r}/Money/2025", "reason": "r"}]
+    ops = [
+        {"kind": "mkdir", "new_path": f"{r}/Finance/Tax/2025", "reason": "r"},
+        {"kind": "move", "old_path": f"{r}/Finance", "new_path": f"{r}/Money", "reason": "r"},
+        {"kind": "move", "old_path": f"{r}/Money/Tax/2025", "new_path": f"{r}/Money/2025", "reason": "r"},
+    ]
     service = world.service()
     plan = service.propose_plan("nested", ops)
     assert service.apply_action_plan(plan["transaction_id"])["applied"] == 3
@@ -310,10 +326,12 @@ def test_undo_succeeds_when_a_folder_it_removes_held_an_earlier_position(world):
     name and a sub-folder, rename the sub-folder; undoing ended by fingerprinting a path inside a folder
     it had just removed, where a file now stands."""
     r = world.root
-    ops = [{"kind": "move", "old_path": f"{r}/notes.md", "new_path": f"{r}/kept.md", "reason": "r"},
-           {"kind": "mkdir", "new_path": f"{r}/notes.md", "reason": "r"},
-           {"kind": "mkdir", "new_path": f"{r}/notes.md/a", "reason": "r"},
-           {"kind": "rename", "old_path": f"{r}/notes.md/a", "new_path": f"{r}/notes.md/b", "reason": "r"}]
+    ops = [
+        {"kind": "move", "old_path": f"{r}/notes.md", "new_path": f"{r}/kept.md", "reason": "r"},
+        {"kind": "mkdir", "new_path": f"{r}/notes.md", "reason": "r"},
+        {"kind": "mkdir", "new_path": f"{r}/notes.md/a", "reason": "r"},
+        {"kind": "rename", "old_path": f"{r}/notes.md/a", "new_path": f"{r}/notes.md/b", "reason": "r"},
+    ]
     before = snapshot(r)
     service = world.service()
     plan = service.propose_plan("shuffle", ops)

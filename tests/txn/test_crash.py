@@ -30,10 +30,21 @@ print(json.dumps(service.apply_action_plan(txn)))
 """
 
 
-def apply_in_child(home: Path, roots: list[str], txn_id: str, crash_at: int) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, SENSETREE_TESTING="1", SENSETREE_TXN_CRASH_AT=str(crash_at), SENSETREE_HOME=str(home))
-    return subprocess.run([sys.executable, "-c", CHILD, str(home), json.dumps(roots), txn_id], check=False, cwd=REPO,
-                          env=env, capture_output=True, text=True, timeout=120)
+def apply_in_child(
+    home: Path, roots: list[str], txn_id: str, crash_at: int
+) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ, SENSETREE_TESTING="1", SENSETREE_TXN_CRASH_AT=str(crash_at), SENSETREE_HOME=str(home)
+    )
+    return subprocess.run(
+        [sys.executable, "-c", CHILD, str(home), json.dumps(roots), txn_id],
+        check=False,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def crash_everywhere(tmp_path: Path, home: Path, plan_for, extra_roots=(), reset=lambda: None) -> list[str]:
@@ -83,7 +94,9 @@ def test_child_that_is_not_told_to_crash_commits(world):
     assert world.service().recover() == []
 
 
-def test_recover_rolls_back_a_child_killed_at_every_point_of_a_move_across_file_systems(tmp_path, sensetree_home):
+def test_recover_rolls_back_a_child_killed_at_every_point_of_a_move_across_file_systems(
+    tmp_path, sensetree_home
+):
     shm = Path("/dev/shm")
     if not shm.is_dir() or os.stat(shm).st_dev == os.stat(tmp_path).st_dev:
         pytest.skip("needs a second file system (/dev/shm) to move across")
@@ -95,9 +108,11 @@ def test_recover_rolls_back_a_child_killed_at_every_point_of_a_move_across_file_
         (other / "seed.txt").write_text("on the other drive")
 
     def plan_for(root: Path) -> list[dict]:
-        return [{"kind": "move", "old_path": f"{root}/photos", "new_path": f"{other}/Archive/photos"},
-                {"kind": "move", "old_path": f"{root}/notes.md", "new_path": f"{other}/notes.md"},
-                {"kind": "delete", "old_path": f"{other}/seed.txt"}]
+        return [
+            {"kind": "move", "old_path": f"{root}/photos", "new_path": f"{other}/Archive/photos"},
+            {"kind": "move", "old_path": f"{root}/notes.md", "new_path": f"{other}/notes.md"},
+            {"kind": "delete", "old_path": f"{other}/seed.txt"},
+        ]
 
     try:
         stages = crash_everywhere(tmp_path, sensetree_home, plan_for, [other], reset)

@@ -18,7 +18,9 @@ def _rename(world, name="notes.md", to="shopping.md"):
 
 
 def _age(world, txn_id: str, seconds: float) -> None:
-    world.db.execute("UPDATE txn_transactions SET created_at = ? WHERE id = ?", (time.time() - seconds, txn_id))
+    world.db.execute(
+        "UPDATE txn_transactions SET created_at = ? WHERE id = ?", (time.time() - seconds, txn_id)
+    )
 
 
 def test_a_draft_is_listed_with_its_operations_so_history_can_review_it(world):

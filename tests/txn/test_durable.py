@@ -40,7 +40,9 @@ def test_trash_restore_works_after_the_database_file_is_deleted(world):
     assert service.trash_list() == []  # nothing re-listed until start-up recovery ran
     service.recover()
     [item] = service.trash_list()
-    assert item["original_path"] == f"{world.root}/notes.md" and item["transaction_id"] == plan["transaction_id"]
+    assert (
+        item["original_path"] == f"{world.root}/notes.md" and item["transaction_id"] == plan["transaction_id"]
+    )
     assert service.trash_restore(item["item_id"]) == {"path": f"{world.root}/notes.md"}
     assert (world.root / "notes.md").read_text() == "# Notes\nbuy milk"
     assert world.trash_files() == [] and world.trash_manifests() == [] and service.trash_list() == []
@@ -137,8 +139,9 @@ def test_a_rollback_sqlite_could_not_record_is_written_back_at_the_next_start(wo
     assert not list((world.home / "journal").glob("*.jsonl"))
 
 
-def test_a_plan_copying_more_than_the_data_folder_holds_is_refused_with_the_figures(tmp_path, sensetree_home,
-                                                                                     monkeypatch):
+def test_a_plan_copying_more_than_the_data_folder_holds_is_refused_with_the_figures(
+    tmp_path, sensetree_home, monkeypatch
+):
     shm = Path("/dev/shm")
     if not shm.is_dir() or os.stat(shm).st_dev == os.stat(sensetree_home).st_dev:
         pytest.skip("needs a second file system (/dev/shm) to delete across")
@@ -148,12 +151,21 @@ def test_a_plan_copying_more_than_the_data_folder_holds_is_refused_with_the_figu
         (other / "big.bin").write_bytes(b"x" * 1_200_000)
         world = make_world(tmp_path, sensetree_home, MIXED_FILES, [other])
         service = world.service()
-        plan = service.propose_plan("Clean up", [{"kind": "delete", "old_path": f"{other}/big.bin"},
-                                                 {"kind": "delete", "old_path": f"{world.root}/notes.md"}])
+        plan = service.propose_plan(
+            "Clean up",
+            [
+                {"kind": "delete", "old_path": f"{other}/big.bin"},
+                {"kind": "delete", "old_path": f"{world.root}/notes.md"},
+            ],
+        )
         real = shutil.disk_usage
-        monkeypatch.setattr(shutil, "disk_usage",
-                            lambda path: real(path)._replace(free=300_000) if str(path).startswith(str(sensetree_home))
-                            else real(path))
+        monkeypatch.setattr(
+            shutil,
+            "disk_usage",
+            lambda path: (
+                real(path)._replace(free=300_000) if str(path).startswith(str(sensetree_home)) else real(path)
+            ),
+        )
         with pytest.raises(NoSpace, match=r"needs 3\d\.\d MB in the data folder .*, 300\.0 kB free"):
             service.apply_action_plan(plan["transaction_id"])
         assert (other / "big.bin").exists() and (world.root / "notes.md").exists()
@@ -198,12 +210,16 @@ def test_a_partial_rollback_says_what_is_where_and_can_be_retried(world):
     assert restarted.startup_notices([]) == []
 
 
-def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retries_it(tmp_path, sensetree_home):
+def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retries_it(
+    tmp_path, sensetree_home
+):
     from tests.indexing.helpers import indexed_sample, make_engine
 
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    plan = engine.txn.propose_plan("File the recipes", [
-        {"kind": "move", "old_path": f"{root}/recipes/bread.txt", "new_path": f"{root}/Kitchen/bread.txt"}])
+    plan = engine.txn.propose_plan(
+        "File the recipes",
+        [{"kind": "move", "old_path": f"{root}/recipes/bread.txt", "new_path": f"{root}/Kitchen/bread.txt"}],
+    )
 
     def hook(point: FaultPoint) -> None:
         if point.phase == "index":

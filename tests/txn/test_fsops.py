@@ -78,8 +78,13 @@ def test_undo_move_finds_every_intermediate_state_of_a_cross_device_move(tmp_pat
     for stage in ("copied", "placed", "done"):
         Path(src).write_text("keep me")
         try:
-            fsops.move_path(src, dst, "tok", on_copied=stop if stage == "copied" else None,
-                            on_placed=stop if stage == "placed" else None)
+            fsops.move_path(
+                src,
+                dst,
+                "tok",
+                on_copied=stop if stage == "copied" else None,
+                on_placed=stop if stage == "placed" else None,
+            )
         except Stop:
             pass
         fsops.undo_move(src, dst, "tok", dst_is_ours=True)

@@ -19,11 +19,20 @@ def planner_replying(reply: str, calls: list[tuple[str, str]]):
 
 
 def plan_json(root) -> str:
-    return json.dumps({"summary": "Group invoices", "operations": [
-        {"kind": "mkdir", "new_path": f"{root}/Invoices", "reason": "group"},
-        {"kind": "move", "old_path": f"{root}/invoice-acme.txt", "new_path": f"{root}/Invoices/acme.txt",
-         "reason": "invoice"},
-    ]})
+    return json.dumps(
+        {
+            "summary": "Group invoices",
+            "operations": [
+                {"kind": "mkdir", "new_path": f"{root}/Invoices", "reason": "group"},
+                {
+                    "kind": "move",
+                    "old_path": f"{root}/invoice-acme.txt",
+                    "new_path": f"{root}/Invoices/acme.txt",
+                    "reason": "invoice",
+                },
+            ],
+        }
+    )
 
 
 def test_fenced_json_reply_becomes_a_stored_draft_and_the_prompt_lists_children_with_senses(world):
@@ -34,7 +43,10 @@ def test_fenced_json_reply_becomes_a_stored_draft_and_the_prompt_lists_children_
     assert service.list_transactions()[0]["status"] == "draft"
     system, user = calls[0]
     assert system == REORGANIZE and "group the invoices" in user
-    assert f"[F] {world.root}/invoice-acme.txt — about invoice-acme.txt" in user and f"[D] {world.root}/old" in user
+    assert (
+        f"[F] {world.root}/invoice-acme.txt — about invoice-acme.txt" in user
+        and f"[D] {world.root}/old" in user
+    )
 
 
 def test_json_with_prose_around_it_is_parsed(world):
@@ -44,7 +56,9 @@ def test_json_with_prose_around_it_is_parsed(world):
 
 
 def test_invalid_json_is_quoted_in_the_error_and_nothing_is_stored(world):
-    service = world.service(planner=planner_replying('{"summary": "x", "operations": [ {"kind": "mkdir",, } ]}', []))
+    service = world.service(
+        planner=planner_replying('{"summary": "x", "operations": [ {"kind": "mkdir",, } ]}', [])
+    )
     with pytest.raises(ModelError, match=r"not valid JSON \(Expecting property name.*near"):
         service.plan_reorganization("tidy", str(world.root))
     assert service.list_transactions() == []
@@ -64,8 +78,18 @@ def test_reply_without_json_is_refused(world):
 
 
 def test_invented_paths_are_validation_problems_and_nothing_is_stored(world):
-    reply = json.dumps({"summary": "s", "operations": [
-        {"kind": "move", "old_path": f"{world.root}/tax-2019.pdf", "new_path": f"{world.root}/Tax/2019.pdf"}]})
+    reply = json.dumps(
+        {
+            "summary": "s",
+            "operations": [
+                {
+                    "kind": "move",
+                    "old_path": f"{world.root}/tax-2019.pdf",
+                    "new_path": f"{world.root}/Tax/2019.pdf",
+                }
+            ],
+        }
+    )
     service = world.service(planner=planner_replying(reply, []))
     with pytest.raises(PlanInvalid, match="tax-2019.pdf does not exist"):
         service.plan_reorganization("tidy", str(world.root))
@@ -83,7 +107,13 @@ def test_the_persons_reorganize_prompt_is_used_when_given(world):
     from engine.txn import TxnService
 
     calls: list[tuple[str, str]] = []
-    service = TxnService(world.db, world.home, lambda: world.roots, world.index,
-                         planner_replying(plan_json(world.root), calls), reorganize_prompt=lambda: "My own rules")
+    service = TxnService(
+        world.db,
+        world.home,
+        lambda: world.roots,
+        world.index,
+        planner_replying(plan_json(world.root), calls),
+        reorganize_prompt=lambda: "My own rules",
+    )
     service.plan_reorganization("tidy", str(world.root))
     assert calls[0][0] == "My own rules"

@@ -17,7 +17,8 @@ NAMES = ["a", "b", "c", "docs", "x.txt", "y.md", "z.pdf", "deep", "Ünï.txt"]
 trees = st.dictionaries(
     st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map("/".join),
     st.text(alphabet="abc xyz\n", max_size=20),
-    min_size=1, max_size=8,
+    min_size=1,
+    max_size=8,
 )
 
 
@@ -54,7 +55,12 @@ def _draw_op(data, tree: dict[str, str], pinned: set[str], root: Path) -> dict |
         if tree[old] != "file" or old in pinned:
             return None
         pinned.add(old)
-        return {"kind": "requalify", "old_path": f"{root}/{old}", "new_summary": f"pinned {old}", "reason": "r"}
+        return {
+            "kind": "requalify",
+            "old_path": f"{root}/{old}",
+            "new_summary": f"pinned {old}",
+            "reason": "r",
+        }
     if kind == "delete":
         if any(_within(p, old) for p in pinned):
             return None
@@ -69,10 +75,10 @@ def _draw_op(data, tree: dict[str, str], pinned: set[str], root: Path) -> dict |
     if sub:
         tree[os.path.dirname(new)] = "dir"
     for p in [p for p in tree if _within(p, old)]:
-        tree[new + p[len(old):]] = tree.pop(p)
+        tree[new + p[len(old) :]] = tree.pop(p)
     for p in [p for p in pinned if _within(p, old)]:
         pinned.discard(p)
-        pinned.add(new + p[len(old):])
+        pinned.add(new + p[len(old) :])
     return {"kind": kind, "old_path": f"{root}/{old}", "new_path": f"{root}/{new}", "reason": "r"}
 
 

@@ -107,8 +107,10 @@ def test_undo_that_fails_at_every_point_leaves_the_applied_state(tmp_path, sense
 
 def test_requalify_failure_restores_the_senses_already_rewritten(world):
     r = world.root
-    ops = [{"kind": "requalify", "old_path": f"{r}/notes.md", "new_summary": "[notes] shopping"},
-           {"kind": "requalify", "old_path": f"{r}/invoice-acme.txt", "new_summary": "[invoice] ACME"}]
+    ops = [
+        {"kind": "requalify", "old_path": f"{r}/notes.md", "new_summary": "[notes] shopping"},
+        {"kind": "requalify", "old_path": f"{r}/invoice-acme.txt", "new_summary": "[invoice] ACME"},
+    ]
     before = world.index.state()
 
     def fail_second_rewrite(point: FaultPoint) -> None:
@@ -159,7 +161,9 @@ def test_moves_across_file_systems_roll_back_at_every_point(tmp_path, sensetree_
         shutil.rmtree(other_drive)
         other_drive.mkdir()
         (other_drive / "seed.txt").write_text("on the other drive")
-        world = make_world(_fresh(tmp_path / f"x{k}"), _fresh(sensetree_home / f"x{k}"), MIXED_FILES, [other_drive])
+        world = make_world(
+            _fresh(tmp_path / f"x{k}"), _fresh(sensetree_home / f"x{k}"), MIXED_FILES, [other_drive]
+        )
         before = snapshot(world.root, other_drive)
         service = world.service(fault=fail_at(k, []))
         plan = service.propose_plan("Archive", across(other_drive)(world.root))

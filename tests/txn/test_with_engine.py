@@ -117,4 +117,6 @@ def test_undo_of_a_delete_and_requalify_reindexes_the_restored_files(indexed):
     service.undo_transaction(plan["transaction_id"])
     engine.drain()
     assert index_state(engine) == index_before
-    assert Path(root / "old/draft.txt").exists() and f"{root}/old/draft.txt" in found(engine, "old draft nobody")
+    assert Path(root / "old/draft.txt").exists() and f"{root}/old/draft.txt" in found(
+        engine, "old draft nobody"
+    )

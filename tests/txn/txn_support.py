@@ -110,7 +110,9 @@ class World:
     def trash_files(self) -> list[str]:
         """The items in the trash (their manifest files aside: see trash_manifests)."""
         trash = self.home / "trash"
-        return sorted(n for n in os.listdir(trash) if not n.endswith(".manifest.json")) if trash.exists() else []
+        return (
+            sorted(n for n in os.listdir(trash) if not n.endswith(".manifest.json")) if trash.exists() else []
+        )
 
     def trash_manifests(self) -> list[str]:
         trash = self.home / "trash"
@@ -145,12 +147,30 @@ def mixed_plan(root: Path) -> list[dict[str, Any]]:
     r = str(root)
     return [
         {"kind": "mkdir", "new_path": f"{r}/Finance", "reason": "group invoices"},
-        {"kind": "move", "old_path": f"{r}/invoice-acme.txt", "new_path": f"{r}/Finance/acme.txt", "reason": "file"},
-        {"kind": "move", "old_path": f"{r}/invoice-bolt.txt", "new_path": f"{r}/Finance/2024/Q1/bolt.txt",
-         "reason": "by quarter"},
-        {"kind": "move", "old_path": f"{r}/photos", "new_path": f"{r}/Media/photos", "reason": "media together"},
+        {
+            "kind": "move",
+            "old_path": f"{r}/invoice-acme.txt",
+            "new_path": f"{r}/Finance/acme.txt",
+            "reason": "file",
+        },
+        {
+            "kind": "move",
+            "old_path": f"{r}/invoice-bolt.txt",
+            "new_path": f"{r}/Finance/2024/Q1/bolt.txt",
+            "reason": "by quarter",
+        },
+        {
+            "kind": "move",
+            "old_path": f"{r}/photos",
+            "new_path": f"{r}/Media/photos",
+            "reason": "media together",
+        },
         {"kind": "rename", "old_path": f"{r}/notes.md", "new_path": f"{r}/shopping.md", "reason": "clearer"},
         {"kind": "delete", "old_path": f"{r}/old", "reason": "obsolete"},
-        {"kind": "requalify", "old_path": f"{r}/Finance/acme.txt", "new_summary": "[invoice] ACME invoice 42",
-         "reason": "sharper"},
+        {
+            "kind": "requalify",
+            "old_path": f"{r}/Finance/acme.txt",
+            "new_summary": "[invoice] ACME invoice 42",
+            "reason": "sharper",
+        },
     ]

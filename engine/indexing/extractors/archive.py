@@ -28,11 +28,46 @@ MAX_ARCHIVE_BYTES = 1_000_000_000
 MAX_RATIO = 100
 RATIO_FLOOR_BYTES = 1_000_000
 MAX_MEMBERS = 20_000
-_MEDIA_EXTENSIONS = frozenset((  # blobs the readers hold as bytes, never parse into a tree
-    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".emf", ".wmf", ".ico", ".heic", ".jfif",
-    ".wdp", ".mp3", ".mp4", ".m4a", ".m4v", ".mov", ".avi", ".wav", ".wmv", ".mpg", ".mpeg", ".ogg", ".webm",
-    ".ttf", ".otf", ".woff", ".woff2", ".odttf", ".fntdata", ".bin", ".jar", ".zip", ".pdf",
-))
+_MEDIA_EXTENSIONS = frozenset(
+    (  # blobs the readers hold as bytes, never parse into a tree
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".gif",
+        ".bmp",
+        ".tif",
+        ".tiff",
+        ".webp",
+        ".emf",
+        ".wmf",
+        ".ico",
+        ".heic",
+        ".jfif",
+        ".wdp",
+        ".mp3",
+        ".mp4",
+        ".m4a",
+        ".m4v",
+        ".mov",
+        ".avi",
+        ".wav",
+        ".wmv",
+        ".mpg",
+        ".mpeg",
+        ".ogg",
+        ".webm",
+        ".ttf",
+        ".otf",
+        ".woff",
+        ".woff2",
+        ".odttf",
+        ".fntdata",
+        ".bin",
+        ".jar",
+        ".zip",
+        ".pdf",
+    )
+)
 
 
 def check_archive(path: str, label: str, streamed: str | None = None) -> None:
@@ -45,24 +80,32 @@ def check_archive(path: str, label: str, streamed: str | None = None) -> None:
     except zipfile.BadZipFile as exc:
         raise ExtractionError(f"Damaged {label}: not a valid zip archive") from exc
     if len(members) > MAX_MEMBERS:
-        raise ExtractionError(f"This {label} holds {len(members):,} parts (limit {MAX_MEMBERS:,}), so it is not read; "
-                              "it may be a zip bomb")
+        raise ExtractionError(
+            f"This {label} holds {len(members):,} parts (limit {MAX_MEMBERS:,}), so it is not read; "
+            "it may be a zip bomb"
+        )
     markup = total = 0
     for member in members:
         total += member.file_size
         if not _is_media(member.filename) and not (streamed and member.filename.startswith(streamed)):
             markup += member.file_size
-        if member.file_size >= RATIO_FLOOR_BYTES and member.file_size > MAX_RATIO * max(member.compress_size, 1):
+        if member.file_size >= RATIO_FLOOR_BYTES and member.file_size > MAX_RATIO * max(
+            member.compress_size, 1
+        ):
             ratio = member.file_size / max(member.compress_size, 1)
             raise ExtractionError(
                 f"{member.filename} in this {label} is compressed {ratio:,.0f}:1 ({_mb(member.file_size)} from "
-                f"{_mb(member.compress_size)}), which only zip bombs do, so it is not read")
+                f"{_mb(member.compress_size)}), which only zip bombs do, so it is not read"
+            )
     if markup > MAX_MARKUP_BYTES:
-        raise ExtractionError(f"This {label} would inflate to {_mb(markup)} of document markup (limit "
-                              f"{_mb(MAX_MARKUP_BYTES)}), so it is not read; it may be a zip bomb")
+        raise ExtractionError(
+            f"This {label} would inflate to {_mb(markup)} of document markup (limit "
+            f"{_mb(MAX_MARKUP_BYTES)}), so it is not read; it may be a zip bomb"
+        )
     if total > MAX_ARCHIVE_BYTES:
-        raise ExtractionError(f"This {label} would inflate to {_mb(total)} (limit {_mb(MAX_ARCHIVE_BYTES)}), "
-                              "so it is not read")
+        raise ExtractionError(
+            f"This {label} would inflate to {_mb(total)} (limit {_mb(MAX_ARCHIVE_BYTES)}), so it is not read"
+        )
 
 
 def _is_media(name: str) -> bool:

@@ -23,9 +23,37 @@ RTF_BYTES_PER_CHAR = 16  # RTF spends many control words per character
 
 _DROPPED_TAGS = ("script", "style", "noscript", "template", "head", "svg", "iframe", "object")
 _BLOCK_TAGS = (
-    "p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table", "section", "article", "header",
-    "footer", "blockquote", "pre", "ul", "ol", "dl", "dt", "dd", "figure", "figcaption", "main", "nav",
-    "aside", "hr", "address", "caption", "body",
+    "p",
+    "div",
+    "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "table",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "blockquote",
+    "pre",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "figure",
+    "figcaption",
+    "main",
+    "nav",
+    "aside",
+    "hr",
+    "address",
+    "caption",
+    "body",
 )
 _BLANK_RUNS = re.compile(r"\n{3,}")
 
@@ -59,7 +87,9 @@ def html_to_text(markup: bytes | str, lead_with_title: bool = True) -> tuple[str
 
 
 def _tidy(text: str) -> str:
-    lines = ("\t".join(" ".join(cell.split()) for cell in line.split("\t")).strip() for line in text.split("\n"))
+    lines = (
+        "\t".join(" ".join(cell.split()) for cell in line.split("\t")).strip() for line in text.split("\n")
+    )
     return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip()
 
 

@@ -53,7 +53,9 @@ def read_xlsx(path: str, budget: TextBudget) -> ReadMeta:
     try:
         title = clean_title(workbook.properties.title)
         for sheet in workbook.worksheets:
-            if not budget.add(f"Sheet: {sheet.title}", sep="\n\n") or not _add_rows(sheet.iter_rows(values_only=True), budget):
+            if not budget.add(f"Sheet: {sheet.title}", sep="\n\n") or not _add_rows(
+                sheet.iter_rows(values_only=True), budget
+            ):
                 break
     finally:
         workbook.close()
@@ -130,11 +132,15 @@ def _odf_lines(root: Any) -> Iterator[str]:
         if qname in _ODF_PARAGRAPHS:
             yield teletype.extractText(node).strip()
         elif qname == _ODF_ROW:
-            cells = [_odf_cell_text(cell) for cell in node.childNodes if getattr(cell, "qname", None) in _ODF_CELLS]
+            cells = [
+                _odf_cell_text(cell) for cell in node.childNodes if getattr(cell, "qname", None) in _ODF_CELLS
+            ]
             yield "\t".join(cells).rstrip("\t")
         else:
             stack.extend(reversed(getattr(node, "childNodes", [])))
 
 
 def _odf_cell_text(cell: Any) -> str:
-    return " ".join(" ".join(teletype.extractText(p).split()) for p in cell.getElementsByType(OdfParagraph)).strip()
+    return " ".join(
+        " ".join(teletype.extractText(p).split()) for p in cell.getElementsByType(OdfParagraph)
+    ).strip()
