@@ -117,7 +117,7 @@ def main() -> None:
             f"({engine.embedder.embedded} chunks embedded)"
         )
         clock = PhaseClock()
-        service = TxnService(engine.db, home, engine.get_roots, engine.indexer, None, fault=clock)
+        service = TxnService(engine.db, home, engine.roots, engine.indexer, None, fault=clock)
         ops = plan_for(root, files, args.ops)
         started = time.perf_counter()
         plan = service.propose_plan("Sort the inbox", ops)

@@ -26,13 +26,13 @@ from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
+from engine.roots import LIST_LIMIT, Entry, Roots
 
 if TYPE_CHECKING:
     from engine.key_guard import KeyGuard
 
 log = logging.getLogger(__name__)
 
-LIST_LIMIT = 500
 PURGE_NOTICE_FILES = 5  # a start-up purge of more files than this is announced
 
 
@@ -60,6 +60,7 @@ class Engine:
         self.settings, roots_notice = stores.keep_known_roots(self.settings, self.db, self.home)
         self._note(roots_notice)
         self._load_warning = self.settings.load_warning
+        self.roots = Roots(lambda: self.settings.roots)  # the one bounds rule, for every part below
         active = embedder or self._active_embedder()
         self._chat_model = chat_model
         self.keywords = KeywordStore(self.home / "keywords.duckdb", self.events)  # heals a damaged file
@@ -76,6 +77,7 @@ class Engine:
             self._save_roots,
             self._index_options,
             str(self.home),
+            self.roots,
         )
         self.indexer = self.index.indexer
         self.repair_report = self.index.startup_repair()
@@ -166,7 +168,7 @@ class Engine:
     def _build_actions_and_agent(self) -> None:
         from engine.agent import MIGRATIONS as AGENT_MIGRATIONS
         from engine.agent.service import Agent
-        from engine.agent_host import EngineAgentHost
+        from engine.agent_adapter import EngineAgentHost
         from engine.txn.service import TxnService
         from engine.txn.store import MIGRATIONS as TXN_MIGRATIONS
 
@@ -174,7 +176,7 @@ class Engine:
         self.txn = TxnService(
             self.db,
             self.home,
-            self.index.roots,
+            self.roots,
             self.indexer,
             self._planner,
             reorganize_prompt=lambda: prompts.effective(self.settings.prompts.model_dump(), "reorganize"),
@@ -182,7 +184,11 @@ class Engine:
         )  # the worker waits while files move
         self.recovery_report = self.txn.recover()
         host = EngineAgentHost(
-            self.index, self.semantic_search, self._propose_plan, lambda: self.settings.indexing.max_chars
+            self.index,
+            self.roots,
+            self.semantic_search,
+            self._propose_plan,
+            lambda: self.settings.indexing.max_chars,
         )
         factory = (lambda _settings: self._chat_model) if self._chat_model is not None else None
         self.agent = Agent(
@@ -271,7 +277,7 @@ class Engine:
     def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
         if not query or not query.strip():
             raise InvalidInput("Type a few words to search for.")
-        scope_path = self.index.require_in_roots(scope) if scope else None
+        scope_path = self.roots.require(scope) if scope else None
         limit = max(1, min(int(limit), 100))
         return [r.to_dict() for r in self.search.search(query, scope=scope_path, limit=limit)]
 
@@ -357,22 +363,11 @@ class Engine:
         return self.agent.agent_memory_confirm(id)
 
     # ---- files --------------------------------------------------------------------------------
-    def list_directory(self, path: str) -> list[dict[str, Any]]:
-        target = self.index.require_in_roots(path)
-        if not os.path.isdir(target):
-            raise NotFound(f'"{path}" is not a folder.')
-        entries = []
-        with os.scandir(target) as it:
-            for entry in sorted(it, key=lambda e: (not e.is_dir(), e.name.lower())):
-                if entry.name.startswith("."):
-                    continue
-                entries.append({"path": entry.path, "name": entry.name, "is_dir": entry.is_dir()})
-                if len(entries) >= LIST_LIMIT:
-                    break
-        return entries
+    def list_directory(self, path: str) -> list[Entry]:
+        return self.roots.listing(path, limit=LIST_LIMIT)
 
     def open_path(self, path: str, reveal: bool = False) -> dict[str, bool]:
-        target = self.index.require_in_roots(path)
+        target = self.roots.require(path)
         if not os.path.exists(target):
             raise NotFound(f'"{path}" no longer exists.')
         _open_with_os(target, reveal)

@@ -33,6 +33,8 @@ from engine.errors import NotFound, OutOfBounds
 from engine.paths import case_insensitive_fs, is_within, normalize
 
 LIST_LIMIT = 200  # DESIGN §2: list_directory and the scope tree show at most 200 entries
+SENSES_LIMIT = 60  # DESIGN §2: read_semantics returns the senses of at most 60 files
+NO_ROOTS = "No folder is indexed yet; add a folder in Folders & indexing first."
 ADVICE = "add its folder in Folders & indexing"
 
 
@@ -93,6 +95,11 @@ class Roots:
                 best = root
         return best
 
+    def beneath(self, folder: str) -> list[str]:
+        """The roots that are `folder` or lie inside it (a new parent root absorbs them)."""
+        top = _resolved(folder)
+        return [] if top is None else [root for root in self.paths() if self._contains(top, root)]
+
     def allows(self, path: str) -> bool:
         try:
             self.require(path)
@@ -115,10 +122,7 @@ class Roots:
             raise OutOfBounds(f"{shown} is not an absolute path; use an exact path from a listing.")
         roots = self.paths()
         if not roots:
-            raise OutOfBounds(
-                f"No folder is indexed yet, so {shown} cannot be read or changed; "
-                "add a folder in Folders & indexing first."
-            )
+            raise OutOfBounds(f"{shown} cannot be read or changed: {NO_ROOTS}")
         target = _resolved(path)
         candidates = [target]
         if keep_link and target is not None:

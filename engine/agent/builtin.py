@@ -1,8 +1,8 @@
 """The built-in tools of a chat turn (DESIGN §2 table), as typed, documented methods of `TurnTools`.
 
 One `TurnTools` lives for one turn: it collects the turn's sources (search hits, deduplicated by
-path) and the plan, if one is proposed. Every path argument passes through `Bounds` first; a refusal
-is returned as text, never data. Every bound in the table is enforced here.
+path) and the plan, if one is proposed. Every path argument passes through `Roots.require` first
+(engine/roots.py); a refusal is returned as text, never data. Every bound in the table is enforced here.
 
 It also notes whether the turn has read anything besides the person's words (pre-RAG excerpts, file
 text, listings, senses, search hits, any external tool's output): a `remember` after that is saved
@@ -18,17 +18,15 @@ import os
 import re
 from typing import Any
 
-from engine.agent.bounds import Bounds, refusal
 from engine.agent.host import AgentHost
 from engine.agent.memory import Memory
 from engine.agent.tools import Tool, tool_from_function
 from engine.errors import ExtractionError, NotFound, OutOfBounds, PlanInvalid
 from engine.paths import display_name
+from engine.roots import LIST_LIMIT, SENSES_LIMIT, Roots
 
 SEARCH_LIMIT = 8
 READ_CHARS = 4000
-LIST_LIMIT = 200
-SENSES_LIMIT = 60
 PATH_FIELDS = ("old_path", "new_path")
 
 
@@ -42,9 +40,9 @@ def source_of(hit: dict[str, Any]) -> dict[str, Any]:
 
 
 class TurnTools:
-    def __init__(self, host: AgentHost, bounds: Bounds, memory: Memory, scope: str | None = None):
+    def __init__(self, host: AgentHost, roots: Roots, memory: Memory, scope: str | None = None):
         self._host = host
-        self._bounds = bounds
+        self._roots = roots
         self._memory = memory
         self._scope = scope
         self._texts: dict[str, str] = {}
@@ -101,9 +99,9 @@ class TurnTools:
             scope: an absolute folder path to search within (defaults to the open folder)
         """
         try:
-            folder = self._bounds.check(scope) if scope else self._scope
+            folder = self._roots.require(scope) if scope else self._scope
         except OutOfBounds as exc:
-            return refusal(exc)
+            return _refusal(exc)
         hits = self._host.search(query, folder, SEARCH_LIMIT)[:SEARCH_LIMIT]
         self.add_sources(hits)
         if not hits:
@@ -122,9 +120,9 @@ class TurnTools:
             offset: the character position to start from, to continue a long file
         """
         try:
-            target = self._bounds.check(path)
+            target = self._roots.require(path)
         except OutOfBounds as exc:
-            return refusal(exc)
+            return _refusal(exc)
         if target not in self._texts:
             if os.path.isdir(target):
                 return f"{path} is a folder; use list_directory to see inside it."
@@ -150,19 +148,15 @@ class TurnTools:
             path: the exact absolute path of the folder
         """
         try:
-            target = self._bounds.check(path)
-            with os.scandir(target) as it:
-                entries = sorted(it, key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower()))
+            entries = self._roots.listing(path, limit=LIST_LIMIT + 1)
         except OutOfBounds as exc:
-            return refusal(exc)
-        except OSError as exc:
-            return f"Could not list {path}: {exc.strerror or exc}"
+            return _refusal(exc)
+        except NotFound as exc:
+            return f"Could not list {path}: {exc.message}"
         self.read_content = self.read_content or bool(entries)  # names are written by whoever made the files
-        lines = [
-            f"{'[D]' if e.is_dir(follow_symlinks=False) else '[F]'} {e.path}" for e in entries[:LIST_LIMIT]
-        ]
+        lines = [f"{'[D]' if e.is_dir else '[F]'} {e.path}" for e in entries[:LIST_LIMIT]]
         if len(entries) > LIST_LIMIT:
-            lines.append(f"[… {len(entries) - LIST_LIMIT} more entries not shown]")
+            lines.append(f"[… more than {LIST_LIMIT} entries; list a subfolder to see the rest]")
         return "\n".join(lines) or f"{path} is empty."
 
     def read_semantics(self, path: str, recursive: bool = False) -> str:
@@ -173,9 +167,9 @@ class TurnTools:
             recursive: include files in subfolders too
         """
         try:
-            target = self._bounds.check(path)
+            target = self._roots.require(path)
         except OutOfBounds as exc:
-            return refusal(exc)
+            return _refusal(exc)
         rows = self._host.senses(target, bool(recursive), SENSES_LIMIT)[:SENSES_LIMIT]
         if not rows:
             return f"No stored senses under {path} (it may not be indexed yet)."
@@ -238,9 +232,14 @@ class TurnTools:
         for i, op in enumerate(operations, 1):
             for key in PATH_FIELDS:
                 value = op.get(key)
-                if value and not self._bounds.allows(str(value)):
+                if value and not self._roots.allows(str(value)):
                     problems.append(f"operation {i}: {key} {value!r} is outside the indexed folders")
         return problems
+
+
+def _refusal(exc: OutOfBounds) -> str:
+    """What the model reads instead of data."""
+    return f"Refused: {exc.message}"
 
 
 def _quotes(said: str, note: str) -> bool:

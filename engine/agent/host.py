@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from engine.roots import Roots
+
 
 class AgentHost(Protocol):
-    def roots(self) -> list[str]:
-        """The indexed folders (absolute paths)."""
-        ...
+    roots: Roots  # the indexed folders and the one bounds rule every tool path passes through
 
     def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
         """Hybrid search + rerank: `[{path, name, score, snippet, chunk_index}]`, best first."""

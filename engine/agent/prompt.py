@@ -14,14 +14,13 @@ four characters each: no tokenizer ships for an arbitrary endpoint, and the budg
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.agent.model import Message
+from engine.roots import LIST_LIMIT, Roots
 
 TREE_DEPTH = 2
-TREE_ENTRIES = 200
 EXCERPT_CHARS = 700
 
 RULES = """You are SenseTree's assistant. You answer questions about the person's own files and help organise them.
@@ -63,25 +62,12 @@ class PromptParts:
     scope: str | None = None
 
 
-def scope_tree(scope: str, depth: int = TREE_DEPTH, limit: int = TREE_ENTRIES) -> list[str]:
-    """`[D] /abs/dir` and `[F] /abs/file` lines, breadth limited to `depth` levels and `limit` entries."""
-    lines: list[str] = []
-    frontier = [(scope, 1)]
-    while frontier and len(lines) < limit:
-        folder, level = frontier.pop(0)
-        try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower()))
-        except OSError:
-            continue
-        for entry in entries:
-            if len(lines) >= limit:
-                break
-            is_dir = entry.is_dir(follow_symlinks=False)
-            lines.append(f"{'[D]' if is_dir else '[F]'} {entry.path}")
-            if is_dir and level < depth:
-                frontier.append((entry.path, level + 1))
-    return lines
+def scope_tree(roots: Roots, scope: str, depth: int = TREE_DEPTH, limit: int = LIST_LIMIT) -> list[str]:
+    """`[D] /abs/dir` and `[F] /abs/file` lines of the scope (engine/roots.py's one listing), breadth
+    first to `depth` levels and at most `limit` entries."""
+    return [
+        f"{'[D]' if e.is_dir else '[F]'} {e.path}" for e in roots.listing(scope, depth=depth, limit=limit)
+    ]
 
 
 def _excerpts_block(excerpts: list[dict[str, Any]]) -> str:

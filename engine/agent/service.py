@@ -29,7 +29,6 @@ from typing import Any
 
 from engine.agent import endpoints
 from engine.agent.approval import ToolApprovals
-from engine.agent.bounds import Bounds
 from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversations, truncate_result
 from engine.agent.host import AgentHost
@@ -105,7 +104,6 @@ class Agent:
         self.conversations = Conversations(db)
         self._running: dict[str, threading.Event] = {}
         self._running_lock = threading.Lock()
-        self.bounds = Bounds(host.roots)
         self.mcp = McpHub(
             lambda: self._settings().mcp_servers,
             timeout_s=lambda: self._settings().agent.mcp_timeout_s,
@@ -128,7 +126,7 @@ class Agent:
     ) -> dict[str, Any]:
         history = _clean_history(messages)
         settings = self._settings()
-        folder = self.bounds.check(scope) if scope else None
+        folder = self._host.roots.require(scope) if scope else None
         if conversation_id:
             self.conversations.require(conversation_id)
         else:
@@ -181,7 +179,7 @@ class Agent:
         stop: threading.Event,
         result: dict[str, Any],
     ) -> None:
-        tools = TurnTools(self._host, self.bounds, self.memory, folder)
+        tools = TurnTools(self._host, self._host.roots, self.memory, folder)
         tools.said = history[-1]["content"]  # a note quoting the person's own words is theirs, not a file's
         tools.add_sources(self._pre_rag(history[-1]["content"], folder))
         if not settings.reasoning.enabled or not settings.reasoning.model:
@@ -195,7 +193,7 @@ class Agent:
             extra_instructions=effective(settings.prompts.model_dump(), "chat_system"),
             memory=self.memory.prompt_notes(),
             excerpts=list(tools.sources.values()),
-            tree=scope_tree(folder) if folder else [],
+            tree=scope_tree(self._host.roots, folder) if folder else [],
             scope=folder,
         )
         prompt = assemble(parts, history, settings.agent.token_budget)

@@ -49,8 +49,9 @@ MEMORY_TYPES = frozenset({"tmpfs", "ramfs"})
 MOUNTS_FILE = "/proc/self/mounts"
 
 
-def checked_root(path: str) -> str:
-    """The normalised folder for `add_indexed_folder`, or InvalidInput saying what to give instead."""
+def checked_root(path: str, data_dir: str | None = None) -> str:
+    """The normalised folder for `add_indexed_folder`, or InvalidInput saying what to give instead
+    (also when it holds, or lies inside, SenseTree's own `data_dir`)."""
     text = path.strip() if isinstance(path, str) else ""
     if not text:
         raise InvalidInput("Give the folder's full path, for example /home/jane/Documents.")
@@ -66,6 +67,8 @@ def checked_root(path: str) -> str:
         raise InvalidInput(
             f'"{path}" {reason}; it holds no documents to index. Choose a folder of your files.'
         )
+    if data_dir is not None and (is_within(root, data_dir) or is_within(data_dir, root)):
+        raise InvalidInput(f'"{path}" holds SenseTree\'s own data folder; choose a folder of your documents.')
     return root
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from engine.config import Settings
 from engine.db import Database
-from engine.errors import InvalidInput, NotFound, OutOfBounds
+from engine.errors import InvalidInput, NotFound
 from engine.events import EventBus
 from engine.indexing.catalog import Catalog
 from engine.indexing.folder_checks import checked_root
@@ -23,11 +23,10 @@ from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
-from engine.paths import find_root, is_within, normalize
+from engine.paths import normalize
+from engine.roots import SENSES_LIMIT, Roots
 
 log = logging.getLogger(__name__)
-
-SEMANTICS_LIMIT = 60
 
 
 class IndexService:
@@ -42,11 +41,13 @@ class IndexService:
         save_roots: Callable[[list[str]], None],
         options: Callable[[], IndexOptions],
         data_dir: str,
+        bounds: Roots,
     ):
         self.db, self.events, self.settings = db, events, settings
         self.keywords = keywords
         self._save_roots = save_roots
         self.data_dir = normalize(data_dir)
+        self.bounds = bounds  # what a path from outside may name (engine/roots.py)
         self.catalog = Catalog(db)
         self.queue = WorkQueue(db, settings().indexing.max_attempts)
         self.indexer = Indexer(db, self.catalog, self.queue, keywords, vectors, embedder, self.roots, options)
@@ -105,21 +106,15 @@ class IndexService:
         return self.roots()
 
     def add_indexed_folder(self, path: str) -> list[str]:
-        root = checked_root(path)  # absolute, and no pseudo file system
+        root = checked_root(path, self.data_dir)  # absolute, no pseudo file system, not our data
         if not os.path.isdir(root):
             raise NotFound(f'"{path}" is not a folder that exists on this computer.')
-        if is_within(root, self.data_dir) or is_within(self.data_dir, root):
-            raise InvalidInput(
-                f'"{path}" holds SenseTree\'s own data folder; choose a folder of your documents.'
-            )
         roots = self.roots()
-        covering = find_root(root, roots)
-        if (
-            covering is not None
-        ):  # already indexed, as itself or as part of a larger root: bring it up to date
+        if self.bounds.root_of(root) is not None:  # indexed already, itself or inside a larger root
             self.worker.request_scan(root)
             return roots
-        roots = [r for r in roots if not is_within(r, root)] + [root]  # a parent absorbs its sub-roots
+        absorbed = self.bounds.beneath(root)  # a parent absorbs its sub-roots
+        roots = [r for r in roots if normalize(r) not in absorbed] + [root]
         self._save_roots(roots)
         if self.watcher._started:
             self.watcher.watch(root)
@@ -137,15 +132,6 @@ class IndexService:
         self.indexer.purge_root(root)
         self.worker.publish(force=True)
         return roots
-
-    def require_in_roots(self, path: str) -> str:
-        target = normalize(path)
-        roots = self.roots()
-        if roots and find_root(target, roots) is None:
-            raise OutOfBounds(
-                f'"{path}" is outside the indexed folders; add its folder in Folders & indexing.'
-            )
-        return target
 
     # ---- progress and queue -------------------------------------------------------------------
     def indexing_stats(self) -> dict[str, object]:
@@ -168,7 +154,7 @@ class IndexService:
         return {"ok": True}
 
     def reindex_path(self, path: str) -> dict[str, bool]:
-        target = self.require_in_roots(path)
+        target = self.bounds.require(path)
         if os.path.isdir(target):
             with self.db.atomic():
                 for record in self.catalog.under(target):
@@ -192,7 +178,7 @@ class IndexService:
     # ---- senses -------------------------------------------------------------------------------
     def qualify_file(self, path: str) -> dict[str, object]:
         """Ask for a fresh sense now (a pinned sense is a person's word and is kept)."""
-        target = self.require_in_roots(path)
+        target = self.bounds.require(path)
         record = self.catalog.get(target)
         if record is None or not os.path.isfile(target):
             raise NotFound(f'"{path}" is not an indexed file yet; add its folder or wait for indexing.')
@@ -221,7 +207,7 @@ class IndexService:
 
     def qualify_folder(self, path: str) -> dict[str, int]:
         """Re-qualify every unpinned file beneath a folder, through the queue (a big folder takes a while)."""
-        target = self.require_in_roots(path)
+        target = self.bounds.require(path)
         count = 0
         with self.db.atomic():
             for record in self.catalog.under(target):
@@ -233,7 +219,7 @@ class IndexService:
         return {"count": count}
 
     def set_file_summary(self, path: str, summary: str) -> dict[str, object]:
-        target = self.require_in_roots(path)
+        target = self.bounds.require(path)
         if not summary or not summary.strip():
             raise InvalidInput("A sense cannot be empty; write a sentence or two about the file.")
         if not os.path.isfile(target):
@@ -242,8 +228,8 @@ class IndexService:
         self.worker.notify()
         return {"path": target, "sense": summary.strip(), "pinned": True}
 
-    def read_semantics(self, path: str, recursive: bool = False, limit: int = SEMANTICS_LIMIT) -> list[dict]:
-        target = self.require_in_roots(path)
+    def read_semantics(self, path: str, recursive: bool = False, limit: int = SENSES_LIMIT) -> list[dict]:
+        target = self.bounds.require(path)
         records = self.catalog.under(target, limit=None if not recursive else limit)
         if not recursive:
             records = [r for r in records if r.path == target or os.path.dirname(r.path) == target]
@@ -253,7 +239,7 @@ class IndexService:
         ]
 
     def path_details(self, path: str) -> dict[str, object]:
-        target = self.require_in_roots(path)
+        target = self.bounds.require(path)
         if not os.path.lexists(target):
             raise NotFound(f'"{path}" does not exist.')
         st = os.stat(target)
@@ -265,7 +251,7 @@ class IndexService:
             "is_dir": os.path.isdir(target),
             "size": st.st_size,
             "mtime": st.st_mtime,
-            "root": find_root(target, self.roots()),
+            "root": self.bounds.root_of(target),
             "sense": None,
             "pinned": False,
             "doc_type": None,

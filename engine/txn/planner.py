@@ -8,15 +8,14 @@ quotes what was wrong; nothing is stored. Invented paths are left to plan valida
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.errors import ModelError
+from engine.roots import LIST_LIMIT, Roots
 
 Planner = Callable[[str, str], str]  # (system prompt, user content) → the model's raw JSON-mode reply
-MAX_ENTRIES = 200
 MAX_SENSE_CHARS = 300
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
 
@@ -25,26 +24,30 @@ class SenseSource(Protocol):
     def sense_of(self, path: str) -> tuple[str | None, bool] | None: ...
 
 
-def folder_listing(folder: str, index: SenseSource) -> str:
-    """`[D]`/`[F]` lines for the folder's direct children (exact paths), each file with its known sense."""
-    entries = sorted(os.scandir(folder), key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower()))
+def folder_listing(roots: Roots, folder: str, index: SenseSource) -> str:
+    """`[D]`/`[F]` lines for the folder's direct children (engine/roots.py's one listing, exact paths),
+    each file with its known sense."""
+    entries = roots.listing(folder, limit=LIST_LIMIT + 1)
     lines = []
-    for entry in entries[:MAX_ENTRIES]:
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir(follow_symlinks=False):
+    for entry in entries[:LIST_LIMIT]:
+        if entry.is_dir:
             lines.append(f"[D] {entry.path}")
             continue
         found = index.sense_of(entry.path)
         sense = (found[0] or "").strip() if found else ""
         lines.append(f"[F] {entry.path}" + (f" — {sense[:MAX_SENSE_CHARS]}" if sense else ""))
-    if len(entries) > MAX_ENTRIES:
-        lines.append(f"… and {len(entries) - MAX_ENTRIES} more entries not shown")
+    if len(entries) > LIST_LIMIT:
+        lines.append(f"… more than {LIST_LIMIT} entries; the rest are not shown")
     return "\n".join(lines) or "(the folder is empty)"
 
 
 def plan_request(
-    planner: Planner | None, system_prompt: str, instruction: str, folder: str, index: SenseSource
+    planner: Planner | None,
+    system_prompt: str,
+    instruction: str,
+    folder: str,
+    index: SenseSource,
+    roots: Roots,
 ) -> tuple[str, list[Any]]:
     """Ask the model for a plan over `folder`; returns (summary, raw operations)."""
     if planner is None:
@@ -56,7 +59,7 @@ def plan_request(
         raise ModelError("Say how the folder should be reorganised (the instruction is empty)")
     user = (
         f"Folder: {folder}\nInstruction: {instruction.strip()}\n\n"
-        f"Direct children of the folder:\n{folder_listing(folder, index)}"
+        f"Direct children of the folder:\n{folder_listing(roots, folder, index)}"
     )
     return parse_plan_reply(planner(system_prompt, user))
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from engine import paths
 from engine.db import Database
-from engine.errors import Conflict, EngineError, InvalidInput, NotFound, OutOfBounds, PlanInvalid
+from engine.errors import Conflict, EngineError, InvalidInput, NotFound, PlanInvalid
+from engine.roots import Roots
 from engine.txn import fsops, trash
 from engine.txn.executor import DiskPhase, Fault, env_fault
 from engine.txn.model import ActionPlan, Operation, Step
@@ -43,7 +44,7 @@ from engine.txn.sync import (
     index_forward,
     senses_forward,
 )
-from engine.txn.validate import Validated, normalize_op_path, validate
+from engine.txn.validate import Validated, validate
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ class TxnService:
         self,
         db: Database,
         data_dir: Path,
-        roots: Callable[[], list[str]],
+        roots: Roots,
         index: IndexSync,
         planner: Planner | None = None,
         *,
@@ -75,7 +76,7 @@ class TxnService:
     # proposals ----------------------------------------------------------------------------------
     def propose_plan(self, summary: str, operations: Sequence[Any]) -> dict[str, Any]:
         """Validate on a virtual tree and store a draft with source fingerprints; executes nothing."""
-        validated = validate(list(operations or []), self.roots())
+        validated = validate(list(operations or []), self.roots)
         plan = ActionPlan(
             transaction_id=uuid.uuid4().hex,
             summary=(summary or "").strip() or "Reorganise files",
@@ -89,7 +90,9 @@ class TxnService:
     def plan_reorganization(self, instruction: str, scope: str) -> dict[str, Any]:
         """Ask the reasoning model for a plan over `scope`'s direct children, validate it, store a draft."""
         folder = self._bounded_folder(scope)
-        summary, operations = plan_request(self.planner, self._prompt(), instruction, folder, self.index)
+        summary, operations = plan_request(
+            self.planner, self._prompt(), instruction, folder, self.index, self.roots
+        )
         return self.propose_plan(summary, operations)
 
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
@@ -122,7 +125,7 @@ class TxnService:
             chosen = self._selected(record, operations)
             try:
                 self._check_fingerprints(record, chosen)
-                validated = validate(chosen, self.roots())
+                validated = validate(chosen, self.roots)
             except (Conflict, PlanInvalid) as refused:
                 with self.db.atomic():
                     self.store.update(record.id, message=refused.message)
@@ -195,7 +198,7 @@ class TxnService:
             item = self.store.trash_item(item_id)
             if item is None or item["restored_at"] is not None:
                 raise NotFound(f"Nothing with id {item_id} is in the SenseTree trash; refresh the trash list")
-            target = self._bounded_target(target_path or item["original_path"])
+            target = self.roots.require(target_path or item["original_path"], keep_link=True)
             if os.path.lexists(target):
                 raise Conflict(
                     f"{target} already exists; SenseTree never overwrites, so choose another place"
@@ -342,17 +345,10 @@ class TxnService:
                 )
 
     def _bounded_folder(self, scope: str) -> str:
-        folder = self._bounded_target(scope)
+        folder = self.roots.require(scope)
         if not os.path.isdir(folder):
             raise NotFound(f"{scope} is not a folder; choose a folder to reorganise")
         return folder
-
-    def _bounded_target(self, path: str) -> str:
-        target = normalize_op_path(path)
-        roots = [paths.normalize(r) for r in self.roots()]
-        if not any(paths.is_within(target, root) for root in roots):
-            raise OutOfBounds(f"{path} is outside the indexed folders; add its folder in Settings")
-        return target
 
     # small helpers ------------------------------------------------------------------------------
     def _record(self, txn_id: str) -> TxnRecord:

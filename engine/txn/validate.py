@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
 from engine import paths
-from engine.errors import PlanInvalid
+from engine.errors import OutOfBounds, PlanInvalid
+from engine.roots import NO_ROOTS, Roots
 from engine.txn.model import Operation
 
 MAX_OPERATIONS = 10_000
@@ -132,8 +133,9 @@ def normalize_op_path(path: str) -> str:
 class _Checker:
     """One pass over the plan; collects problems instead of stopping at the first."""
 
-    def __init__(self, roots: Iterable[str]):
-        self.roots = [paths.normalize(r) for r in roots]
+    def __init__(self, roots: Roots):
+        self.bounds = roots
+        self.roots = roots.paths()
         self.tree = VirtualTree()
         self.problems: list[str] = []
         self.vacated_by: dict[str, int] = {}
@@ -150,19 +152,11 @@ class _Checker:
         if not os.path.isabs(os.path.expanduser(raw)):
             self.problem(number, op, f"`{name}` {raw!r} must be an exact absolute path from the listing")
             return None
-        path = normalize_op_path(raw)
-        checks = [path] + ([paths.normalize(path)] if os.path.islink(path) else [])
-        for candidate in checks:
-            if not any(paths.is_within(candidate, root) for root in self.roots):
-                via = "" if candidate == path else f" (a symbolic link to {candidate})"
-                self.problem(
-                    number,
-                    op,
-                    f"{raw}{via} is outside the indexed folders; only paths inside "
-                    f"{', '.join(self.roots)} can be changed (add the folder in Settings)",
-                )
-                return None
-        return path
+        try:
+            return self.bounds.require(raw, keep_link=True)  # a symlink is moved itself, not its target
+        except OutOfBounds as exc:
+            self.problem(number, op, _link_note(raw) + exc.message)
+            return None
 
     def source(self, number: int, op: Operation, path: str) -> bool:
         if path in self.roots:
@@ -270,7 +264,16 @@ class _Checker:
                 self.requalified[index] = paths.rebase(target, old, new)
 
 
-def validate(raw_operations: Sequence[Any], roots: Iterable[str]) -> Validated:
+def _link_note(raw: str) -> str:
+    """ "(a symbolic link to …)" when `raw` is a link, so the refusal says why an inside name is outside."""
+    try:
+        kept = normalize_op_path(raw)
+        return f"{raw} is a symbolic link to {paths.normalize(kept)}: " if os.path.islink(kept) else ""
+    except (OSError, ValueError):
+        return ""
+
+
+def validate(raw_operations: Sequence[Any], roots: Roots) -> Validated:
     """Check a whole plan; raise PlanInvalid with every problem, or return it normalised."""
     ops, problems = parse_operations(raw_operations)
     if not raw_operations:
@@ -283,7 +286,7 @@ def validate(raw_operations: Sequence[Any], roots: Iterable[str]) -> Validated:
         raise PlanInvalid(problems)
     checker = _Checker(roots)
     if not checker.roots:
-        raise PlanInvalid(["no folder is indexed yet; add the folder in Settings before reorganising it"])
+        raise PlanInvalid([NO_ROOTS])
     seen: dict[tuple[Any, ...], int] = {}
     for number, op in enumerate(ops, start=1):
         if op.key() in seen:

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.config import ReasoningSettings, Settings
 from engine.errors import NotFound, PlanInvalid
+from engine.roots import Roots
 
 
 class FolderHost:
@@ -17,12 +18,10 @@ class FolderHost:
 
     def __init__(self, roots: list[Path]):
         self.root_paths = [str(r) for r in roots]
+        self.roots = Roots(lambda: self.root_paths)
         self.drafts: list[dict[str, Any]] = []
         self.senses_by_path: dict[str, str] = {}
         self.calls: list[str] = []
-
-    def roots(self) -> list[str]:
-        return list(self.root_paths)
 
     def _files(self, scope: str | None) -> list[str]:
         found = []

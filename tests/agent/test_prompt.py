@@ -3,6 +3,7 @@ from __future__ import annotations
 from engine.agent import ScriptedModel
 from engine.agent.prompt import RULES, PromptParts, assemble, estimate_tokens, render_system, scope_tree
 from engine.config import PromptSettings
+from engine.roots import Roots
 from tests.agent.helpers import FolderHost, chat_settings
 
 
@@ -55,7 +56,7 @@ def test_scope_tree_goes_two_levels_deep_with_exact_absolute_paths(tmp_path):
     (tmp_path / "a" / "b" / "c" / "deep.txt").write_text("x")
     (tmp_path / "a" / "b" / "mid.txt").write_text("x")
     (tmp_path / "top.txt").write_text("x")
-    lines = scope_tree(str(tmp_path))
+    lines = scope_tree(Roots(lambda: [str(tmp_path)]), str(tmp_path))
     assert f"[D] {tmp_path / 'a'}" in lines and f"[F] {tmp_path / 'top.txt'}" in lines
     assert f"[D] {tmp_path / 'a' / 'b'}" in lines
     assert not any("mid.txt" in line or "deep.txt" in line for line in lines)
@@ -65,7 +66,7 @@ def test_scope_tree_stops_at_two_hundred_entries(tmp_path):
     for i in range(150):
         (tmp_path / f"d{i:03}").mkdir()
         (tmp_path / f"d{i:03}" / "f.txt").write_text("x")
-    assert len(scope_tree(str(tmp_path))) == 200
+    assert len(scope_tree(Roots(lambda: [str(tmp_path)]), str(tmp_path))) == 200
 
 
 def _parts(excerpts: int = 3) -> PromptParts:

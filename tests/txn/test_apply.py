@@ -7,6 +7,7 @@ import os
 import pytest
 
 from engine.errors import Conflict, InvalidInput, NotFound, PlanInvalid
+from engine.roots import Roots
 from tests.txn.txn_support import mixed_plan, snapshot
 
 
@@ -257,7 +258,7 @@ def test_quiesce_hook_holds_for_the_whole_apply(world):
     service = TxnService(
         world.db,
         world.home,
-        lambda: world.roots,
+        Roots(lambda: world.roots),
         world.index,
         None,
         fault=lambda point: events.append(point.phase),

@@ -19,13 +19,14 @@ CHILD = """
 import json, sys
 from pathlib import Path
 from engine.db import Database
+from engine.roots import Roots
 from engine.txn import TxnService
 from tests.txn.txn_support import MemoryIndex
 home, roots, txn = Path(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
 index = MemoryIndex()
 for root in roots:
     index.add_tree(Path(root))
-service = TxnService(Database(home / "sensetree.db"), home, lambda: roots, index, None)
+service = TxnService(Database(home / "sensetree.db"), home, Roots(lambda: roots), index, None)
 print(json.dumps(service.apply_action_plan(txn)))
 """
 

@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import ModelError, OutOfBounds, PlanInvalid
 from engine.prompts import REORGANIZE
+from engine.roots import Roots
 
 
 def planner_replying(reply: str, calls: list[tuple[str, str]]):
@@ -110,7 +111,7 @@ def test_the_persons_reorganize_prompt_is_used_when_given(world):
     service = TxnService(
         world.db,
         world.home,
-        lambda: world.roots,
+        Roots(lambda: world.roots),
         world.index,
         planner_replying(plan_json(world.root), calls),
         reorganize_prompt=lambda: "My own rules",

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.db import Database
+from engine.roots import Roots
 from engine.txn import MIGRATIONS, TxnService
 from tests.txn.txn_support import MemoryIndex, snapshot, write_tree
 
@@ -106,7 +107,7 @@ def test_apply_then_undo_of_any_valid_plan_restores_tree_index_and_trash(files, 
             db.close()
             return
         before, index_before = snapshot(root), index.state()
-        service = TxnService(db, home, lambda: [str(root)], index, None)
+        service = TxnService(db, home, Roots(lambda: [str(root)]), index, None)
         plan = service.propose_plan("random", ops)
         assert service.apply_action_plan(plan["transaction_id"])["applied"] == len(ops)
         assert _model(root) == tree

@@ -7,12 +7,13 @@ import os
 import pytest
 
 from engine.errors import PlanInvalid
+from engine.roots import Roots
 from engine.txn.validate import validate
 
 
 def problems(ops, roots) -> list[str]:
     with pytest.raises(PlanInvalid) as caught:
-        validate(ops, roots)
+        validate(ops, Roots(lambda: roots))
     return caught.value.problems
 
 
@@ -21,7 +22,7 @@ def test_sibling_root_with_a_shared_prefix_is_not_authorised(tmp_path):
     docs.mkdir(), evil.mkdir()
     (evil / "secret.txt").write_text("s")
     [problem] = problems([{"kind": "delete", "old_path": str(evil / "secret.txt")}], [str(docs)])
-    assert "DocsEvil/secret.txt is outside the indexed folders" in problem and problem.startswith(
+    assert 'DocsEvil/secret.txt" is outside the indexed folders' in problem and problem.startswith(
         "operation 1"
     )
 
@@ -82,7 +83,7 @@ def test_order_is_simulated_so_later_operations_see_earlier_ones(tmp_path):
             {"kind": "rename", "old_path": f"{root}/New/a/x.txt", "new_path": "y.txt"},
             {"kind": "requalify", "old_path": f"{root}/New/a/y.txt", "new_summary": "[note] y"},
         ],
-        [str(root)],
+        Roots(lambda: [str(root)]),
     )
     assert ok.operations[2].new_path == f"{root}/New/a/y.txt"
     assert ok.requalify_final == {3: f"{root}/New/a/y.txt"}
@@ -157,4 +158,4 @@ def test_impossible_shapes_are_refused(tmp_path):
 
 def test_empty_plan_and_no_roots_are_refused(tmp_path):
     assert "no operations" in problems([], [str(tmp_path)])[0]
-    assert "no folder is indexed yet" in problems([{"kind": "mkdir", "new_path": str(tmp_path / "x")}], [])[0]
+    assert "No folder is indexed yet" in problems([{"kind": "mkdir", "new_path": str(tmp_path / "x")}], [])[0]

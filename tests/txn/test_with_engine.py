@@ -27,7 +27,7 @@ def indexed(tmp_path, sensetree_home):
 
 
 def service_for(engine: Any, fault=None) -> TxnService:
-    return TxnService(engine.db, engine.home, engine.get_roots, engine.indexer, None, fault=fault)
+    return TxnService(engine.db, engine.home, engine.roots, engine.indexer, None, fault=fault)
 
 
 def index_state(engine: Any) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine import paths
 from engine.db import Database
+from engine.roots import Roots
 from engine.txn import MIGRATIONS, TxnService
 from engine.txn.executor import Fault
 
@@ -105,7 +106,9 @@ class World:
     roots: list[str]
 
     def service(self, fault: Fault | None = None, planner: Any = None) -> TxnService:
-        return TxnService(self.db, self.home, lambda: list(self.roots), self.index, planner, fault=fault)
+        return TxnService(
+            self.db, self.home, Roots(lambda: list(self.roots)), self.index, planner, fault=fault
+        )
 
     def trash_files(self) -> list[str]:
         """The items in the trash (their manifest files aside: see trash_manifests)."""

@@ -71,13 +71,9 @@ async function removeRoot(root) {
   }
 }
 
-function entryOf(entry, folder) {
-  if (typeof entry === "string") {
-    const m = entry.match(/^\[(D|F)\]\s*(.*)$/);
-    return { path: m ? m[2] : entry, isDir: m ? m[1] === "D" : false };
-  }
-  const kind = entry.kind || entry.type;
-  return { path: entry.path || `${folder}/${entry.name}`, isDir: Boolean(entry.is_dir ?? entry.dir) || ["dir", "directory", "folder", "D"].includes(kind), entry };
+/** list_directory answers Entry objects {path, name, is_dir, size, modified}; the engine joins paths. */
+function entryOf(entry) {
+  return { path: entry.path, isDir: entry.is_dir, entry };
 }
 
 function renderBrowserRoots() {
@@ -101,7 +97,7 @@ async function browse(folder) {
     h("button.btn.small", { type: "button", onclick: () => qualifyFolder(folder) }, "Qualify all"));
   try {
     const listing = await call("list_directory", { path: folder });
-    const entries = (Array.isArray(listing) ? listing : listing?.entries || []).map((e) => entryOf(e, folder));
+    const entries = listing.map(entryOf);
     entries.sort((a, b) => (b.isDir - a.isDir) || a.path.localeCompare(b.path));
     for (const { path, isDir } of entries) {
       list.append(h("li", {}, h("button", { type: "button", "data-testid": "browser-entry", onclick: () => (isDir ? browse(path) : showFile(path)) },

@@ -11,22 +11,6 @@ import { basename, clear, dirname, h, reportError, separator, toast } from "./ui
 /** transaction_id → card, for plans still waiting for a decision (the chat discards them on Clear). */
 export const pendingPlans = new Map();
 
-function entryInfo(entry, folder) {
-  if (typeof entry === "string") {
-    const m = entry.match(/^\[(D|F)\]\s*(.*)$/);
-    const path = m ? m[2] : entry;
-    return { path: path.startsWith("/") || /^[A-Za-z]:\\/.test(path) ? path : join(folder, path), isDir: m ? m[1] === "D" : false };
-  }
-  const path = entry.path || join(folder, entry.name);
-  const isDir = Boolean(entry.is_dir ?? entry.dir) || ["dir", "directory", "folder", "D"].includes(entry.kind || entry.type);
-  return { path, isDir };
-}
-
-function join(folder, name) {
-  const sep = separator(folder);
-  return folder.endsWith(sep) ? folder + name : folder + sep + name;
-}
-
 function isUnder(path, folder) {
   const sep = separator(folder);
   return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
@@ -45,14 +29,10 @@ async function readBefore(operations) {
   for (const folder of affectedFolders(operations)) {
     let entries = [];
     try {
-      const listing = await call("list_directory", { path: folder });
-      entries = Array.isArray(listing) ? listing : listing?.entries || [];
+      entries = await call("list_directory", { path: folder }); // Entry objects with exact paths
       tree.set(folder, true);
     } catch { /* a folder the plan creates does not exist yet */ }
-    for (const entry of entries) {
-      const { path, isDir } = entryInfo(entry, folder);
-      tree.set(path, isDir);
-    }
+    for (const entry of entries) tree.set(entry.path, entry.is_dir);
   }
   for (const op of operations) if (op.old_path && !tree.has(op.old_path)) tree.set(op.old_path, false);
   return tree;

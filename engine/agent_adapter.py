@@ -1,0 +1,39 @@
+"""The engine's adapter for the agent's port (`engine/agent/host.py` declares `AgentHost`): search,
+extracted text, senses, the roots, and proposing a plan. Keeping this seam narrow is what lets the
+agent be tested with an in-memory host, and what guarantees the agent can never reach the executor:
+it can only propose. Policy lives elsewhere (reading in engine/indexing/reading.py, bounds in
+engine/roots.py); this class only forwards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.indexing.reading import readable_text
+from engine.indexing.service import IndexService
+from engine.roots import Roots
+
+
+class EngineAgentHost:
+    def __init__(
+        self,
+        index: IndexService,
+        roots: Roots,
+        search: Callable[..., list[dict[str, Any]]],
+        propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
+        max_chars: Callable[[], int],
+    ):
+        self._index, self._search, self._propose, self._max_chars = index, search, propose, max_chars
+        self.roots = roots
+
+    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
+        return self._search(query, scope=scope, limit=limit)
+
+    def extracted_text(self, path: str) -> str:
+        return readable_text(path, self._max_chars())
+
+    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+        return self._index.read_semantics(path, recursive, limit)
+
+    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
+        return self._propose(summary, operations)

@@ -1,0 +1,31 @@
+"""The text a reader (the agent's `read_file`) gets for a file: what indexing extracts, or lossy UTF-8.
+
+Kept beside extraction so there is one policy for "what does this file say": PDF, DOCX and the rest
+read through the same extractors the index uses; a file no extractor knows is decoded as UTF-8 with
+replacement characters unless it looks like a real binary, whose bytes would only mislead a model.
+"""
+
+from __future__ import annotations
+
+from engine.errors import NotFound
+from engine.indexing.extract import extract
+
+LOSSY_READ_BYTES = 256_000
+GARBAGE_SHARE = 0.05  # more replacement or control characters than this: a binary, not text
+
+
+def readable_text(path: str, max_chars: int) -> str:
+    """The file's extracted text, else its lossy UTF-8 text, else "" for a binary; NotFound if gone."""
+    try:
+        extracted = extract(path, max_chars=max_chars)
+    except FileNotFoundError as exc:
+        raise NotFound(f'"{path}" does not exist.') from exc
+    if extracted.text or extracted.doc_type != "binary":
+        return extracted.text
+    with open(path, "rb") as handle:
+        raw = handle.read(LOSSY_READ_BYTES)
+    text = raw.decode("utf-8", errors="replace")
+    garbage = sum(1 for c in text if c == "\ufffd" or (ord(c) < 32 and c not in "\t\n\r"))
+    if b"\x00" in raw or garbage > GARBAGE_SHARE * max(len(text), 1):
+        return ""
+    return text
