@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -34,6 +35,7 @@ from engine.paths import case_insensitive_fs, is_within, normalize
 
 LIST_LIMIT = 200  # DESIGN §2: list_directory and the scope tree show at most 200 entries
 SENSES_LIMIT = 60  # DESIGN §2: read_semantics returns the senses of at most 60 files
+_CONTROL = re.compile("[\x00-\x1f]")
 NO_ROOTS = "No folder is indexed yet; add a folder in Folders & indexing first."
 ADVICE = "add its folder in Folders & indexing"
 
@@ -76,11 +78,8 @@ class Roots:
         """The roots, normalised, in their configured order (an unreadable entry is skipped)."""
         found: list[str] = []
         for root in self._configured():
-            try:
-                path = normalize(root)
-            except (ValueError, OSError):
-                continue
-            if path not in found:
+            path = _normal_root(root)
+            if path is not None and path not in found:
                 found.append(path)
         return found
 
@@ -136,7 +135,7 @@ class Roots:
                     f"(indexed: {', '.join(roots)}); {ADVICE} to allow it."
                 )
         assert target is not None
-        if not keep_link and _loops(target):
+        if _loops(os.path.dirname(target) if keep_link else target):
             raise OutOfBounds(f"{shown} is a symbolic link that loops, so it leads nowhere inside a folder.")
         return target
 
@@ -186,6 +185,13 @@ def _entry(item: os.DirEntry[str]) -> Entry:
     return Entry(item.path, item.name, is_dir, None if is_dir else st.st_size, st.st_mtime)
 
 
+@functools.lru_cache(maxsize=64)
+def _normal_root(root: str) -> str | None:
+    """A root, normalised once: roots are stored resolved, and a root later swapped for a symlink can
+    only make paths through it resolve elsewhere — refused, never let out."""
+    return _resolved(root)
+
+
 def _resolved(path: str) -> str | None:
     """`normalize(path)`, or None for what names no file at all (a NUL byte, an unencodable name)."""
     if not isinstance(path, str) or "\x00" in path:
@@ -218,4 +224,4 @@ def _kept_link(path: str) -> str | None:
 def _shown(path: object) -> str:
     """The path as the refusal quotes it: readable, with control characters escaped."""
     text = path if isinstance(path, str) else repr(path)
-    return repr(text) if any(ord(c) < 32 for c in text) else f'"{text}"'
+    return repr(text) if _CONTROL.search(text) else f'"{text}"'

@@ -103,6 +103,17 @@ def test_keep_link_keeps_the_last_name_and_checks_where_the_link_points(tmp_path
         roots.require(str(root / "out"), keep_link=True)
 
 
+def test_keep_link_refuses_a_path_beneath_a_looping_link_but_keeps_the_loop_itself(tmp_path):
+    root = tmp_path / "Docs"
+    root.mkdir()
+    os.symlink("pong", root / "ping")
+    os.symlink("ping", root / "pong")
+    roots = _roots(root)
+    with pytest.raises(OutOfBounds, match="loops"):
+        roots.require(str(root / "ping" / "restored.txt"), keep_link=True)
+    assert roots.require(str(root / "ping"), keep_link=True) == str(root / "ping")  # a plan may delete it
+
+
 def test_root_of_is_the_deepest_root_holding_the_path(tmp_path):
     outer, inner = tmp_path / "a", tmp_path / "a" / "b"
     inner.mkdir(parents=True)
