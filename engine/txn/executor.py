@@ -32,6 +32,7 @@ from engine.errors import Conflict
 from engine.txn import fsops, trash
 from engine.txn.journal_file import JournalFiles, merge
 from engine.txn.model import Operation, Step
+from engine.txn.states import StepState
 from engine.txn.store import JournalEntry, TxnStore
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ def rollback_entry(description: str, ok: bool, detail: str = "") -> dict[str, An
 class Writeback:
     """The SQLite writes a rollback owes, made together at its end (or once a full disk allows)."""
 
-    marks: list[tuple[int, str]] = field(default_factory=list)
+    marks: list[tuple[int, StepState]] = field(default_factory=list)
     forget: list[str] = field(default_factory=list)  # trash rows whose item left the trash again
     unrestore: list[str] = field(default_factory=list)  # trash rows whose item went back into the trash
 
@@ -105,7 +106,7 @@ class DiskPhase:
         self.db, self.store, self.trash_dir, self.fault = db, store, trash_dir, fault
         self.journal = journal or JournalFiles(Path(trash_dir).parent / "journal")
 
-    def hit(self, txn_id: str, phase: str, stage: str, seq: int, step: Step | None = None) -> None:
+    def at_fault_point(self, txn_id: str, phase: str, stage: str, seq: int, step: Step | None = None) -> None:
         if self.fault is not None:
             self.fault(FaultPoint(txn_id, phase, stage, seq, step))
 
@@ -147,18 +148,18 @@ class DiskPhase:
     # forward ------------------------------------------------------------------------------------
     def perform(self, txn_id: str, seq: int, step: Step) -> None:
         """Journal the intent, touch the disk, mark it done; exceptions leave the intent for rollback."""
-        self.hit(txn_id, "disk", "before_intent", seq, step)
+        self.at_fault_point(txn_id, "disk", "before_intent", seq, step)
         self.journal.intent(txn_id, seq, step)
         if step.kind == "trash":
             trash.write_manifest(self.trash_dir, step.item_id, step.src, step.dst, txn_id)
         with self.db.atomic():
             self.store.journal_intent(txn_id, seq, step)
-        self.hit(txn_id, "disk", "before_disk", seq, step)
+        self.at_fault_point(txn_id, "disk", "before_disk", seq, step)
         self._do(txn_id, seq, step)
-        self.hit(txn_id, "disk", "before_done", seq, step)
-        self.journal.mark(txn_id, seq, "done", sync=False)  # SQLite's commit below is the durable one
+        self.at_fault_point(txn_id, "disk", "before_done", seq, step)
+        self.journal.mark(txn_id, seq, StepState.DONE, sync=False)  # SQLite's commit below is the durable one
         with self.db.atomic():
-            self.store.journal_mark(txn_id, seq, "done")
+            self.store.journal_mark(txn_id, seq, StepState.DONE)
             if step.kind == "trash":
                 self.store.trash_add(step.item_id, step.src, step.dst, txn_id)
             elif step.kind == "untrash":
@@ -189,18 +190,18 @@ class DiskPhase:
                 raise Conflict(f"{step.src} is not there any more; it was moved or deleted outside SenseTree")
 
             def copied() -> None:
-                self._mark(txn_id, seq, "copied")
-                self.hit(txn_id, "disk", "after_copy", seq, step)
+                self._mark(txn_id, seq, StepState.COPIED)
+                self.at_fault_point(txn_id, "disk", "after_copy", seq, step)
 
             fsops.move_path(
                 step.src,
                 step.dst,
                 token,
                 on_copied=copied,
-                on_placed=lambda: self.hit(txn_id, "disk", "after_place", seq, step),
+                on_placed=lambda: self.at_fault_point(txn_id, "disk", "after_place", seq, step),
             )
 
-    def _mark(self, txn_id: str, seq: int, state: str) -> None:
+    def _mark(self, txn_id: str, seq: int, state: StepState) -> None:
         self.journal.mark(txn_id, seq, state)
         with self.db.atomic():
             self.store.journal_mark(txn_id, seq, state)
@@ -215,7 +216,7 @@ class DiskPhase:
         report: list[dict[str, Any]] = []
         owed = Writeback()
         for entry in reversed(self.entries(txn_id)):
-            if entry.state == "undone":
+            if entry.state == StepState.UNDONE:
                 continue
             description = entry.step.inverse().describe()
             try:
@@ -232,22 +233,22 @@ class DiskPhase:
 
     def _undo(self, txn_id: str, entry: JournalEntry, owed: Writeback) -> str:
         step, seq = entry.step, entry.seq
-        happened = entry.state != "intent"
-        if happened and entry.state != "undoing":
-            self.journal.mark_soon(txn_id, seq, "undoing")
-            owed.marks.append((seq, "undoing"))
+        happened = entry.state != StepState.INTENT
+        if happened and entry.state != StepState.UNDOING:
+            self.journal.mark_soon(txn_id, seq, StepState.UNDOING)
+            owed.marks.append((seq, StepState.UNDOING))
         if step.kind in ("mkdir", "rmdir"):
             detail = _undo_folder(step)
         elif not happened and not os.path.lexists(step.src) and not os.path.lexists(step.dst):
             fsops.remove_tree(fsops.sidecar(step.dst, "partial", f"{txn_id[:8]}-{seq}"))
             detail = ""  # refused before the disk was touched (the source had vanished)
         else:
-            ours = entry.state in ("copied", "done", "undoing")
+            ours = entry.state in (StepState.COPIED, StepState.DONE, StepState.UNDOING)
             detail = fsops.undo_move(step.src, step.dst, f"{txn_id[:8]}-{seq}", dst_is_ours=ours)
             if not happened and detail.endswith("is in place"):
                 detail = ""  # the step never reached the disk: nothing to report
-        self.journal.mark_soon(txn_id, seq, "undone")
-        owed.marks.append((seq, "undone"))
+        self.journal.mark_soon(txn_id, seq, StepState.UNDONE)
+        owed.marks.append((seq, StepState.UNDONE))
         if step.kind == "trash":
             trash.remove_manifest(self.trash_dir, step.item_id)
             owed.forget.append(step.item_id)

@@ -29,11 +29,10 @@ from typing import Any
 
 from engine import privacy
 from engine.txn.model import Step
+from engine.txn.states import STATE_ORDER, StepState, TxnStatus
 from engine.txn.store import JournalEntry
 
 log = logging.getLogger(__name__)
-
-STATE_ORDER = {"intent": 0, "copied": 1, "done": 2, "undoing": 3, "undone": 4}
 
 
 @dataclass
@@ -63,17 +62,17 @@ class JournalFiles:
     def intent(self, txn_id: str, seq: int, step: Step) -> None:
         self._append(txn_id, {"type": "intent", "seq": seq, "step": step.to_json()})
 
-    def mark(self, txn_id: str, seq: int, state: str, sync: bool = True) -> None:
+    def mark(self, txn_id: str, seq: int, state: StepState, sync: bool = True) -> None:
         self._append(txn_id, {"type": "mark", "seq": seq, "state": state}, sync)
 
-    def mark_soon(self, txn_id: str, seq: int, state: str) -> None:
+    def mark_soon(self, txn_id: str, seq: int, state: StepState) -> None:
         """A mark during rollback: best effort (a full disk must not stop the rollback)."""
         try:
             self.mark(txn_id, seq, state, sync=False)
         except OSError as exc:
             log.warning("could not note %s of step %d of %s in its journal file: %s", state, seq, txn_id, exc)
 
-    def end(self, txn_id: str, status: str, message: str) -> None:
+    def end(self, txn_id: str, status: TxnStatus, message: str) -> None:
         try:
             self._append(txn_id, {"type": "end", "status": status, "message": message})
         except OSError as exc:
@@ -120,11 +119,11 @@ def _apply(journal: FileJournal, record: dict[str, Any]) -> None:
         journal.summary, journal.kind = record.get("summary", ""), record.get("kind", "plan")
     elif kind == "intent":
         seq = int(record["seq"])
-        journal.entries[seq] = JournalEntry(seq, Step.from_json(record["step"]), "intent")
+        journal.entries[seq] = JournalEntry(seq, Step.from_json(record["step"]), StepState.INTENT)
     elif kind == "mark":
         seq = int(record["seq"])
         entry = journal.entries[seq]
-        journal.entries[seq] = JournalEntry(seq, entry.step, record["state"])
+        journal.entries[seq] = JournalEntry(seq, entry.step, StepState(record["state"]))
     elif kind == "end":
         journal.end = {"status": record["status"], "message": record.get("message", "")}
 

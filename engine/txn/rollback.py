@@ -23,6 +23,7 @@ from engine.db import Database
 from engine.txn import trash
 from engine.txn.executor import DiskPhase, Writeback, rollback_entry
 from engine.txn.model import Step
+from engine.txn.states import Phase, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
 from engine.txn.sync import IndexSync, SenseChange, enqueue_tree, index_backward, senses_backward
 
@@ -45,19 +46,21 @@ class Rollbacks:
     ):
         self.db, self.store, self.disk, self.index = db, store, disk, index
         self.quiesce, self.done_steps = quiesce, done_steps
-        self._unsettled: dict[str, tuple[str, str, Writeback]] = {}  # outcomes SQLite could not take yet
+        self._unsettled: dict[
+            str, tuple[TxnStatus, str, Writeback]
+        ] = {}  # outcomes SQLite could not take yet
 
-    def rollback(self, txn_id: str) -> tuple[Report, str, bool]:
+    def rollback(self, txn_id: str) -> tuple[Report, TxnStatus, bool]:
         """Semantics, then index, then disk, each backwards; the transaction ends rolled_back (or
         rollback_incomplete). Returns the report, the status, and whether SQLite took the outcome."""
         record = self.store.get(txn_id)  # None when only the journal file survived a lost database
         report: Report = []
         requeue: list[str] = []
         try:
-            if record is not None and record.phase in ("semantics", "done"):
+            if record is not None and record.phase in (Phase.SEMANTICS, Phase.DONE):
                 for path in senses_backward(self.index, [SenseChange(**c) for c in record.senses]):
                     report.append(rollback_entry(f"restore the description of {path}", True))
-            if record is not None and record.phase in ("index", "semantics", "done"):
+            if record is not None and record.phase in (Phase.INDEX, Phase.SEMANTICS, Phase.DONE):
                 requeue = index_backward(self.index, self.done_steps(txn_id))
                 report.append(rollback_entry("move the index entries back", True))
         except Exception as exc:  # noqa: BLE001 - report it and still put the disk back
@@ -70,16 +73,18 @@ class Rollbacks:
                 enqueue_tree(self.index, path)
             except Exception as exc:  # noqa: BLE001 - the files are back; the index catches up on a re-scan
                 log.error("could not queue %s for indexing after a rollback: %s", path, exc)
-        status = "rolled_back" if all(step["ok"] for step in report) else "rollback_incomplete"
+        status = (
+            TxnStatus.ROLLED_BACK if all(step["ok"] for step in report) else TxnStatus.ROLLBACK_INCOMPLETE
+        )
         return report, status, self.settle(txn_id, status, outcome(report), owed)
 
-    def settle(self, txn_id: str, status: str, message: str, owed: Writeback) -> bool:
+    def settle(self, txn_id: str, status: TxnStatus, message: str, owed: Writeback) -> bool:
         """Write a rollback's outcome to SQLite; False (and kept for later) when SQLite refuses."""
         self.disk.journal.end(txn_id, status, message)
         try:
             with self.db.atomic():
                 owed.apply(self.store, txn_id)
-                self.store.update(txn_id, status=status, phase="", message=message)
+                self.store.update(txn_id, status=status, phase=Phase.NONE, message=message)
         except sqlite3.Error as exc:
             log.error("could not record the rollback of %s (%s); it is kept in its journal file", txn_id, exc)
             self._unsettled[txn_id] = (status, message, owed)
@@ -144,7 +149,7 @@ class Rollbacks:
         """undo_transaction on a rollback_incomplete plan: walk what is left of its journal again."""
         with self.quiesce():
             report, status, settled = self.rollback(record.id)
-        if status == "rolled_back":
+        if status == TxnStatus.ROLLED_BACK:
             message = f"The rollback of “{record.summary}” is complete: your files are as they were before the plan."
         else:
             message = f"The rollback of “{record.summary}” is still incomplete. {outcome(report)}"

@@ -36,6 +36,7 @@ from engine.txn.executor import DiskPhase, Fault, env_fault
 from engine.txn.model import ActionPlan, Operation, Step
 from engine.txn.planner import Planner, plan_request
 from engine.txn.rollback import Rollbacks, outcome, unsaved
+from engine.txn.states import Phase, StepState, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
 from engine.txn.sync import (
     IndexSync,
@@ -98,7 +99,7 @@ class TxnService:
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
         self.store.expire_drafts()
         record = self._record(transaction_id)
-        if not self.store.claim(record.id, "draft", "discarded"):
+        if not self.store.claim(record.id, TxnStatus.DRAFT, TxnStatus.DISCARDED):
             raise Conflict(f"The plan {record.id} is {record.status}; only a draft can be discarded")
         return {"ok": True}
 
@@ -117,7 +118,7 @@ class TxnService:
             self.rollbacks.settle_pending()
             self.store.expire_drafts()
             record = self._record(transaction_id)
-            if record.status != "draft":
+            if record.status != TxnStatus.DRAFT:
                 raise Conflict(
                     f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
                     "ask for a new plan"
@@ -134,13 +135,13 @@ class TxnService:
                 [op.old_path for op in validated.operations if op.kind == "delete" and op.old_path],
                 self.trash_dir,
             )
-            if not self.store.claim(record.id, "draft", "applying"):
+            if not self.store.claim(record.id, TxnStatus.DRAFT, TxnStatus.APPLYING):
                 raise Conflict(
                     f"The plan {record.id} was approved or discarded meanwhile; nothing was done twice"
                 )
             with self.db.atomic():
                 self.store.update(
-                    record.id, phase="disk", plan=record.plan.model_copy(update={"operations": chosen})
+                    record.id, phase=Phase.DISK, plan=record.plan.model_copy(update={"operations": chosen})
                 )
             return self._run(
                 record.id,
@@ -155,18 +156,18 @@ class TxnService:
         with self._lock:
             self.rollbacks.settle_pending()
             record = self._record(transaction_id)
-            if record.status == "rollback_incomplete":
+            if record.status == TxnStatus.ROLLBACK_INCOMPLETE:
                 return self.rollbacks.retry(record)
-            if record.kind != "plan" or record.status != "committed":
+            if record.kind != "plan" or record.status != TxnStatus.COMMITTED:
                 raise Conflict(
                     f"The transaction {record.id} is {record.status}; only a committed plan can be undone"
                 )
-            steps = [e.step for e in self.store.journal(record.id) if e.state == "done"]
+            steps = [e.step for e in self.store.journal(record.id) if e.state == StepState.DONE]
             self._check_undo(record, steps)
             undo = ActionPlan(transaction_id=uuid.uuid4().hex, summary=f"Undo: {record.summary}")
             with self.db.atomic():
-                self.store.create(undo, {}, kind="undo", status="undoing", undo_of=record.id)
-                self.store.update(undo.transaction_id, phase="disk")
+                self.store.create(undo, {}, kind="undo", status=TxnStatus.UNDOING, undo_of=record.id)
+                self.store.update(undo.transaction_id, phase=Phase.DISK)
             inverse = [s.inverse() for s in reversed(steps)]
             changes = [
                 SenseChange(**c).reversed_at(_trace_back(c["path"], steps)) for c in reversed(record.senses)
@@ -205,8 +206,8 @@ class TxnService:
                 )
             plan = ActionPlan(transaction_id=uuid.uuid4().hex, summary=f"Restore {target} from the trash")
             with self.db.atomic():
-                self.store.create(plan, {}, kind="restore", status="applying")
-                self.store.update(plan.transaction_id, phase="disk")
+                self.store.create(plan, {}, kind="restore", status=TxnStatus.APPLYING)
+                self.store.update(plan.transaction_id, phase=Phase.DISK)
             steps = [
                 *self.disk.parents_for(os.path.dirname(target), 0),
                 Step("untrash", src=item["trash_path"], dst=target, item_id=item_id, op_index=0),
@@ -241,17 +242,17 @@ class TxnService:
             self.disk.journal.begin(txn_id, record.summary, record.kind)
             disk()
             steps = self._done_steps(txn_id)
-            self._phase(txn_id, "index")
-            index_forward(self.index, txn_id, steps, self._hit)
+            self._phase(txn_id, Phase.INDEX)
+            index_forward(self.index, txn_id, steps, self._at_fault_point)
             changes = changes_for(steps)
-            self._phase(txn_id, "semantics", senses=[c.to_dict() for c in changes])
-            senses_forward(self.db, self.index, txn_id, changes, self._hit)
+            self._phase(txn_id, Phase.SEMANTICS, senses=[c.to_dict() for c in changes])
+            senses_forward(self.db, self.index, txn_id, changes, self._at_fault_point)
             self._commit(txn_id, steps)
         except Exception as exc:  # noqa: BLE001 - every failure, ours or the OS's, ends in a full rollback
             log.warning("transaction %s failed, rolling back: %s", txn_id, exc)
             report, status, settled = self.rollbacks.rollback(txn_id)
             reason = exc.message if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
-            if status == "rolled_back":
+            if status == TxnStatus.ROLLED_BACK:
                 message = f"Nothing was changed: {reason}. {outcome(report)}"
             else:
                 message = (
@@ -284,9 +285,11 @@ class TxnService:
         after = {path: fsops.fingerprint(path) for path in _final_positions(steps)}
         record = self._record(txn_id)
         with self.db.atomic():
-            self.store.update(txn_id, status="committed", phase="done", after=after, committed_at=time.time())
+            self.store.update(
+                txn_id, status=TxnStatus.COMMITTED, phase=Phase.DONE, after=after, committed_at=time.time()
+            )
             if record.kind == "undo" and record.undo_of:
-                self.store.update(record.undo_of, status="undone")
+                self.store.update(record.undo_of, status=TxnStatus.UNDONE)
         self.disk.journal.remove(txn_id)  # SQLite holds the outcome now
 
     # checks -------------------------------------------------------------------------------------
@@ -358,14 +361,14 @@ class TxnService:
         return record
 
     def _done_steps(self, txn_id: str) -> list[Step]:
-        return [e.step for e in self.store.journal(txn_id) if e.state in ("done", "undoing")]
+        return [e.step for e in self.store.journal(txn_id) if e.state in (StepState.DONE, StepState.UNDOING)]
 
-    def _phase(self, txn_id: str, phase: str, **fields: Any) -> None:
+    def _phase(self, txn_id: str, phase: Phase, **fields: Any) -> None:
         with self.db.atomic():
             self.store.update(txn_id, phase=phase, **fields)
 
-    def _hit(self, txn_id: str, phase: str, stage: str, seq: int) -> None:
-        self.disk.hit(txn_id, phase, stage, seq)
+    def _at_fault_point(self, txn_id: str, phase: str, stage: str, seq: int) -> None:
+        self.disk.at_fault_point(txn_id, phase, stage, seq)
 
     def _prompt(self) -> str:
         from engine.prompts import DEFAULTS

@@ -28,6 +28,7 @@ from typing import Any
 
 from engine.db import Database
 from engine.txn.model import ActionPlan, Step
+from engine.txn.states import ACTIVE, Phase, StepState, TxnStatus
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ MIGRATIONS = [
     ),
 ]
 
-ACTIVE = ("applying", "undoing")
+_SHOWS_MESSAGE = (TxnStatus.DRAFT, TxnStatus.EXPIRED, TxnStatus.ROLLED_BACK, TxnStatus.ROLLBACK_INCOMPLETE)
 DRAFT_TTL_S = 30 * 24 * 3600  # a plan waiting longer than this is stale: the disk has moved on
 EXPIRED_MESSAGE = "Not approved within 30 days, so it expired; nothing was applied. Ask for a new plan."
 
@@ -80,8 +81,8 @@ EXPIRED_MESSAGE = "Not approved within 30 days, so it expired; nothing was appli
 class TxnRecord:
     id: str
     kind: str
-    status: str
-    phase: str
+    status: TxnStatus
+    phase: Phase
     summary: str
     plan: ActionPlan
     fingerprints: dict[str, Any]
@@ -96,7 +97,7 @@ class TxnRecord:
 class JournalEntry:
     seq: int
     step: Step
-    state: str
+    state: StepState
 
 
 def iso(ts: float | None) -> str | None:
@@ -119,7 +120,7 @@ class TxnStore:
         fingerprints: dict[str, Any],
         *,
         kind: str = "plan",
-        status: str = "draft",
+        status: TxnStatus = TxnStatus.DRAFT,
         undo_of: str | None = None,
     ) -> None:
         self.db.execute(
@@ -141,7 +142,7 @@ class TxnStore:
         row = self.db.one("SELECT * FROM txn_transactions WHERE id = ?", (txn_id,))
         return None if row is None else _record(row)
 
-    def claim(self, txn_id: str, expected: str, new_status: str) -> bool:
+    def claim(self, txn_id: str, expected: TxnStatus, new_status: TxnStatus) -> bool:
         """Move a transaction from `expected` to `new_status`; False when another caller got there first."""
         cur = self.db.execute(
             "UPDATE txn_transactions SET status = ? WHERE id = ? AND status = ?",
@@ -165,9 +166,8 @@ class TxnStore:
         cutoff = (time.time() if now is None else now) - DRAFT_TTL_S
         try:
             cur = self.db.execute(
-                "UPDATE txn_transactions SET status = 'expired', message = ? "
-                "WHERE status = 'draft' AND created_at < ?",
-                (EXPIRED_MESSAGE, cutoff),
+                "UPDATE txn_transactions SET status = ?, message = ? WHERE status = ? AND created_at < ?",
+                (TxnStatus.EXPIRED, EXPIRED_MESSAGE, TxnStatus.DRAFT, cutoff),
             )
         except sqlite3.OperationalError as exc:
             log.warning("could not mark old drafts expired now (%s); trying again next time", exc)
@@ -194,9 +194,9 @@ class TxnStore:
                 item["committed_at"] = iso(row["committed_at"])
             if row["kind"] == "undo":
                 item["undo_of"] = row["undo_of"]
-            if row["message"] and row["status"] in ("draft", "expired", "rolled_back", "rollback_incomplete"):
+            if row["message"] and row["status"] in _SHOWS_MESSAGE:
                 item["message"] = row["message"]
-            if row["status"] == "draft":  # what History's Review shows: the plan card, as proposed
+            if row["status"] == TxnStatus.DRAFT:  # what History's Review shows: the plan card, as proposed
                 plan = ActionPlan.model_validate_json(row["plan"]).to_json_dict()
                 item["operations"] = plan["operations"]
                 if row["message"]:
@@ -207,18 +207,18 @@ class TxnStore:
     # journal ------------------------------------------------------------------------------------
     def journal_intent(self, txn_id: str, seq: int, step: Step) -> None:
         self.db.execute(
-            "INSERT INTO txn_journal(transaction_id, seq, step, state) VALUES (?, ?, ?, 'intent')",
-            (txn_id, seq, step.to_json()),
+            "INSERT INTO txn_journal(transaction_id, seq, step, state) VALUES (?, ?, ?, ?)",
+            (txn_id, seq, step.to_json(), StepState.INTENT),
         )
 
-    def journal_mark(self, txn_id: str, seq: int, state: str) -> None:
+    def journal_mark(self, txn_id: str, seq: int, state: StepState) -> None:
         self.db.execute(
             "UPDATE txn_journal SET state = ? WHERE transaction_id = ? AND seq = ?", (state, txn_id, seq)
         )
 
     def journal(self, txn_id: str) -> list[JournalEntry]:
         rows = self.db.query("SELECT * FROM txn_journal WHERE transaction_id = ? ORDER BY seq", (txn_id,))
-        return [JournalEntry(r["seq"], Step.from_json(r["step"]), r["state"]) for r in rows]
+        return [JournalEntry(r["seq"], Step.from_json(r["step"]), StepState(r["state"])) for r in rows]
 
     # trash manifest -----------------------------------------------------------------------------
     def trash_add(
@@ -266,8 +266,8 @@ def _record(row: Any) -> TxnRecord:
     return TxnRecord(
         id=row["id"],
         kind=row["kind"],
-        status=row["status"],
-        phase=row["phase"],
+        status=TxnStatus(row["status"]),
+        phase=Phase(row["phase"]),
         summary=row["summary"],
         plan=ActionPlan.model_validate_json(row["plan"]),
         fingerprints=json.loads(row["fingerprints"]),

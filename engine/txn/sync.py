@@ -22,7 +22,9 @@ log = logging.getLogger(__name__)
 
 PRIORITY_MANUAL = 9  # requalify and restores: just below the watcher, above deletions and the crawl
 
-Hit = Callable[[str, str, str, int], None]  # (transaction, phase, stage, seq) → may raise or crash
+FaultHook = Callable[
+    [str, str, str, int], None
+]  # the fault-injection seam: (transaction, phase, stage, seq) → may raise or crash
 
 
 class IndexSync(Protocol):
@@ -52,7 +54,7 @@ def enqueue_tree(index: IndexSync, path: str) -> None:
         index.enqueue(path, PRIORITY_MANUAL)
 
 
-def index_forward(index: IndexSync, txn_id: str, steps: list[Step], hit: Hit) -> None:
+def index_forward(index: IndexSync, txn_id: str, steps: list[Step], at_fault_point: FaultHook) -> None:
     """Phase 2; raises on the first failure (the caller then reverses everything). Files restored from
     the trash are queued once every move ran, at the place where the plan finally left them.
     Consecutive moves that do not touch each other's paths reach the index as one batch (a 1,000-file
@@ -61,7 +63,7 @@ def index_forward(index: IndexSync, txn_id: str, steps: list[Step], hit: Hit) ->
     batch = _MoveBatch(index)
     for seq, step in enumerate(steps, start=1):
         try:
-            hit(txn_id, "index", "before_call", seq)
+            at_fault_point(txn_id, "index", "before_call", seq)
         except BaseException:
             batch.flush()  # what was announced before the failure is applied, as unbatched calls would be
             raise
@@ -170,13 +172,15 @@ def current(index: IndexSync, path: str) -> tuple[str | None, bool]:
     return (None, False) if found is None else (found[0], bool(found[1]))
 
 
-def senses_forward(db: Database, index: IndexSync, txn_id: str, changes: list[SenseChange], hit: Hit) -> None:
+def senses_forward(
+    db: Database, index: IndexSync, txn_id: str, changes: list[SenseChange], at_fault_point: FaultHook
+) -> None:
     """Phase 3, all or nothing: one SQLite transaction, and the done rewrites restored on failure."""
     done: list[SenseChange] = []
     try:
         with db.atomic():
             for seq, change in enumerate(changes, start=1):
-                hit(txn_id, "semantics", "before_call", seq)
+                at_fault_point(txn_id, "semantics", "before_call", seq)
                 if change.pin:
                     assert change.after_sense is not None
                     index.pin_sense(change.path, change.after_sense)
