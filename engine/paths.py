@@ -77,5 +77,14 @@ def rebase(path: str, old_prefix: str, new_prefix: str) -> str:
     return new_prefix + path[len(old_prefix) :]
 
 
+def stat_errno(path: str) -> int | None:
+    """The errno `os.stat(path)` fails with (ELOOP, ENAMETOOLONG …), or None when it succeeds."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno
+    return None
+
+
 def display_name(path: str) -> str:
     return os.path.basename(path.rstrip(os.sep)) or path

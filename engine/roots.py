@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.errors import NotFound, OutOfBounds
-from engine.paths import case_insensitive_fs, is_within, normalize
+from engine.paths import case_insensitive_fs, is_within, normalize, stat_errno
 
 LIST_LIMIT = 200  # DESIGN §2: list_directory and the scope tree show at most 200 entries
 SENSES_LIMIT = 60  # DESIGN §2: read_semantics returns the senses of at most 60 files
@@ -204,11 +204,7 @@ def _resolved(path: str) -> str | None:
 
 def _loops(path: str) -> bool:
     """True when following `path` runs into a symlink loop (ELOOP): it names nothing that can be read."""
-    try:
-        os.stat(path)
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
+    return stat_errno(path) == errno.ELOOP
 
 
 def _kept_link(path: str) -> str | None:

@@ -29,14 +29,20 @@ def test_dotdot_cannot_climb_out_of_a_root(tmp_path):
     assert roots.require(str(root / "sub" / ".." / "a.txt")) == str(root / "a.txt")
 
 
-def test_a_symlink_inside_a_root_that_points_outside_is_refused(tmp_path):
+def _linked_out(tmp_path, link: str):
+    """Docs/ with `link` pointing at a sibling private/ that holds secret.txt."""
     root, outside = tmp_path / "Docs", tmp_path / "private"
     root.mkdir()
     outside.mkdir()
-    (outside / "key.txt").write_text("k")
-    os.symlink(outside, root / "link")
+    (outside / "secret.txt").write_text("s")
+    os.symlink(outside, root / link)
+    return root
+
+
+def test_a_symlink_inside_a_root_that_points_outside_is_refused(tmp_path):
+    root = _linked_out(tmp_path, "link")
     with pytest.raises(OutOfBounds):
-        _roots(root).require(str(root / "link" / "key.txt"))
+        _roots(root).require(str(root / "link" / "secret.txt"))
 
 
 def test_a_root_named_docs_does_not_authorise_a_sibling_named_docsevil(tmp_path):
@@ -174,11 +180,7 @@ def test_listing_goes_breadth_first_to_the_depth_and_stops_at_the_limit(tmp_path
 
 
 def test_listing_shows_symlinks_but_never_follows_them_out(tmp_path):
-    root, outside = tmp_path / "Docs", tmp_path / "private"
-    root.mkdir()
-    outside.mkdir()
-    (outside / "secret.txt").write_text("s")
-    os.symlink(outside, root / "out")
+    root = _linked_out(tmp_path, "out")
     entries = _roots(root).listing(str(root), depth=3)
     assert [(e.name, e.is_dir) for e in entries] == [("out", False)]
 

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.errors import NotFound
-from engine.paths import is_within, lexical, normalize
+from engine.paths import is_within, lexical, normalize, stat_errno
 
 log = logging.getLogger(__name__)
 
@@ -248,11 +248,7 @@ def _file_entry(entry: os.DirEntry[str], on_refused: Refused) -> FileEntry | Non
 
 
 def _too_long(path: str) -> bool:
-    try:
-        os.stat(path)
-    except OSError as exc:
-        return exc.errno == errno.ENAMETOOLONG
-    return False
+    return stat_errno(path) == errno.ENAMETOOLONG
 
 
 def _identity(folder: str) -> tuple[int, int] | None:
