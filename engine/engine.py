@@ -394,7 +394,8 @@ class Engine:
         notices += self.keywords.notices  # a damaged keyword index set aside and rebuilt
         for item in self.recovery_report:
             notices.append(
-                f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
+                "An action plan was interrupted last time "
+                f"({item.get('summary') or item['transaction_id']}): "
                 f"{item.get('message') or 'it was rolled back.'}"
             )
         notices.extend(self.txn.startup_notices(self.recovery_report))

@@ -1,4 +1,5 @@
-"""Private text stays private: a 0700 data folder, 0600 files, API keys in the keyring (issue 11, finding 6)."""
+"""Private text stays private: a 0700 data folder, 0600 files, API keys in the keyring (issue 11,
+finding 6)."""
 
 from __future__ import annotations
 

@@ -145,7 +145,10 @@ class Rollbacks:
         with self.quiesce():
             report, status, settled = self.rollback(record.id)
         if status == "rolled_back":
-            message = f"The rollback of “{record.summary}” is complete: your files are as they were before the plan."
+            message = (
+                f"The rollback of “{record.summary}” is complete: "
+                "your files are as they were before the plan."
+            )
         else:
             message = f"The rollback of “{record.summary}” is still incomplete. {outcome(report)}"
         return {"applied": 0, "message": message + unsaved(settled), "rollback": report}

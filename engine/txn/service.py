@@ -304,7 +304,7 @@ class TxnService:
             except ValueError as exc:
                 raise InvalidInput(
                     f"Selected operation {number} is malformed ({exc}); approve the plan as shown"
-                )
+                ) from exc
             if op.key() not in keys:
                 raise InvalidInput(_tampered(number, op, stored))
             if keys[op.key()] in chosen:

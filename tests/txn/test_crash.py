@@ -48,7 +48,8 @@ def apply_in_child(
 
 
 def crash_everywhere(tmp_path: Path, home: Path, plan_for, extra_roots=(), reset=lambda: None) -> list[str]:
-    """Crash a child at every fault point k in turn; after each, recover and compare. Returns the stages hit."""
+    """Crash a child at every fault point k in turn; after each, recover and compare. Returns the stages
+    hit."""
     probe_home = home / "probe"
     probe_home.mkdir()
     stages: list[str] = []

@@ -1,4 +1,5 @@
-"""Property: any valid plan over any small tree, applied then undone, leaves tree, index and trash as before."""
+"""Property: any valid plan over any small tree, applied then undone, leaves tree, index and trash as
+before."""
 
 from __future__ import annotations
 
