@@ -9,6 +9,7 @@ import logging
 import os
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -301,7 +302,10 @@ class Engine:
 
     # ---- agent commands -----------------------------------------------------------------------
     def chat_with_assistant(
-        self, messages: list[dict[str, Any]], scope: str | None = None, conversation_id: str | None = None
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        scope: str | None = None,
+        conversation_id: str | None = None,
     ) -> dict[str, Any]:
         return self.agent.chat_with_assistant(messages, scope, conversation_id)
 
