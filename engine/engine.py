@@ -27,6 +27,7 @@ from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
+from engine.txn.results import ApplyResult, TrashItem
 
 if TYPE_CHECKING:
     from engine.key_guard import KeyGuard
@@ -282,7 +283,7 @@ class Engine:
 
     def apply_action_plan(
         self, transaction_id: str, operations: list[dict[str, Any]] | None = None
-    ) -> dict[str, Any]:
+    ) -> ApplyResult:
         return self.txn.apply_action_plan(transaction_id, operations)
 
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
@@ -291,10 +292,10 @@ class Engine:
     def list_transactions(self) -> list[dict[str, Any]]:
         return self.txn.list_transactions()
 
-    def undo_transaction(self, transaction_id: str) -> dict[str, Any]:
+    def undo_transaction(self, transaction_id: str) -> ApplyResult:
         return self.txn.undo_transaction(transaction_id)
 
-    def trash_list(self) -> list[dict[str, Any]]:
+    def trash_list(self) -> list[TrashItem]:
         return self.txn.trash_list()
 
     def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:

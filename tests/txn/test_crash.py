@@ -26,7 +26,7 @@ index = MemoryIndex()
 for root in roots:
     index.add_tree(Path(root))
 service = TxnService(Database(home / "sensetree.db"), home, lambda: roots, index, None)
-print(json.dumps(service.apply_action_plan(txn)))
+print(service.apply_action_plan(txn).model_dump_json())
 """
 
 

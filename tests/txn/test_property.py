@@ -109,11 +109,11 @@ def test_apply_then_undo_of_any_valid_plan_restores_tree_index_and_trash(files, 
         before, index_before = snapshot(root), index.state()
         service = TxnService(db, home, lambda: [str(root)], index, None)
         plan = service.propose_plan("random", ops)
-        assert service.apply_action_plan(plan["transaction_id"])["applied"] == len(ops)
+        assert service.apply_action_plan(plan["transaction_id"]).applied == len(ops)
         assert _model(root) == tree
         index.drain()
         undone = service.undo_transaction(plan["transaction_id"])
-        assert undone["applied"] == len(ops), undone
+        assert undone.applied == len(ops), undone
         index.drain()
         assert snapshot(root) == before
         assert index.state() == index_before
