@@ -73,6 +73,8 @@ def _docstring_parts(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
         elif match:
             last, indent = match.group(2), len(match.group(1))
             params[last] = match.group(3).strip()
+        else:  # a blank line or a section header (`Returns:`) ends the entry
+            last = None
     return " ".join(summary.split()), params
 
 

@@ -35,6 +35,9 @@ def shelve(title: str, where: str) -> str:
         title: the thing's title, which may be long enough
             to go on over a second line
         where: which shelf
+
+    Returns:
+            a receipt, not an argument
     """
     return f"{title}@{where}"
 
