@@ -25,7 +25,7 @@ def test_mixed_plan_commits_disk_index_and_senses_together(world):
     assert (f"{r}/Finance/acme.txt", 9) in world.index.queued
     [trashed] = service.trash_list()
     assert trashed.original_path == f"{r}/old" and trashed.transaction_id == plan["transaction_id"]
-    assert world.trash_files() == [f"{trashed['item_id']}__old"]
+    assert world.trash_files() == [f"{trashed.item_id}__old"]
     [listed] = service.list_transactions()
     assert listed["status"] == "committed" and listed["committed_at"] and listed["summary"] == "Tidy up"
 
