@@ -24,7 +24,8 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sensetree
 
-test: $(STAMP) test-deps
+# lint first: a type error or a lint finding fails CI (.ci/run calls `make test`) before the suite runs.
+test: $(STAMP) test-deps lint
 	$(BIN)/python -m pytest -q
 
 # The real MCP filesystem server the approval tests run over stdio (tests/agent/test_mcp_filesystem.py),
@@ -44,8 +45,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/compare.py
 
+# ruff (E,F,I,B,UP, line length 110) over all our Python, then mypy with check_untyped_defs over
+# engine/, bridge/ and cli/ (both configured in pyproject.toml). Both must report zero findings.
 lint: $(STAMP)
-	$(BIN)/python -m ruff check engine bridge app.py tests bench
+	$(BIN)/python -m ruff check engine bridge cli app.py tests bench build
+	$(BIN)/python -m mypy
 
 clean:
 	rm -rf $(VENV)

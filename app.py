@@ -128,7 +128,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     for root in roots:
         print(f"  {root}")
     print(
-        f"Files: {stats['files']} ({stats['done']} done, {stats['skipped']} by name only, {stats['failed']} failed, "
+        f"Files: {stats['files']} ({stats['done']} done, {stats['skipped']} by name only, "
+        f"{stats['failed']} failed, "
         f"{stats['queued']} queued); chunks: {stats['chunks']}{'; PAUSED' if stats['paused'] else ''}"
     )
     for item in failed[:20]:

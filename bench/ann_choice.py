@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import lancedb
 import numpy as np
@@ -105,7 +106,10 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="ann-choice-"))
     try:
         table = make_table(work, matrix)
-        base = lambda v: table.search(v).distance_type("cosine").limit(50).select(SELECT)
+
+        def base(v: np.ndarray) -> Any:
+            return table.search(v).distance_type("cosine").limit(50).select(SELECT)
+
         truth = [set(keys(base(v).bypass_vector_index().limit(10).to_arrow())) for v in queries[:50]]
         print(
             f"{args.rows:,} real MiniLM vectors (SciFact, tiled), {len(queries)} real queries, top-50",

@@ -93,7 +93,7 @@ def timed_run(label: str, run, clock: PhaseClock, embedder: HashingEmbedder) -> 
     disk, index = clock.first.get("disk", end), clock.first.get("index", end)
     print(
         f"{label}: {end - start:.2f} s total = checks {disk - start:.2f} s + disk {index - disk:.2f} s "
-        f"+ index & commit {end - index:.2f} s; operations {result['applied']}; "
+        f"+ index & commit {end - index:.2f} s; operations {result.applied}; "
         f"embeddings {embedder.embedded - embedded}"
     )
 

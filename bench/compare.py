@@ -261,7 +261,8 @@ def embedding_under_load(
         busy.kill()
         busy.wait()
     print(
-        f"\nwarm hybrid query with the model embedding it, one competing CPU-bound process ({len(texts)} queries)"
+        "\nwarm hybrid query with the model embedding it, one competing CPU-bound process "
+        f"({len(texts)} queries)"
     )
     figures = {name: percentiles(times) for name, times in samples.items()}
     for name, (p50, p95) in figures.items():
@@ -318,9 +319,11 @@ def summarise(
         and throughput >= 0.5
     )
     print(
-        f"SUMMARY {rows:,} chunks: hybrid p50 ×{hybrid[0]:.2f} (scoped ×{hybrid[2]:.2f}), p95 ×{hybrid[1]:.2f} "
-        f"(scoped ×{hybrid[3]:.2f}) of LanceDB native hybrid; keyword top-50 p50 ×{keyword:.2f} of LanceDB FTS; "
-        f"bulk build ×{throughput:.2f} of SQLite FTS5's throughput; one-file keyword update p50 {update:.1f} ms; "
+        f"SUMMARY {rows:,} chunks: hybrid p50 ×{hybrid[0]:.2f} (scoped ×{hybrid[2]:.2f}), "
+        f"p95 ×{hybrid[1]:.2f} (scoped ×{hybrid[3]:.2f}) of LanceDB native hybrid; "
+        f"keyword top-50 p50 ×{keyword:.2f} of LanceDB FTS; "
+        f"bulk build ×{throughput:.2f} of SQLite FTS5's throughput; "
+        f"one-file keyword update p50 {update:.1f} ms; "
         + (
             f"with the model under load p50 {embedded[0]:.1f} / p95 {embedded[1]:.1f} ms (≤ 60 / 150 "
             f"{'met' if embedded[0] <= 60 and embedded[1] <= 150 else 'MISSED'}); "

@@ -74,7 +74,8 @@ def end_to_end(folder: Path, home: Path) -> tuple[float, int, list[str], Engine]
 
 
 def stored_embedding_inputs(engine: Engine) -> list[str]:
-    """The exact texts the pipeline embedded (chunk 0 as stored, later chunks with the name · sense prefix)."""
+    """The exact texts the pipeline embedded (chunk 0 as stored, later chunks with the name · sense
+    prefix)."""
     from engine.indexing.indexer import chunk_inputs
 
     texts = []
@@ -148,7 +149,8 @@ def main() -> None:
         print(f"re-scan of {args.rescan_files} unchanged files: median {rescan:.2f} s  (target <= 3 s)")
         print(f"embeddings done for a folder rename: {rename_embeddings:.0f}  (target 0)")
         print(
-            f"SUMMARY index_throughput: ratio={e2e_rate / raw_rate:.2f} e2e={e2e_rate:.1f}/s raw={raw_rate:.1f}/s "
+            f"SUMMARY index_throughput: ratio={e2e_rate / raw_rate:.2f} e2e={e2e_rate:.1f}/s "
+            f"raw={raw_rate:.1f}/s "
             f"rescan_10k={rescan:.2f}s rename_embeddings={rename_embeddings:.0f}"
         )
 

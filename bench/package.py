@@ -212,7 +212,8 @@ def report_sizes(deb: Path, bundle: Path) -> None:
     print("biggest parts: " + ", ".join(f"{name} {mb:.0f} MB" for name, mb in biggest_parts(bundle)))
     if ESTIMATE.exists():
         print(
-            f"Windows/macOS estimate: {du_mb(ESTIMATE):.0f} MB installed (target <= {TARGETS['estimate_mb']} MB), "
+            f"Windows/macOS estimate: {du_mb(ESTIMATE):.0f} MB installed "
+            f"(target <= {TARGETS['estimate_mb']} MB), "
             "made by `make package-estimate`: the same spec on Linux with SENSETREE_WITHOUT_WINDOW=1 "
             "(no PySide6/Qt WebEngine, serve mode; their webviews come with the OS; pywebview's native "
             "back-ends and pystray add a few MB there)"

@@ -196,9 +196,8 @@ def main() -> None:
     started = time.perf_counter()
     vectors = embed_cached(embedder, to_embed, f"{args.data.name}-chunks")
     qids = list(beir.queries)
-    qvecs = dict(
-        zip(qids, embed_cached(embedder, [beir.queries[q] for q in qids], f"{args.data.name}-queries"), strict=False)
-    )
+    query_texts = [beir.queries[q] for q in qids]
+    qvecs = dict(zip(qids, embed_cached(embedder, query_texts, f"{args.data.name}-queries"), strict=False))
     print(f"embeddings ready in {time.perf_counter() - started:.0f} s (cached in bench/.cache/)", flush=True)
 
     figures: dict[str, float] = {}
@@ -286,15 +285,16 @@ def keyword_only(beir: Beir, files, candidates: int) -> None:
         keywords.close()
     ours, lance = figures["BM25 (ours, incremental)"], figures["BM25 (LanceDB native FTS, same chunks)"]
     print(
-        f"SUMMARY bm25 {ours:.4f} vs LanceDB FTS {lance:.4f} (target ≥: {'met' if ours >= lance else 'MISSED'}) "
-        f"nDCG@10 (keyword arms only)"
+        f"SUMMARY bm25 {ours:.4f} vs LanceDB FTS {lance:.4f} "
+        f"(target ≥: {'met' if ours >= lance else 'MISSED'}) nDCG@10 (keyword arms only)"
     )
 
 
 def measure_int8(beir, files, to_embed, qids, work: Path, figures: dict[str, float], label: str) -> None:
     quantized = TransformerEmbedder(quantize="int8")
     vectors = embed_cached(quantized, to_embed, f"{label}-chunks")
-    qvecs = dict(zip(qids, embed_cached(quantized, [beir.queries[q] for q in qids], f"{label}-queries"), strict=False))
+    query_texts = [beir.queries[q] for q in qids]
+    qvecs = dict(zip(qids, embed_cached(quantized, query_texts, f"{label}-queries"), strict=False))
     search = build_search(files, vectors, work / "int8", (1.0, 1.0))
     report(
         "dense, dynamic int8",
@@ -302,9 +302,8 @@ def measure_int8(beir, files, to_embed, qids, work: Path, figures: dict[str, flo
         beir,
         figures,
     )
-    print(
-        f"int8 dense nDCG@10 delta: {figures['dense, dynamic int8'] - figures['dense (all-MiniLM-L6-v2)']:+.4f}"
-    )
+    delta = figures["dense, dynamic int8"] - figures["dense (all-MiniLM-L6-v2)"]
+    print(f"int8 dense nDCG@10 delta: {delta:+.4f}")
     search.keywords.close()
 
 
@@ -314,8 +313,9 @@ def summarise(figures: dict[str, float]) -> None:
     hybrid = next(v for k, v in figures.items() if k.startswith("hybrid (") and "weights" in k)  # the default
     lance = figures["BM25 (LanceDB native FTS, same chunks)"]
     print(
-        f"SUMMARY bm25 {ours:.4f} vs DuckDB static {static:.4f} (Δ {ours - static:+.4f}) and LanceDB FTS {lance:.4f} "
-        f"(target ≥: {'met' if ours >= lance else 'MISSED'}); dense {figures['dense (all-MiniLM-L6-v2)']:.4f}; "
+        f"SUMMARY bm25 {ours:.4f} vs DuckDB static {static:.4f} (Δ {ours - static:+.4f}) "
+        f"and LanceDB FTS {lance:.4f} (target ≥: {'met' if ours >= lance else 'MISSED'}); "
+        f"dense {figures['dense (all-MiniLM-L6-v2)']:.4f}; "
         f"hybrid {hybrid:.4f} (target ≥ 0.73: {'met' if hybrid >= 0.73 else 'MISSED'}) nDCG@10"
     )
 

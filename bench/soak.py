@@ -4,8 +4,9 @@ Each cycle adds and rewrites files in a generated folder, starts a separate proc
 Engine and indexes the changes, and kills it with SIGKILL at a random moment: one cycle in five while
 the Engine opens (imports, DuckDB's WAL replay and checkpoint, start-up repair), one in five when it has
 indexed everything but not closed (every write still in DuckDB's WAL), the others while it indexes
-(within 1.5× the length of a clean indexing run, so mid-batch and just-finished kills both happen). In half the cycles the Engine is then opened and closed once with nothing to do (a person who
-starts the app and quits: the start that turned a WAL into a stale DuckDB ART before issue 11). The
+(within 1.5× the length of a clean indexing run, so mid-batch and just-finished kills both happen).
+In half the cycles the Engine is then opened and closed once with nothing to do (a person who starts
+the app and quits: the start that turned a WAL into a stale DuckDB ART before issue 11). The
 bench process then restarts the Engine on the same data folder and times the **self-heal**: open
 (DuckDB WAL replay and checkpoint, start-up repair, a damaged store set aside) + a rescan + draining the
 queue, until the three stores agree. Then it edits and deletes files, lets the index catch up, and checks:
@@ -254,7 +255,8 @@ def main() -> None:
         folder.add(args.files)
         fate, open_s, index_s = run_child(home, root, None)  # a clean run sets the kill windows
         print(
-            f"first index of {args.files} files: {fate}; Engine opened in {open_s:.2f} s, indexed in {index_s:.2f} s"
+            f"first index of {args.files} files: {fate}; Engine opened in {open_s:.2f} s, "
+            f"indexed in {index_s:.2f} s"
         )
         index_s = max(index_s, 0.2)
         failures, heal_times = 0, []

@@ -73,7 +73,8 @@ def main() -> int:
     have = bundled_names(args.bundle)
     qt_needs = [n for n in ("libQt6Widgets.so.6", "libQt6Gui.so.6", "libQt6DBus.so.6") if n not in have]
     print(
-        f"Qt tray: adds {len(qt_needs)} libraries to this bundle ({', '.join(qt_needs) or 'none: already there'})"
+        f"Qt tray: adds {len(qt_needs)} libraries to this bundle "
+        f"({', '.join(qt_needs) or 'none: already there'})"
     )
     gi = system_gi()
     indicator = Path("/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1")

@@ -15,10 +15,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.indexing.bombs import docx_bomb
+
+REPO = Path(__file__).resolve().parents[1]
 
 MEASURE = """
 import json, resource, sys, time
@@ -60,12 +61,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         bomb = docx_bomb(Path(tmp) / "bomb.docx", args.inflated_mb)
         print(
-            f"bomb: {bomb.stat().st_size / 1e6:.2f} MB on disk, word/document.xml inflates to ~{args.inflated_mb} MB"
+            f"bomb: {bomb.stat().st_size / 1e6:.2f} MB on disk, "
+            f"word/document.xml inflates to ~{args.inflated_mb} MB"
         )
         for mode in ("guarded", "unguarded") if args.unguarded else ("guarded",):
             m = measure(bomb, mode)
             print(
-                f"{mode:>9}: peak RSS +{m['grew_mb']:,.1f} MB, {m['seconds'] * 1000:,.1f} ms — {m['outcome'][:110]}"
+                f"{mode:>9}: peak RSS +{m['grew_mb']:,.1f} MB, {m['seconds'] * 1000:,.1f} ms — "
+                f"{m['outcome'][:110]}"
             )
 
 

@@ -20,6 +20,7 @@ from pathlib import PurePath
 from typing import Any, TypeVar
 
 from bridge.arguments import ArgumentCheck, Limit, Messages, Query, RowId
+from bridge.engine_api import EngineApi
 from engine.errors import EngineError
 from engine.events import EventBus
 
@@ -135,7 +136,7 @@ def _given(**optional: Any) -> dict[str, Any]:
 class Api:
     """The commands, exactly. `window.py` sets `_window` so `pick_folder` can open a native dialog."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: EngineApi) -> None:
         self._engine = engine
         self._window: Any = None
 

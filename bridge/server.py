@@ -165,8 +165,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     sys_version = ""
 
     def setup(self) -> None:
-        self.timeout = self.server.request_timeout_s  # applied to the socket by StreamRequestHandler
         super().setup()
+        # StreamRequestHandler's `timeout` is a class-wide setting; this server's bound is per instance
+        self.connection.settimeout(self.server.request_timeout_s)
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)
@@ -309,7 +310,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 def _json_bytes(value: Any) -> bytes:
-    """UTF-8 JSON; where a file name is not valid UTF-8 (lone surrogates), ASCII escapes carry it losslessly."""
+    """UTF-8 JSON; where a file name is not valid UTF-8 (lone surrogates), ASCII escapes carry it
+    losslessly."""
     try:
         return json.dumps(value, ensure_ascii=False, default=str).encode()
     except UnicodeEncodeError:

@@ -31,22 +31,24 @@ def on_gui_thread(func: Callable[[], T], bound_s: float = GUI_BOUND_S) -> T:
         raise RuntimeError("no QApplication: the window is not running")
     if QThread.currentThread() == app.thread():
         return func()
-    done, box = threading.Event(), {}
+    done = threading.Event()
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            box["value"] = func()
+            values.append(func())
         except BaseException as exc:  # handed back to the caller's thread
-            box["error"] = exc
+            errors.append(exc)
         finally:
             done.set()
 
     QTimer.singleShot(0, app, run)
     if not done.wait(bound_s):
         raise TimeoutError("the GUI thread did not answer")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 class QtTray:

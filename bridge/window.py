@@ -6,8 +6,8 @@ CLI and the tests of everything else never load Qt. The window talks to the engi
 `run_js`. The tray (bridge/tray.py: Open, Pause/Resume indexing, Quit) keeps indexing alive when the
 window is closed; where no tray is really shown, closing the window quits. The window's size comes from
 the screen and its place is remembered (bridge/geometry.py). The webview is Qt WebEngine on Linux and
-the OS's own elsewhere (`webview_gui`, the same choice as build/bundle_plan.py). A second launch finds the first
-through a loopback socket recorded in the data dir and asks it to show its window, then exits.
+the OS's own elsewhere (`webview_gui`, the same choice as build/bundle_plan.py). A second launch finds
+the first through a loopback socket recorded in the data dir and asks it to show its window, then exits.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from bridge.api import Api, attach_window, event_bus
 from bridge.geometry import MIN_SIZE, Rect, WindowState, fit, minimum_size
@@ -106,7 +106,7 @@ class SingleInstance:
                     self._file.unlink()
 
 
-def webview_gui(platform: str = sys.platform) -> str | None:
+def webview_gui(platform: str = sys.platform) -> Literal["qt"] | None:
     """pywebview's back-end: Qt WebEngine on Linux/BSD (bundled there); elsewhere None, pywebview's
     default for the OS: EdgeChromium (WebView2) on Windows, Cocoa/WKWebView on macOS."""
     return "qt" if uses_qt_tray(platform) else None
@@ -125,10 +125,10 @@ def available_areas() -> list[Rect]:
     areas = []
     for screen in screens:
         frame = getattr(screen, "frame", None)
-        if hasattr(frame, "availableGeometry"):  # Qt's QScreen
+        if frame is not None and hasattr(frame, "availableGeometry"):  # Qt's QScreen
             g = frame.availableGeometry()
             areas.append(Rect(g.x(), g.y(), g.width(), g.height()))
-        elif hasattr(frame, "WorkingArea"):  # WinForms' Screen
+        elif frame is not None and hasattr(frame, "WorkingArea"):  # WinForms' Screen
             w = frame.WorkingArea
             areas.append(Rect(w.X, w.Y, w.Width, w.Height))
         else:
@@ -191,6 +191,8 @@ def run_window(
         text_select=True,
         hidden=start_hidden,
     )
+    if window is None:  # pywebview's answer when an `initialized` handler cancels the window; we set none
+        raise RuntimeError("pywebview did not create the window")
     attach_window(api, window)
     bus = getattr(engine, "events", None) or event_bus(api)
     unsubscribe = bus.subscribe(lambda topic, payload: _forward(window, topic, payload))

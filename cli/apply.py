@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from cli.chat import plan_lines
 from engine.errors import InvalidInput, NotFound
+from engine.txn.results import ApplyResult
 
 
 def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
@@ -65,9 +66,9 @@ def _confirmed(count: int, out: TextIO, stdin: TextIO | None) -> bool:
     return stdin.readline().strip().lower() in ("y", "yes")
 
 
-def _report(result: dict[str, Any], out: TextIO) -> int:
-    print(result["message"], file=out)
-    for step in result.get("rollback") or []:
+def _report(result: ApplyResult, out: TextIO) -> int:
+    print(result.message, file=out)
+    for step in result.rollback or []:
         mark = "ok" if step.get("ok") else "FAILED"
         print(f"  [{mark}] {step['step']}: {step.get('detail') or step.get('error') or ''}", file=out)
-    return 0 if result.get("applied") else 1
+    return 0 if result.applied else 1

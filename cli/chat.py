@@ -80,7 +80,8 @@ def _ask_on_terminal(engine: Any, payload: dict[str, Any], out: TextIO, stdin: T
     if len(arguments) > ARGUMENT_CHARS:
         arguments = arguments[:ARGUMENT_CHARS] + f"\n… ({len(arguments) - ARGUMENT_CHARS} more characters)"
     print(
-        f"\n  🔌 {payload['server']} wants to run {payload['tool']}: {payload.get('description') or ''}".rstrip(),
+        f"\n  🔌 {payload['server']} wants to run {payload['tool']}: "
+        f"{payload.get('description') or ''}".rstrip(),
         file=out,
     )
     print("  with " + arguments.replace("\n", "\n  "), file=out)

@@ -21,9 +21,8 @@ class ProgressPrinter:
         filled = int(WIDTH * finished / total)
         bar = "#" * filled + "-" * (WIDTH - filled)
         current = os.path.basename(stats.get("current") or "")
-        return f"[{bar}] {finished}/{total} files, {stats['chunks']} chunks, {stats['failed']} failed  {current}"[
-            :110
-        ]
+        counts = f"{finished}/{total} files, {stats['chunks']} chunks, {stats['failed']} failed"
+        return f"[{bar}] {counts}  {current}"[:110]
 
     def on_progress(self, _topic: str, stats: dict[str, Any]) -> None:
         if self.quiet or self.stream is None:

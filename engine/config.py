@@ -148,7 +148,8 @@ def settings_path(home: Path | None = None) -> Path:
 
 
 def load_settings(home: Path | None = None) -> Settings:
-    """Read the settings file; a missing file gives defaults, an unreadable one is moved aside and reported."""
+    """Read the settings file; a missing file gives defaults, an unreadable one is moved aside and
+    reported."""
     path = settings_path(home)
     if not os.path.lexists(path):
         return Settings(roots_defaulted=True)

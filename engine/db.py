@@ -61,6 +61,13 @@ class Database:
     def one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Row | None:
         return self.conn.execute(sql, params).fetchone()
 
+    def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
+        """The first column of an aggregate query's one row (`count(*)`, `sum(...)` always return a row)."""
+        row = self.conn.execute(sql, params).fetchone()
+        if row is None:
+            raise LookupError(f"query returned no row: {sql}")
+        return row[0]
+
     @contextlib.contextmanager
     def atomic(self) -> Iterator[sqlite3.Connection]:
         """A transaction; nested calls become savepoints, so an inner failure undoes only its part."""

@@ -9,6 +9,7 @@ import logging
 import os
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
 from engine.roots import LIST_LIMIT, Entry, Roots
+from engine.txn.results import ApplyResult, TrashItem
 
 if TYPE_CHECKING:
     from engine.key_guard import KeyGuard
@@ -287,7 +289,7 @@ class Engine:
 
     def apply_action_plan(
         self, transaction_id: str, operations: list[dict[str, Any]] | None = None
-    ) -> dict[str, Any]:
+    ) -> ApplyResult:
         return self.txn.apply_action_plan(transaction_id, operations)
 
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
@@ -296,10 +298,10 @@ class Engine:
     def list_transactions(self) -> list[dict[str, Any]]:
         return self.txn.list_transactions()
 
-    def undo_transaction(self, transaction_id: str) -> dict[str, Any]:
+    def undo_transaction(self, transaction_id: str) -> ApplyResult:
         return self.txn.undo_transaction(transaction_id)
 
-    def trash_list(self) -> list[dict[str, Any]]:
+    def trash_list(self) -> list[TrashItem]:
         return self.txn.trash_list()
 
     def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:
@@ -307,7 +309,10 @@ class Engine:
 
     # ---- agent commands -----------------------------------------------------------------------
     def chat_with_assistant(
-        self, messages: list[dict[str, Any]], scope: str | None = None, conversation_id: str | None = None
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        scope: str | None = None,
+        conversation_id: str | None = None,
     ) -> dict[str, Any]:
         return self.agent.chat_with_assistant(messages, scope, conversation_id)
 
@@ -389,7 +394,8 @@ class Engine:
         notices += self.keywords.notices  # a damaged keyword index set aside and rebuilt
         for item in self.recovery_report:
             notices.append(
-                f"An action plan was interrupted last time ({item.get('summary') or item['transaction_id']}): "
+                "An action plan was interrupted last time "
+                f"({item.get('summary') or item['transaction_id']}): "
                 f"{item.get('message') or 'it was rolled back.'}"
             )
         notices.extend(self.txn.startup_notices(self.recovery_report))

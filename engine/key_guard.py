@@ -88,7 +88,8 @@ class KeyGuard:
             current = getattr(settings, section)
             url, given = part.get("base_url", current.base_url), part.get("api_key")
             if not isinstance(url, str) or (isinstance(given, str) and given != MASK) or confirm:
-                continue  # a key typed (or cleared) with this address, a confirmation, or a bad value for apply_patch
+                # a key typed (or cleared) with this address, a confirmation, or a bad value for apply_patch
+                continue
             if current.api_key and not self.trusts(section, url, current.api_key):
                 part["api_key"] = ""
                 notices.append(

@@ -6,9 +6,9 @@ from __future__ import annotations
 CHAT_SYSTEM = ""  # the built-in agent rules live in engine/agent/prompt.py; this slot only adds to them
 
 DOC_QUALIFY = (
-    "You describe documents for a personal file index. Given a file's name and the beginning of its text, "
-    "write 2 to 4 short factual sentences: what kind of document it is, whom or what it concerns, and its key "
-    "facts (names, dates, amounts, places). No speculation, no advice, no preamble. "
+    "You describe documents for a personal file index. Given a file's name and the beginning of its "
+    "text, write 2 to 4 short factual sentences: what kind of document it is, whom or what it concerns, "
+    "and its key facts (names, dates, amounts, places). No speculation, no advice, no preamble. "
     "Answer in the document's own language. Start with the document type in square brackets, "
     "for example: [invoice] Invoice from ACME to Jane Doe ..."
 )

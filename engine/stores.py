@@ -106,8 +106,8 @@ def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
         os.replace(directory, aside)
         log.error("vector index %s is damaged (%s); kept as %s, starting a new one", directory, exc, aside)
         return VectorIndex(directory, dim), (
-            f"The search index was damaged ({exc.message}). It was kept as {aside} and a new one was started: "
-            "every indexed file is re-queued, so semantic search fills in again as it is re-indexed."
+            f"The search index was damaged ({exc.message}). It was kept as {aside} and a new one was "
+            "started: every indexed file is re-queued, so semantic search fills in again as it is re-indexed."
         )
 
 

@@ -154,15 +154,15 @@ def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_
     root, engine = indexed_sample(tmp_path, sensetree_home)
     target = str(root / TRAVEL)
     plan = engine.txn.propose_plan("Clean up", [{"kind": "delete", "old_path": target}])
-    assert engine.apply_action_plan(plan["transaction_id"])["applied"] == 1
+    assert engine.apply_action_plan(plan["transaction_id"]).applied == 1
     engine.close()
     db = sensetree_home / "sensetree.db"
     db.write_bytes(b"garbage" * 1000)
     restarted = make_engine(sensetree_home)
     try:
         [item] = restarted.trash_list()
-        assert item["original_path"] == target and item["transaction_id"] == plan["transaction_id"]
-        assert restarted.trash_restore(item["item_id"]) == {"path": target}
+        assert item.original_path == target and item.transaction_id == plan["transaction_id"]
+        assert restarted.trash_restore(item.item_id) == {"path": target}
         restarted.drain()
         assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == target
     finally:

@@ -1,4 +1,5 @@
-"""Private text stays private: a 0700 data folder, 0600 files, API keys in the keyring (issue 11, finding 6)."""
+"""Private text stays private: a 0700 data folder, 0600 files, API keys in the keyring (issue 11,
+finding 6)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_folders_a_plan_creates_in_the_persons_tree_keep_their_usual_mode(tmp_pa
         plan = engine.txn.propose_plan(
             "Make a folder", [{"kind": "mkdir", "new_path": str(root / "New" / "Sub"), "reason": "test"}]
         )
-        assert engine.apply_action_plan(plan["transaction_id"])["applied"] == 1
+        assert engine.apply_action_plan(plan["transaction_id"]).applied == 1
         assert _mode(root / "New") == privacy.user_dir_mode() == 0o777 & ~privacy.user_umask()
         assert _mode(root / "New" / "Sub") == privacy.user_dir_mode()
     finally:

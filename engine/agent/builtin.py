@@ -107,13 +107,15 @@ class TurnTools:
         if not hits:
             return f"No indexed file matches {query!r}."
         lines = [
-            f"{i}. {h['path']} (score {float(h.get('score') or 0):.3f})\n   {' '.join(str(h.get('snippet') or '').split())[:500]}"
+            f"{i}. {h['path']} (score {float(h.get('score') or 0):.3f})\n"
+            f"   {' '.join(str(h.get('snippet') or '').split())[:500]}"
             for i, h in enumerate(hits, 1)
         ]
         return "\n".join(lines)
 
     def read_file(self, path: str, offset: int = 0) -> str:
-        """Read a file's extracted text (PDF, DOCX and others are read properly), about 4000 characters per call.
+        """Read a file's extracted text (PDF, DOCX and others are read properly), about 4000 characters
+        per call.
 
         Args:
             path: the exact absolute path of the file
@@ -142,7 +144,8 @@ class TurnTools:
         return piece
 
     def list_directory(self, path: str) -> str:
-        """List a folder's direct children with exact absolute paths, marked [D] for folders and [F] for files.
+        """List a folder's direct children with exact absolute paths, marked [D] for folders and [F] for
+        files.
 
         Args:
             path: the exact absolute path of the folder
@@ -183,7 +186,8 @@ class TurnTools:
 
         Args:
             summary: one sentence saying what the plan does and why
-            operations: list of {kind: mkdir|move|rename|delete|requalify, old_path, new_path, new_summary, reason}
+            operations: list of {kind: mkdir|move|rename|delete|requalify, old_path, new_path,
+                new_summary, reason}
         """
         problems = self._out_of_bounds(operations)
         if problems:
@@ -221,8 +225,8 @@ class TurnTools:
             return f"Remembered: {saved['note']}"
         self.pending_notes.append(saved["note"])
         return (
-            f"Saved as a suggestion: {saved['note']}. This turn read file content, so the person confirms the note "
-            "in Settings before it is used; tell them it awaits their confirmation."
+            f"Saved as a suggestion: {saved['note']}. This turn read file content, so the person confirms "
+            "the note in Settings before it is used; tell them it awaits their confirmation."
         )
 
     def _out_of_bounds(self, operations: Any) -> list[str]:
@@ -243,6 +247,7 @@ def _refusal(exc: OutOfBounds) -> str:
 
 
 def _quotes(said: str, note: str) -> bool:
-    """True when `note`'s words appear in `said` in the same order, contiguous (case and punctuation aside)."""
+    """True when `note`'s words appear in `said` in the same order, contiguous (case and punctuation
+    aside)."""
     note_words, said_words = (" ".join(re.findall(r"\w+", text.casefold())) for text in (note, said))
     return bool(note_words) and f" {note_words} " in f" {said_words} "

@@ -43,7 +43,10 @@ def slip_hint(base_url: str) -> str | None:
         return None
     if "://" not in base_url:
         return f"The base URL {base_url!r} has no http:// in front; OpenAI-compatible servers expect {fixed}."
-    return f"The base URL {base_url!r} is missing the /v1 part that OpenAI-compatible servers expect: try {fixed}."
+    return (
+        f"The base URL {base_url!r} is missing the /v1 part that OpenAI-compatible servers expect: "
+        f"try {fixed}."
+    )
 
 
 def typed_settings(

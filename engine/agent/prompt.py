@@ -23,11 +23,14 @@ from engine.roots import LIST_LIMIT, Roots
 TREE_DEPTH = 2
 EXCERPT_CHARS = 700
 
-RULES = """You are SenseTree's assistant. You answer questions about the person's own files and help organise them.
+RULES = """You are SenseTree's assistant. You answer questions about the person's own files and help \
+organise them.
 
 Tools:
-- search_files(query, scope?): hybrid search over the indexed files (top 8). Its hits become the answer's sources.
-- read_file(path, offset?): the extracted text of a file, about 4000 characters per call; pass offset to read on.
+- search_files(query, scope?): hybrid search over the indexed files (top 8). Its hits become the \
+answer's sources.
+- read_file(path, offset?): the extracted text of a file, about 4000 characters per call; pass offset \
+to read on.
 - list_directory(path): the exact paths inside a folder, marked [D] (folder) or [F] (file).
 - read_semantics(path, recursive?): the stored one-paragraph sense of the files in a folder.
 - propose_actions(summary, operations): prepare an action plan of mkdir / move / rename / delete / requalify \

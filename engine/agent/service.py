@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ NO_ENDPOINT = (
 )
 
 
-def _clean_history(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _clean_history(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     if not isinstance(messages, list):
         raise InvalidInput("messages must be a list of {role, content} objects.")
     history = [
@@ -122,7 +122,10 @@ class Agent:
 
     # ---- IPC commands -----------------------------------------------------------------------
     def chat_with_assistant(
-        self, messages: list[dict[str, Any]], scope: str | None = None, conversation_id: str | None = None
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        scope: str | None = None,
+        conversation_id: str | None = None,
     ) -> dict[str, Any]:
         history = _clean_history(messages)
         settings = self._settings()

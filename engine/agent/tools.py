@@ -58,14 +58,23 @@ def json_schema_for(annotation: Any) -> dict[str, Any]:
 
 
 def _docstring_parts(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
-    """The summary paragraph, and `name: text` lines of an `Args:` section."""
+    """The summary paragraph, and `name: text` entries of an `Args:` section; an entry may go on over
+    more-indented lines (Google style), so a long description need not overrun the line length."""
     doc = inspect.getdoc(fn) or ""
     summary, _, rest = doc.partition("\nArgs:\n")
     params: dict[str, str] = {}
+    last: str | None = None
+    indent = 0
     for line in rest.splitlines():
-        match = re.match(r"\s*(\w+):\s*(.+)", line)
-        if match:
-            params[match.group(1)] = match.group(2).strip()
+        match = re.match(r"(\s*)(\w+):\s*(.+)", line)
+        depth = len(line) - len(line.lstrip())
+        if last is not None and line.strip() and depth > indent:
+            params[last] += " " + line.strip()
+        elif match:
+            last, indent = match.group(2), len(match.group(1))
+            params[last] = match.group(3).strip()
+        else:  # a blank line or a section header (`Returns:`) ends the entry
+            last = None
     return " ".join(summary.split()), params
 
 

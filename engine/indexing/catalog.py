@@ -228,5 +228,5 @@ class Catalog:
         out = dict.fromkeys(STATUSES, 0)
         for row in self.db.query("SELECT status, count(*) AS n FROM files GROUP BY status"):
             out[row["status"]] = row["n"]
-        out["chunks"] = self.db.one("SELECT coalesce(sum(chunks), 0) AS n FROM files")["n"]
+        out["chunks"] = int(self.db.scalar("SELECT coalesce(sum(chunks), 0) FROM files"))
         return out

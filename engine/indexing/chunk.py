@@ -40,7 +40,8 @@ def chunk_text(text: str, max_chars: int = DEFAULT_MAX_CHARS, overlap: int = DEF
     """Chunks of at most `max_chars` characters, never empty, with ~`overlap` characters carried over."""
     if max_chars < 1 or not 0 <= overlap < max_chars:
         raise InvalidInput(
-            f"Chunk sizes must satisfy max_chars >= 1 and 0 <= overlap < max_chars (got {max_chars}, {overlap})"
+            "Chunk sizes must satisfy max_chars >= 1 and 0 <= overlap < max_chars "
+            f"(got {max_chars}, {overlap})"
         )
     text = text.strip()
     if not text:

@@ -19,11 +19,15 @@ import logging
 import re
 import threading
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from engine.config import EmbeddingSettings
+
+if TYPE_CHECKING:  # torch and transformers load lazily, on the first embedding
+    import torch
+    from transformers import PreTrainedTokenizerBase
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +36,10 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 class Embedder(Protocol):
     name: str
-    dim: int
     embedded: int
+
+    @property
+    def dim(self) -> int: ...  # read-only: an endpoint learns its size from its first answer
 
     def embed(self, texts: list[str]) -> np.ndarray: ...
 
@@ -106,8 +112,8 @@ class TransformerEmbedder:
         self.embedded = 0
         self.dim = _configured_dim(model)
         self._lock = threading.Lock()
-        self._model = None
-        self._tokenizer = None
+        self._model: torch.nn.Module | None = None
+        self._tokenizer: PreTrainedTokenizerBase | None = None
         self.device = "cpu"
 
     def load(self) -> None:

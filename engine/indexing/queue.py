@@ -109,7 +109,8 @@ class WorkQueue:
     def refuse(self, path: str, priority: int, reason: str) -> None:
         """Record `path` as failed for good without running it (the OS cannot even name it)."""
         self.db.execute(
-            """INSERT INTO queue(path, priority, attempts, state, error, enqueued_at) VALUES (?, ?, ?, 'failed', ?, ?)
+            """INSERT INTO queue(path, priority, attempts, state, error, enqueued_at)
+               VALUES (?, ?, ?, 'failed', ?, ?)
                ON CONFLICT(path) DO UPDATE SET state = 'failed', error = excluded.error, claimed = 0""",
             (to_store(path), priority, self.max_attempts, reason, time.time()),
         )
@@ -205,7 +206,7 @@ class WorkQueue:
         self.db.execute(f"DELETE FROM queue WHERE {under_clause()}", under_params(path))
 
     def pending(self) -> int:
-        return self.db.one("SELECT count(*) AS n FROM queue WHERE state = 'queued'")["n"]
+        return int(self.db.scalar("SELECT count(*) FROM queue WHERE state = 'queued'"))
 
     def listing(self, limit: int = 100) -> list[dict[str, object]]:
         rows = self.db.query(

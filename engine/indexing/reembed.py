@@ -16,10 +16,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.events import INDEXING_PROGRESS, EventBus
 from engine.indexing.embed import Embedder
 from engine.paths import is_within, rebase
+
+if TYPE_CHECKING:
+    from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +53,7 @@ class Shadow:
     """The index being built for the next model; the indexer mirrors its writes into it."""
 
     embedder: Embedder
-    vectors: object
+    vectors: VectorIndex
     written: set[str]
 
     def rebase_written(self, old: str, new: str) -> None:
@@ -67,7 +71,7 @@ class Reembedder:
         catalog,
         vectors_dir: Path,
         events: EventBus,
-        open_vectors: Callable[[Embedder], object],
+        open_vectors: Callable[[Embedder], VectorIndex],
     ):
         self.indexer, self.search, self.catalog = indexer, search, catalog
         self.vectors_dir, self.events, self.open_vectors = vectors_dir, events, open_vectors

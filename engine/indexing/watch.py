@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import ObservedWatch
 
 from engine.indexing.crawl import crawl, is_skipped
 from engine.indexing.queue import DELETION, WATCHER, WorkQueue
@@ -34,7 +35,7 @@ class RootWatcher:
         self.queue, self.moved, self.roots, self.notify = queue, moved, roots, notify
         self.debounce_s = debounce_s
         self._observer = Observer()
-        self._watches: dict[str, object] = {}
+        self._watches: dict[str, ObservedWatch] = {}
         self._lock = threading.Lock()
         self._pending: list[tuple[str, str, str | None]] = []
         self._first_at: float | None = None
@@ -54,7 +55,8 @@ class RootWatcher:
             self._observer.stop()
             self._observer.join(10)
             self._started = False
-        else:  # watchdog opens its inotify instance when the observer is built: give it back (limit: 128 a user)
+        else:
+            # watchdog opens its inotify instance when the observer is built: give it back (limit: 128 a user)
             self._observer.stop()
 
     def watch(self, root: str) -> None:

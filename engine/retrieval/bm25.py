@@ -39,6 +39,7 @@ import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -73,7 +74,8 @@ _TABLES = ("chunks", "postings", "terms", "meta")
 _SCHEMA = [
     "CREATE SEQUENCE IF NOT EXISTS chunk_id_seq",
     "CREATE SEQUENCE IF NOT EXISTS term_id_seq",
-    "CREATE TABLE IF NOT EXISTS chunks (id BIGINT, path VARCHAR, chunk_index INTEGER, len INTEGER, text VARCHAR)",
+    "CREATE TABLE IF NOT EXISTS chunks "
+    "(id BIGINT, path VARCHAR, chunk_index INTEGER, len INTEGER, text VARCHAR)",
     "CREATE TABLE IF NOT EXISTS postings (tid INTEGER, chunk_id BIGINT, tf INTEGER, w FLOAT)",
     "CREATE TABLE IF NOT EXISTS terms (term VARCHAR, tid INTEGER, df BIGINT)",
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value DOUBLE)",
@@ -117,8 +119,9 @@ class KeywordIndex:
                     root.close()
             if "lock" in str(exc).lower() and not is_damage(exc):
                 raise StoreError(
-                    "SenseTree is already running and has the index open; a second process cannot use it at the "
-                    "same time. Use the open SenseTree window (or its `sensetree serve` page), or quit it first."
+                    "SenseTree is already running and has the index open; a second process cannot use it "
+                    "at the same time. Use the open SenseTree window (or its `sensetree serve` page), "
+                    "or quit it first."
                 ) from exc
             raise store_error(f"open the keyword index at {self.db_path}", exc) from exc
         self._cursor_lock = threading.Lock()
@@ -381,7 +384,7 @@ class KeywordIndex:
             allowed = None
             if scope is not None:
                 inside = self._chunk_ids_under(cur, scope)
-                allowed = lambda ids: np.isin(ids, inside, assume_unique=False)
+                allowed = partial(np.isin, test_elements=inside, assume_unique=False)
             best = top_k(postings, k, allowed)
             if not best:
                 return [], {}

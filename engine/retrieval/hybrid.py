@@ -22,6 +22,7 @@ from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, relative_score, rrf, rrf_ceiling
+from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.rerank import Reranker
 from engine.retrieval.snippet import make_snippet
@@ -50,7 +51,7 @@ class HybridSearch:
 
     def __init__(
         self,
-        keywords: KeywordIndex,
+        keywords: KeywordIndex | KeywordStore,
         vectors: VectorIndex,
         embedder: Embedder,
         reranker: Reranker | None = None,
@@ -148,7 +149,8 @@ class HybridSearch:
         head, tail = fused[: self.rerank_top_n], fused[self.rerank_top_n :]
         texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
         probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
-        reranked = sorted(zip((key for key, _ in head), probabilities, strict=False), key=lambda kv: kv[1], reverse=True)
+        scored = zip((key for key, _ in head), probabilities, strict=False)
+        reranked = sorted(scored, key=lambda kv: kv[1], reverse=True)
         floor = min(probabilities) if probabilities else 0.0
         return reranked + [(key, min(score, floor)) for key, score in tail]
 

@@ -73,7 +73,8 @@ class KeywordStore:
 
     # ---- healing ------------------------------------------------------------------------------
     def set_rebuilder(self, rebuild: Rebuilder) -> None:
-        """`rebuild(should_stop)` refills the current (fresh) index from the vector store; returns the files refilled."""
+        """`rebuild(should_stop)` refills the current (fresh) index from the vector store; returns the
+        files refilled."""
         self._rebuilder = rebuild
 
     @property
@@ -84,7 +85,8 @@ class KeywordStore:
     def _replace(
         self, exc: BaseException, broken: KeywordIndex | None, rebuild_here: bool = True
     ) -> KeywordIndex:
-        """Set the damaged file aside and open a fresh index (once per broken index, whichever thread asks)."""
+        """Set the damaged file aside and open a fresh index (once per broken index, whichever thread
+        asks)."""
         with self._swap:
             if broken is not None and self._index is not broken:
                 return self._index  # another thread healed it already
@@ -110,7 +112,8 @@ class KeywordStore:
             )
             self._tell(
                 f"The keyword index was damaged; it was kept aside as {kept.name} and is being rebuilt "
-                "from the indexed text (nothing is re-read or re-embedded). Keyword matches return as it fills."
+                "from the indexed text (nothing is re-read or re-embedded). "
+                "Keyword matches return as it fills."
             )
             if rebuild_here:
                 self.rebuilt.clear()

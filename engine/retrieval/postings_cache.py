@@ -68,7 +68,8 @@ class PostingsCache:
                 self._size -= len(ids)
 
     def changed(self, tids: Iterable[int] | None) -> None:
-        """Call after a committed (or rolled back) write: these terms' postings changed (None: all of them)."""
+        """Call after a committed (or rolled back) write: these terms' postings changed (None: all of
+        them)."""
         with self._lock:
             self._generation += 1
             if tids is None:

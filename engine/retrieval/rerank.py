@@ -1,4 +1,5 @@
-"""The optional rerank stage: re-score the head of the fused list with a model that reads query and text together.
+"""The optional rerank stage: re-score the head of the fused list with a model that reads query and
+text together.
 
 Two kinds exist: a cross-encoder loaded with transformers from a LOCAL folder (no PyPI package ships
 one's weights, so nothing is downloaded), and an OpenAI-style `/rerank` endpoint (Cohere, Jina,

@@ -4,7 +4,8 @@ DuckDB's `PRAGMA create_fts_index` is static (a change needs a full rebuild), so
 own postings (engine/retrieval/bm25.py). To stay comparable with DuckDB's index, and to keep its
 tested behaviour, text is split the way the extension does by default: strip accents, lower-case,
 replace the extension's default `ignore` characters with spaces, split on white space, drop empty
-tokens and the SMART English stopword list (less its single letters, below), then stem with the extension's Porter stemmer.
+tokens and the SMART English stopword list (less its single letters, below), then stem with the
+extension's Porter stemmer.
 The work runs inside DuckDB (vectorised SQL), not in Python. A test checks these constants against
 the extension itself, so a DuckDB upgrade that changes its defaults is caught.
 

@@ -10,8 +10,8 @@ background — compacts, keeps a B-tree on `path` for scoped queries, and once t
 bench/ann_choice.py on 100k real MiniLM vectors (docs/search-latency.md): HNSW-SQ at ef 200 answers a
 top-50 in ~6 ms at recall@10 1.000 and builds in ~48 s, where IVF-PQ gave 26 ms at 0.962 (24 partitions,
 nprobes 10, refine 20) and at best 12 ms at 0.984 (316 partitions, nprobes 40, refine 10). Rows
-written after the index was built are scanned flat until the next `optimize()`. A scoped query prefilters on the
-path; when the scope holds few rows it bypasses the ANN index and is exact.
+written after the index was built are scanned flat until the next `optimize()`. A scoped query
+prefilters on the path; when the scope holds few rows it bypasses the ANN index and is exact.
 """
 
 from __future__ import annotations
@@ -246,7 +246,10 @@ class VectorIndex:
         hits = [
             Hit(p, int(i), 1.0 - float(d))
             for p, i, d in zip(
-                found["path"].to_pylist(), found["chunk_index"].to_pylist(), found["_distance"].to_pylist(), strict=False
+                found["path"].to_pylist(),
+                found["chunk_index"].to_pylist(),
+                found["_distance"].to_pylist(),
+                strict=False,
             )
         ]
         return hits, dict(zip((h.key for h in hits), found["text"].to_pylist(), strict=False))

@@ -13,8 +13,8 @@ What recovery from the file alone depends on is fsynced before the disk is touch
 and the `copied` mark of a cross-device copy (without it a complete copy would be left as a duplicate).
 `done` and the rollback's own marks are written without an fsync (survive a crash of the process, and
 rollback looks at the disk anyway): an fsync per step more than that doubled the disk phase of
-`bench/apply.py`. The file is removed once SQLite holds the outcome (commit, or a rollback written back). A torn last
-line (power loss mid-append) is ignored: the step it describes was not started.
+`bench/apply.py`. The file is removed once SQLite holds the outcome (commit, or a rollback written
+back). A torn last line (power loss mid-append) is ignored: the step it describes was not started.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from engine.db import Database
 from engine.txn import trash
 from engine.txn.executor import DiskPhase, Writeback, rollback_entry
 from engine.txn.model import Step
+from engine.txn.results import ApplyResult
 from engine.txn.states import Phase, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
 from engine.txn.sync import IndexSync, SenseChange, enqueue_tree, index_backward, senses_backward
@@ -145,15 +146,18 @@ class Rollbacks:
             return None
         return self._recovered(txn_id, journal.summary or txn_id)
 
-    def retry(self, record: TxnRecord) -> dict[str, Any]:
+    def retry(self, record: TxnRecord) -> ApplyResult:
         """undo_transaction on a rollback_incomplete plan: walk what is left of its journal again."""
         with self.quiesce():
             report, status, settled = self.rollback(record.id)
         if status == TxnStatus.ROLLED_BACK:
-            message = f"The rollback of “{record.summary}” is complete: your files are as they were before the plan."
+            message = (
+                f"The rollback of “{record.summary}” is complete: "
+                "your files are as they were before the plan."
+            )
         else:
             message = f"The rollback of “{record.summary}” is still incomplete. {outcome(report)}"
-        return {"applied": 0, "message": message + unsaved(settled), "rollback": report}
+        return ApplyResult(applied=0, message=message + unsaved(settled), rollback=report)
 
     def startup_notices(self, recovered: Report) -> list[str]:
         """A notice for every plan whose rollback is incomplete (not those this start just reported)."""

@@ -35,6 +35,7 @@ from engine.txn import fsops, trash
 from engine.txn.executor import DiskPhase, Fault, env_fault
 from engine.txn.model import ActionPlan, Operation, Step
 from engine.txn.planner import Planner, plan_request
+from engine.txn.results import ApplyResult, TrashItem
 from engine.txn.rollback import Rollbacks, outcome, unsaved
 from engine.txn.states import Phase, StepState, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
@@ -110,9 +111,7 @@ class TxnService:
             return self.rollbacks.overlay(self.store.listing())
 
     # apply / undo -------------------------------------------------------------------------------
-    def apply_action_plan(
-        self, transaction_id: str, operations: Sequence[Any] | None = None
-    ) -> dict[str, Any]:
+    def apply_action_plan(self, transaction_id: str, operations: Sequence[Any] | None = None) -> ApplyResult:
         """Approve a draft (or the person's selection from it) and run it; failures roll back."""
         with self._lock:
             self.rollbacks.settle_pending()
@@ -150,7 +149,7 @@ class TxnService:
                 lambda steps: self._requalify_changes(validated),
             )
 
-    def undo_transaction(self, transaction_id: str) -> dict[str, Any]:
+    def undo_transaction(self, transaction_id: str) -> ApplyResult:
         """Apply the inverse of a committed plan under the same rules, including its index sync; for a
         plan whose rollback was incomplete, retry that rollback."""
         with self._lock:
@@ -189,7 +188,7 @@ class TxnService:
         return self.rollbacks.startup_notices(recovered)
 
     # trash --------------------------------------------------------------------------------------
-    def trash_list(self) -> list[dict[str, Any]]:
+    def trash_list(self) -> list[TrashItem]:
         return self.store.trash_items()
 
     def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:
@@ -215,8 +214,8 @@ class TxnService:
             result = self._run(
                 plan.transaction_id, 1, lambda: self._steps_disk(plan.transaction_id, steps), lambda s: []
             )
-            if "rollback" in result:
-                raise Conflict(result["message"])
+            if result.rollback is not None:
+                raise Conflict(result.message)
             return {"path": target}
 
     # the three phases ---------------------------------------------------------------------------
@@ -226,7 +225,7 @@ class TxnService:
         count: int,
         disk: Callable[[], None],
         changes_for: Callable[[list[Step]], list[SenseChange]],
-    ) -> dict[str, Any]:
+    ) -> ApplyResult:
         with self.quiesce():
             return self._phases(txn_id, count, disk, changes_for)
 
@@ -236,7 +235,7 @@ class TxnService:
         count: int,
         disk: Callable[[], None],
         changes_for: Callable[[list[Step]], list[SenseChange]],
-    ) -> dict[str, Any]:
+    ) -> ApplyResult:
         try:
             record = self._record(txn_id)
             self.disk.journal.begin(txn_id, record.summary, record.kind)
@@ -259,8 +258,8 @@ class TxnService:
                     f"The plan failed ({reason}) and could not be fully undone. {outcome(report)} "
                     "Choose Retry rollback in History once that is fixed."
                 )
-            return {"applied": 0, "message": message + unsaved(settled), "rollback": report}
-        return {"applied": count, "message": _done_message(count, txn_id, self.store)}
+            return ApplyResult(applied=0, message=message + unsaved(settled), rollback=report)
+        return ApplyResult(applied=count, message=_done_message(count, txn_id, self.store))
 
     def _plan_disk(self, txn_id: str, validated: Validated) -> None:
         seq = 0
@@ -310,7 +309,7 @@ class TxnService:
             except ValueError as exc:
                 raise InvalidInput(
                     f"Selected operation {number} is malformed ({exc}); approve the plan as shown"
-                )
+                ) from exc
             if op.key() not in keys:
                 raise InvalidInput(_tampered(number, op, stored))
             if keys[op.key()] in chosen:

@@ -24,10 +24,11 @@ import logging
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from engine.db import Database
 from engine.txn.model import ActionPlan, Step
+from engine.txn.results import TrashItem
 from engine.txn.states import ACTIVE, Phase, StepState, TxnStatus
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,10 @@ class JournalEntry:
     state: StepState
 
 
+@overload
+def iso(ts: float) -> str: ...
+@overload
+def iso(ts: None) -> None: ...
 def iso(ts: float | None) -> str | None:
     """UTC ISO-8601 with a Z, the time format of every IPC result."""
     if ts is None:
@@ -249,15 +254,15 @@ class TxnStore:
         row = self.db.one("SELECT * FROM txn_trash WHERE item_id = ?", (item_id,))
         return None if row is None else dict(row)
 
-    def trash_items(self) -> list[dict[str, Any]]:
+    def trash_items(self) -> list[TrashItem]:
         rows = self.db.query("SELECT * FROM txn_trash WHERE restored_at IS NULL ORDER BY trashed_at DESC")
         return [
-            {
-                "item_id": r["item_id"],
-                "original_path": r["original_path"],
-                "trashed_at": iso(r["trashed_at"]),
-                "transaction_id": r["transaction_id"],
-            }
+            TrashItem(
+                item_id=r["item_id"],
+                original_path=r["original_path"],
+                trashed_at=iso(r["trashed_at"]),
+                transaction_id=r["transaction_id"],
+            )
             for r in rows
         ]
 

@@ -28,6 +28,27 @@ def test_tool_schema_comes_from_the_signature_and_docstring():
     assert tool.spec()["function"]["name"] == "lookup"
 
 
+def shelve(title: str, where: str) -> str:
+    """Put a thing on a shelf.
+
+    Args:
+        title: the thing's title, which may be long enough
+            to go on over a second line
+        where: which shelf
+
+    Returns:
+            a receipt, not an argument
+    """
+    return f"{title}@{where}"
+
+
+def test_an_argument_description_may_go_on_over_more_indented_lines():
+    properties = tool_from_function(shelve, label=lambda a: "x").parameters["properties"]
+    title = properties["title"]["description"]
+    assert title == "the thing's title, which may be long enough to go on over a second line"
+    assert properties["where"]["description"] == "which shelf"
+
+
 def test_registry_dispatches_by_name_with_keyword_arguments():
     registry = ToolRegistry([tool_from_function(lookup, label=lambda a: "x")])
     assert registry.call("lookup", {"name": "a", "limit": 2}) == "a:2:None:None"

@@ -89,7 +89,7 @@ CASES = _cases()
 def test_the_table_covers_every_argument_of_every_command():
     covered = {(command, arg) for command, _kwargs, arg in CASES}
     for command in COMMANDS:
-        for name, _kind_, _required in _parameters(command):
+        for name, _kind, _required in _parameters(command):
             assert (command, name) in covered
         assert (command, "unexpected") in covered
     assert len(CASES) > 200

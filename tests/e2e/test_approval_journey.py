@@ -212,7 +212,8 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             expect(card.get_by_test_id("plan-status")).to_have_text("undone")
             assert (docs / "alpha.txt").is_file() and not (docs / "Archive").exists()
 
-            # 2. Refused: a target appeared after the proposal. Red, reasons listed, new plan / discard offered.
+            # 2. Refused: a target appeared after the proposal. Red, reasons listed, new plan / discard
+            # offered.
             engine.txn.propose_plan("Rename beta", _rename(docs, "beta.txt", "beta-new.txt"))
             (docs / "beta-new.txt").write_text("appeared meanwhile")
             card = _review(page, "Rename beta")

@@ -93,7 +93,8 @@ def browser():
 
 
 def open_page(browser, url: str, width: int = 1280, height: int = 800) -> tuple:
-    """A new page at `url` and the list its uncaught script errors collect in (every journey asserts it empty)."""
+    """A new page at `url` and the list its uncaught script errors collect in (every journey asserts it
+    empty)."""
     page = browser.new_page(viewport={"width": width, "height": height})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

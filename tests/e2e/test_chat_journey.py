@@ -39,7 +39,8 @@ def _folder(root: Path) -> Path:
 def _answer(docs: Path) -> str:
     rows = "\n".join(f"| invoice-{v.lower()}.txt | {(i + 1) * 110} EUR |" for i, v in enumerate(VENDORS[:6]))
     return (
-        f"## Invoices found\n\nSix of your invoices, **largest last**:\n\n| File | Amount |\n|---|---:|\n{rows}\n\n"
+        "## Invoices found\n\nSix of your invoices, **largest last**:\n\n"
+        f"| File | Amount |\n|---|---:|\n{rows}\n\n"
         f"> Totals exclude VAT.\n\nSee [ACME's site](https://example.com/acme) or "
         f"[the ACME invoice]({(docs / 'invoice-acme.txt').as_uri()}).\n\n"
         "```python\ntotal = sum([110, 220, 330])\nprint(total)\n```\n"
@@ -198,12 +199,14 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
             log = page.get_by_test_id("chat-log")
             log.evaluate("el => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); }")
             page.wait_for_function(
-                "() => Object.values(JSON.parse(localStorage.getItem('sensetree-conversation-scroll') || '{}')).includes(0)"
+                "() => Object.values(JSON.parse(localStorage.getItem('sensetree-conversation-scroll') "
+                "|| '{}')).includes(0)"
             )
             page.reload()
             expect(page.get_by_test_id("chat-error")).to_have_count(5, timeout=WAIT_MS)
             page.wait_for_function(
-                "() => document.querySelector('#chat-log').scrollHeight > document.querySelector('#chat-log').clientHeight + 100"
+                "() => document.querySelector('#chat-log').scrollHeight > "
+                "document.querySelector('#chat-log').clientHeight + 100"
             )
             assert log.evaluate("el => el.scrollTop") == 0
             page.set_viewport_size({"width": 1280, "height": 800})

@@ -26,8 +26,11 @@ RENDER = """async ([text, partial]) => {
   return { text: box.innerText, html: box.innerHTML, imgs: q('img').length, scripts: q('script').length,
            links: q('a').map((a) => [a.getAttribute('href'), a.getAttribute('target')]),
            files: q('button.file-link').map((b) => b.dataset.path), nested: q('ul > li > ul > li').length,
-           cells: q('td').map((c) => c.textContent), aligned: q('td').map((c) => getComputedStyle(c).textAlign), strong: q('strong').map((s) => s.textContent),
-           code: q('.code-block').map((c) => [c.querySelector('.code-lang').textContent, c.querySelector('code').textContent]) };
+           cells: q('td').map((c) => c.textContent),
+           aligned: q('td').map((c) => getComputedStyle(c).textAlign),
+           strong: q('strong').map((s) => s.textContent),
+           code: q('.code-block').map((c) => [c.querySelector('.code-lang').textContent,
+                                              c.querySelector('code').textContent]) };
 }"""
 
 
@@ -60,7 +63,8 @@ def test_raw_html_and_script_links_stay_text(page):
 def test_web_links_file_links_and_autolinks(page):
     out = render(
         page,
-        "See [docs](https://example.com/a), https://example.com/b. and [f](file:///tmp/My%20File.txt) or [g](/srv/x.md)",
+        "See [docs](https://example.com/a), https://example.com/b. and [f](file:///tmp/My%20File.txt) "
+        "or [g](/srv/x.md)",
     )
     assert out["links"] == [["https://example.com/a", "_blank"], ["https://example.com/b", "_blank"]]
     assert out["files"] == ["/tmp/My File.txt", "/srv/x.md"]

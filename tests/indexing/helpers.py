@@ -23,10 +23,16 @@ def write_docs(folder: Path, files: dict[str, str]) -> Path:
 
 
 SAMPLE = {
-    "invoices/acme-2024.txt": "Invoice 1042 from ACME Corporation to Jane Doe for 3 anvils, total 1,250 euros, due March 2024.",
-    "notes/garden.md": "# Garden plan\n\nTomatoes go along the south fence. Basil between them keeps pests away.",
+    "invoices/acme-2024.txt": (
+        "Invoice 1042 from ACME Corporation to Jane Doe for 3 anvils, total 1,250 euros, due March 2024."
+    ),
+    "notes/garden.md": (
+        "# Garden plan\n\nTomatoes go along the south fence. Basil between them keeps pests away."
+    ),
     "notes/travel.txt": "Train to Lisbon on 12 May. Hotel booked near Alfama; museum passes for two days.",
-    "recipes/bread.txt": "Sourdough bread: 500 g flour, 350 g water, 100 g starter, 10 g salt. Bake at 240 degrees.",
+    "recipes/bread.txt": (
+        "Sourdough bread: 500 g flour, 350 g water, 100 g starter, 10 g salt. Bake at 240 degrees."
+    ),
 }
 
 

@@ -253,7 +253,8 @@ def test_epub_chapters_and_title_are_extracted(tmp_path):
 def test_rtf_written_by_hand_is_converted_to_text(tmp_path):
     path = tmp_path / "letter.rtf"
     path.write_bytes(
-        rb"{\rtf1\ansi\ansicpg1252{\fonttbl\f0\fswiss Helvetica;}\f0 Dear Sir,\par Caf\'e9 bill attached.\par}"
+        rb"{\rtf1\ansi\ansicpg1252{\fonttbl\f0\fswiss Helvetica;}"
+        rb"\f0 Dear Sir,\par Caf\'e9 bill attached.\par}"
     )
     result = extract(str(path))
     assert result.doc_type == "rtf"

@@ -24,10 +24,8 @@ from tests.indexing.bombs import docx_bomb
 from tests.indexing.helpers import indexed_engine, make_engine, write_docs
 
 REPO = Path(__file__).resolve().parents[2]
-FIVE = {
-    f"ordinary-{i}.txt": f"Ordinary file {i} about the {['harbour', 'orchard', 'mill', 'quarry', 'forge'][i]}."
-    for i in range(5)
-}
+TOPICS = ["harbour", "orchard", "mill", "quarry", "forge"]
+FIVE = {f"ordinary-{i}.txt": f"Ordinary file {i} about the {topic}." for i, topic in enumerate(TOPICS)}
 RSS_BOUND_MB = 100
 
 MEASURE = """

@@ -1,4 +1,5 @@
-"""The keyword index heals itself through the Engine: after a kill, with a garbage file, after a fatal write."""
+"""The keyword index heals itself through the Engine: after a kill, with a garbage file, after a fatal
+write."""
 
 from __future__ import annotations
 

@@ -42,9 +42,13 @@ pytestmark = [
 ]
 
 DOCS = {
-    "kitchen/pancakes.txt": "Whisk flour, eggs and milk into a smooth batter, then fry thin pancakes in butter.",
+    "kitchen/pancakes.txt": (
+        "Whisk flour, eggs and milk into a smooth batter, then fry thin pancakes in butter."
+    ),
     "garden/tomatoes.txt": "Tomato seedlings want full sun, deep watering and a stake once they flower.",
-    "money/invoice.txt": "Invoice 2291: consulting services for March, payable within thirty days by transfer.",
+    "money/invoice.txt": (
+        "Invoice 2291: consulting services for March, payable within thirty days by transfer."
+    ),
 }
 WINDOW_BOUND_S = 240
 INDEX_BOUND_S = 300

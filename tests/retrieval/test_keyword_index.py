@@ -1,4 +1,5 @@
-"""The incremental BM25 index: equal to a fresh build, equal to DuckDB's own match_bm25, segment-exact paths."""
+"""The incremental BM25 index: equal to a fresh build, equal to DuckDB's own match_bm25, segment-exact
+paths."""
 
 from __future__ import annotations
 

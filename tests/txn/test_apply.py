@@ -16,7 +16,7 @@ def test_mixed_plan_commits_disk_index_and_senses_together(world):
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     result = service.apply_action_plan(plan["transaction_id"])
     r = world.root
-    assert result["applied"] == 7 and "rollback" not in result
+    assert result.applied == 7 and result.rollback is None
     assert (r / "Finance/acme.txt").read_text() == "Invoice 42 from ACME, 120 EUR"
     assert (r / "Finance/2024/Q1/bolt.txt").exists() and (r / "Media/photos/cat.txt").exists()
     assert (r / "shopping.md").exists() and not (r / "notes.md").exists() and not (r / "old").exists()
@@ -25,8 +25,8 @@ def test_mixed_plan_commits_disk_index_and_senses_together(world):
     assert world.index.sense_of(f"{r}/Finance/acme.txt") == ("[invoice] ACME invoice 42", True)
     assert (f"{r}/Finance/acme.txt", 9) in world.index.queued
     [trashed] = service.trash_list()
-    assert trashed["original_path"] == f"{r}/old" and trashed["transaction_id"] == plan["transaction_id"]
-    assert world.trash_files() == [f"{trashed['item_id']}__old"]
+    assert trashed.original_path == f"{r}/old" and trashed.transaction_id == plan["transaction_id"]
+    assert world.trash_files() == [f"{trashed.item_id}__old"]
     [listed] = service.list_transactions()
     assert listed["status"] == "committed" and listed["committed_at"] and listed["summary"] == "Tidy up"
 
@@ -69,7 +69,7 @@ def test_selection_applies_only_the_ticked_operations(world):
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     kept = [op for op in plan["operations"] if op["kind"] in ("rename", "delete")]
     result = service.apply_action_plan(plan["transaction_id"], operations=kept)
-    assert result["applied"] == 2
+    assert result.applied == 2
     assert (world.root / "shopping.md").exists() and (world.root / "invoice-acme.txt").exists()
 
 
@@ -156,7 +156,7 @@ def test_undo_restores_tree_index_senses_and_empties_the_trash(world):
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     service.apply_action_plan(plan["transaction_id"])
     result = service.undo_transaction(plan["transaction_id"])
-    assert result["applied"] == 7 and "rollback" not in result
+    assert result.applied == 7 and result.rollback is None
     assert snapshot(world.root) == before
     world.index.drain()
     assert world.index.state() == index_before
@@ -185,7 +185,7 @@ def test_undo_never_overwrites_a_file_created_at_an_original_path(world):
     (world.root / "notes.md").write_text("a new file with the old name")
     after = snapshot(world.root)
     result = service.undo_transaction(plan["transaction_id"])
-    assert result["applied"] == 0 and "notes.md already exists" in result["message"]
+    assert result.applied == 0 and "notes.md already exists" in result.message
     assert snapshot(world.root) == after
     assert {t["status"] for t in service.list_transactions()} == {"committed", "rolled_back"}
 
@@ -195,7 +195,7 @@ def test_trash_restore_puts_the_item_back_and_queues_it_for_indexing(world):
     plan = service.propose_plan("Drop old", [{"kind": "delete", "old_path": str(world.root / "old")}])
     service.apply_action_plan(plan["transaction_id"])
     [item] = service.trash_list()
-    assert service.trash_restore(item["item_id"]) == {"path": str(world.root / "old")}
+    assert service.trash_restore(item.item_id) == {"path": str(world.root / "old")}
     assert (world.root / "old/draft.txt").read_text() == "an old draft nobody needs"
     assert (str(world.root / "old/draft.txt"), 9) in world.index.queued
     assert service.trash_list() == [] and world.trash_files() == []
@@ -207,7 +207,7 @@ def test_trash_restore_to_a_chosen_place_creates_its_folders(world):
     service.apply_action_plan(plan["transaction_id"])
     [item] = service.trash_list()
     target = world.root / "Archive/2023/notes.md"
-    assert service.trash_restore(item["item_id"], str(target)) == {"path": str(target)}
+    assert service.trash_restore(item.item_id, str(target)) == {"path": str(target)}
     assert target.read_text() == "# Notes\nbuy milk"
 
 
@@ -218,7 +218,7 @@ def test_trash_restore_never_overwrites_an_existing_file(world):
     (world.root / "notes.md").write_text("new notes")
     [item] = service.trash_list()
     with pytest.raises(Conflict, match="notes.md already exists; SenseTree never overwrites"):
-        service.trash_restore(item["item_id"])
+        service.trash_restore(item.item_id)
     assert (world.root / "notes.md").read_text() == "new notes" and len(service.trash_list()) == 1
 
 
@@ -230,14 +230,14 @@ def test_trash_restore_outside_the_roots_is_refused(world, tmp_path):
     from engine.errors import OutOfBounds
 
     with pytest.raises(OutOfBounds, match="outside the indexed folders"):
-        service.trash_restore(item["item_id"], str(tmp_path / "elsewhere.md"))
+        service.trash_restore(item.item_id, str(tmp_path / "elsewhere.md"))
 
 
 def test_undo_is_refused_after_its_trashed_item_was_restored(world):
     service = world.service()
     plan = service.propose_plan("Drop", [{"kind": "delete", "old_path": str(world.root / "notes.md")}])
     service.apply_action_plan(plan["transaction_id"])
-    service.trash_restore(service.trash_list()[0]["item_id"], str(world.root / "kept.md"))
+    service.trash_restore(service.trash_list()[0].item_id, str(world.root / "kept.md"))
     with pytest.raises(Conflict, match="already restored from the trash"):
         service.undo_transaction(plan["transaction_id"])
 
@@ -299,8 +299,8 @@ def test_undo_reindexes_a_file_that_left_a_folder_restored_from_the_trash(world)
         {"kind": "delete", "old_path": f"{r}/b", "reason": "r"},
     ]
     plan = service.propose_plan("into b, then away", ops)
-    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 3
-    assert service.undo_transaction(plan["transaction_id"])["applied"] == 3
+    assert service.apply_action_plan(plan["transaction_id"]).applied == 3
+    assert service.undo_transaction(plan["transaction_id"]).applied == 3
     world.index.drain()
     assert world.index.state() == index_before
 
@@ -318,7 +318,7 @@ def test_a_folder_made_inside_a_real_folder_travels_with_it_when_that_folder_mov
     ]
     service = world.service()
     plan = service.propose_plan("nested", ops)
-    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 3
+    assert service.apply_action_plan(plan["transaction_id"]).applied == 3
     assert (r / "Money" / "2025").is_dir() and not (r / "Money" / "Tax" / "2025").exists()
 
 
@@ -336,6 +336,6 @@ def test_undo_succeeds_when_a_folder_it_removes_held_an_earlier_position(world):
     before = snapshot(r)
     service = world.service()
     plan = service.propose_plan("shuffle", ops)
-    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 4
-    assert service.undo_transaction(plan["transaction_id"])["applied"] == 4
+    assert service.apply_action_plan(plan["transaction_id"]).applied == 4
+    assert service.undo_transaction(plan["transaction_id"]).applied == 4
     assert snapshot(r) == before

@@ -27,7 +27,7 @@ index = MemoryIndex()
 for root in roots:
     index.add_tree(Path(root))
 service = TxnService(Database(home / "sensetree.db"), home, Roots(lambda: roots), index, None)
-print(json.dumps(service.apply_action_plan(txn)))
+print(service.apply_action_plan(txn).model_dump_json())
 """
 
 
@@ -49,7 +49,8 @@ def apply_in_child(
 
 
 def crash_everywhere(tmp_path: Path, home: Path, plan_for, extra_roots=(), reset=lambda: None) -> list[str]:
-    """Crash a child at every fault point k in turn; after each, recover and compare. Returns the stages hit."""
+    """Crash a child at every fault point k in turn; after each, recover and compare. Returns the stages
+    hit."""
     probe_home = home / "probe"
     probe_home.mkdir()
     stages: list[str] = []

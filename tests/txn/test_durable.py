@@ -33,17 +33,15 @@ def _lose_database(world: World) -> World:
 def test_trash_restore_works_after_the_database_file_is_deleted(world):
     service = world.service()
     plan = service.propose_plan("Clean up", [{"kind": "delete", "old_path": f"{world.root}/notes.md"}])
-    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 1
+    assert service.apply_action_plan(plan["transaction_id"]).applied == 1
     assert len(world.trash_manifests()) == 1
     world = _lose_database(world)
     service = world.service()
     assert service.trash_list() == []  # nothing re-listed until start-up recovery ran
     service.recover()
     [item] = service.trash_list()
-    assert (
-        item["original_path"] == f"{world.root}/notes.md" and item["transaction_id"] == plan["transaction_id"]
-    )
-    assert service.trash_restore(item["item_id"]) == {"path": f"{world.root}/notes.md"}
+    assert item.original_path == f"{world.root}/notes.md" and item.transaction_id == plan["transaction_id"]
+    assert service.trash_restore(item.item_id) == {"path": f"{world.root}/notes.md"}
     assert (world.root / "notes.md").read_text() == "# Notes\nbuy milk"
     assert world.trash_files() == [] and world.trash_manifests() == [] and service.trash_list() == []
 
@@ -113,9 +111,9 @@ def test_a_disk_full_during_rollback_still_rolls_back_and_reports_plainly(world,
     service = world.service(fault=_fill_disk_at(12, full))
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     result = service.apply_action_plan(plan["transaction_id"])  # no exception: no `internal` error
-    assert result["applied"] == 0 and "No space left on device" in result["message"]
-    assert "could not record this in its history yet" in result["message"]
-    assert all(step["ok"] for step in result["rollback"])
+    assert result.applied == 0 and "No space left on device" in result.message
+    assert "could not record this in its history yet" in result.message
+    assert all(step["ok"] for step in result.rollback)
     assert snapshot(world.root) == before and world.trash_files() == []
     assert service.list_transactions()[0]["status"] == "rolled_back"  # not `applying`
     full.on = False  # room again: the next command writes the outcome back
@@ -130,7 +128,7 @@ def test_a_rollback_sqlite_could_not_record_is_written_back_at_the_next_start(wo
     before = snapshot(world.root)
     service = world.service(fault=_fill_disk_at(9, full))
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
-    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 0
+    assert service.apply_action_plan(plan["transaction_id"]).applied == 0
     full.on = False  # the app quit; space was freed; the next start
     reports = world.service().recover()
     assert [r["status"] for r in reports] == ["rolled_back"]
@@ -171,7 +169,7 @@ def test_a_plan_copying_more_than_the_data_folder_holds_is_refused_with_the_figu
         assert (other / "big.bin").exists() and (world.root / "notes.md").exists()
         assert service.list_transactions()[0]["status"] == "draft"  # it can be approved once there is room
         monkeypatch.setattr(shutil, "disk_usage", real)
-        assert service.apply_action_plan(plan["transaction_id"])["applied"] == 2
+        assert service.apply_action_plan(plan["transaction_id"]).applied == 2
         world.db.close()
     finally:
         shutil.rmtree(other, ignore_errors=True)
@@ -192,7 +190,7 @@ def test_a_partial_rollback_says_what_is_where_and_can_be_retried(world):
     service = world.service(fault=_block_folder_rollback(world))
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     result = service.apply_action_plan(plan["transaction_id"])
-    message = result["message"]
+    message = result.message
     assert not message.startswith("Nothing was changed"), message
     assert "could not be fully undone" in message
     assert f"the folder {world.root}/Finance that the plan created is still there" in message
@@ -204,7 +202,7 @@ def test_a_partial_rollback_says_what_is_where_and_can_be_retried(world):
     assert "Tidy up" in notice and "Retry rollback" in notice and "Finance" in notice
     (world.root / "Finance" / "stranger.txt").unlink()  # the person moves the stranger's file out
     retried = restarted.undo_transaction(plan["transaction_id"])
-    assert retried["applied"] == 0 and "rollback of “Tidy up” is complete" in retried["message"]
+    assert retried.applied == 0 and "rollback of “Tidy up” is complete" in retried.message
     assert not (world.root / "Finance").exists()
     assert restarted.list_transactions()[0]["status"] == "rolled_back"
     assert restarted.startup_notices([]) == []
@@ -227,14 +225,14 @@ def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retri
             raise RuntimeError("injected failure")
 
     engine.txn.disk.fault = hook
-    assert "could not be fully undone" in engine.apply_action_plan(plan["transaction_id"])["message"]
+    assert "could not be fully undone" in engine.apply_action_plan(plan["transaction_id"]).message
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
         [notice] = [n for n in restarted.get_config()["notices"] if "File the recipes" in n]
         assert "Retry rollback" in notice and f"{root}/Kitchen" in notice
         (root / "Kitchen" / "stranger.txt").unlink()
-        assert "is complete" in restarted.undo_transaction(plan["transaction_id"])["message"]
+        assert "is complete" in restarted.undo_transaction(plan["transaction_id"]).message
         assert (root / "recipes" / "bread.txt").exists() and not (root / "Kitchen").exists()
         assert not [n for n in restarted.get_config()["notices"] if "File the recipes" in n]
     finally:

@@ -1,4 +1,5 @@
-"""Property: any valid plan over any small tree, applied then undone, leaves tree, index and trash as before."""
+"""Property: any valid plan over any small tree, applied then undone, leaves tree, index and trash as
+before."""
 
 from __future__ import annotations
 
@@ -109,11 +110,11 @@ def test_apply_then_undo_of_any_valid_plan_restores_tree_index_and_trash(files, 
         before, index_before = snapshot(root), index.state()
         service = TxnService(db, home, Roots(lambda: [str(root)]), index, None)
         plan = service.propose_plan("random", ops)
-        assert service.apply_action_plan(plan["transaction_id"])["applied"] == len(ops)
+        assert service.apply_action_plan(plan["transaction_id"]).applied == len(ops)
         assert _model(root) == tree
         index.drain()
         undone = service.undo_transaction(plan["transaction_id"])
-        assert undone["applied"] == len(ops), undone
+        assert undone.applied == len(ops), undone
         index.drain()
         assert snapshot(root) == before
         assert index.state() == index_before

@@ -32,7 +32,7 @@ def count_points(tmp_path: Path, home: Path, plan_for, roots=()) -> int:
     seen: list[FaultPoint] = []
     service = world.service(fault=seen.append)
     plan = service.propose_plan("probe", plan_for(world.root))
-    assert service.apply_action_plan(plan["transaction_id"])["applied"]
+    assert service.apply_action_plan(plan["transaction_id"]).applied
     world.db.close()
     return len(seen)
 
@@ -52,8 +52,8 @@ def test_rollback_restores_everything_when_the_apply_fails_at_every_point(tmp_pa
         service = world.service(fault=fail_at(k, seen))
         plan = service.propose_plan("Tidy up", mixed_plan(world.root))
         result = service.apply_action_plan(plan["transaction_id"])
-        assert result["applied"] == 0 and f"injected failure at point {k}" in result["message"], k
-        assert all(step["ok"] for step in result["rollback"]), (k, result["rollback"])
+        assert result.applied == 0 and f"injected failure at point {k}" in result.message, k
+        assert all(step["ok"] for step in result.rollback), (k, result.rollback)
         assert snapshot(world.root) == before, k
         world.index.drain()
         assert world.index.state() == index_before, k
@@ -75,11 +75,11 @@ def test_rollback_report_lists_each_undo_step_when_the_third_move_fails(world):
     service = world.service(fault=fail_third_move)
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     result = service.apply_action_plan(plan["transaction_id"])
-    assert "disk full" in result["message"] and snapshot(world.root) == before
-    steps = [step["step"] for step in result["rollback"]]
+    assert "disk full" in result.message and snapshot(world.root) == before
+    steps = [step["step"] for step in result.rollback]
     assert steps[0] == f"remove folder {world.root}/Media"  # the third move itself never reached the disk
     assert steps[1] == f"move {world.root}/Finance/2024/Q1/bolt.txt → {world.root}/invoice-bolt.txt"
-    assert steps[-1] == f"remove folder {world.root}/Finance" and all(s["ok"] for s in result["rollback"])
+    assert steps[-1] == f"remove folder {world.root}/Finance" and all(s["ok"] for s in result.rollback)
 
 
 def test_undo_that_fails_at_every_point_leaves_the_applied_state(tmp_path, sensetree_home):
@@ -97,11 +97,11 @@ def test_undo_that_fails_at_every_point_leaves_the_applied_state(tmp_path, sense
         w.service().apply_action_plan(p["transaction_id"])
         applied, index_applied, trash = snapshot(w.root), w.index.state(), w.trash_files()
         result = w.service(fault=fail_at(k, [])).undo_transaction(p["transaction_id"])
-        assert result["applied"] == 0 and all(step["ok"] for step in result["rollback"]), k
+        assert result.applied == 0 and all(step["ok"] for step in result.rollback), k
         assert snapshot(w.root) == applied and w.trash_files() == trash, k
         w.index.drain()
         assert w.index.state() == index_applied, k
-        assert w.service().undo_transaction(p["transaction_id"])["applied"] == 7, k
+        assert w.service().undo_transaction(p["transaction_id"]).applied == 7, k
         w.db.close()
 
 
@@ -120,7 +120,7 @@ def test_requalify_failure_restores_the_senses_already_rewritten(world):
     service = world.service(fault=fail_second_rewrite)
     plan = service.propose_plan("Better senses", ops)
     result = service.apply_action_plan(plan["transaction_id"])
-    assert result["applied"] == 0 and "model store locked" in result["message"]
+    assert result.applied == 0 and "model store locked" in result.message
     assert world.index.state() == before
 
 
@@ -168,7 +168,7 @@ def test_moves_across_file_systems_roll_back_at_every_point(tmp_path, sensetree_
         service = world.service(fault=fail_at(k, []))
         plan = service.propose_plan("Archive", across(other_drive)(world.root))
         result = service.apply_action_plan(plan["transaction_id"])
-        assert result["applied"] == 0 and all(step["ok"] for step in result["rollback"]), (k, result)
+        assert result.applied == 0 and all(step["ok"] for step in result.rollback), (k, result)
         assert snapshot(world.root, other_drive) == before, k
         assert world.trash_files() == [], k
         world.db.close()

@@ -48,7 +48,7 @@ def test_commit_moves_index_rows_with_zero_embeddings_and_requalify_is_real_in_s
     embedded = engine.embedder.embedded
     service = service_for(engine)
     plan = service.propose_plan("Tidy up", mixed_plan(root))
-    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 7
+    assert service.apply_action_plan(plan["transaction_id"]).applied == 7
     assert engine.embedder.embedded == embedded  # moves, renames and deletes never embed
     assert f"{root}/Finance/2024/Q1/bolt.txt" in found(engine, "Invoice Bolt EUR")
     assert f"{root}/Media/photos/cat.txt" in found(engine, "a cat")
@@ -79,7 +79,7 @@ def test_failure_at_every_point_leaves_the_real_index_unchanged(indexed):
         service = service_for(engine, fault=fail)
         plan = service.propose_plan("Tidy up", mixed_plan(root))
         result = service.apply_action_plan(plan["transaction_id"])
-        if result["applied"]:
+        if result.applied:
             break
         assert snapshot(root) == before, k
         engine.drain()
@@ -100,7 +100,7 @@ def test_apply_then_undo_restores_the_real_index_without_embedding(indexed):
     service = service_for(engine)
     plan = service.propose_plan("Moves only", ops)
     service.apply_action_plan(plan["transaction_id"])
-    assert service.undo_transaction(plan["transaction_id"])["applied"] == len(ops)
+    assert service.undo_transaction(plan["transaction_id"]).applied == len(ops)
     engine.drain()
     assert snapshot(root) == before and index_state(engine) == index_before
     assert engine.embedder.embedded == embedded

@@ -94,8 +94,9 @@ def check_archive(path: str, label: str, streamed: str | None = None) -> None:
         ):
             ratio = member.file_size / max(member.compress_size, 1)
             raise ExtractionError(
-                f"{member.filename} in this {label} is compressed {ratio:,.0f}:1 ({_mb(member.file_size)} from "
-                f"{_mb(member.compress_size)}), which only zip bombs do, so it is not read"
+                f"{member.filename} in this {label} is compressed {ratio:,.0f}:1 "
+                f"({_mb(member.file_size)} from {_mb(member.compress_size)}), which only zip bombs do, "
+                "so it is not read"
             )
     if markup > MAX_MARKUP_BYTES:
         raise ExtractionError(
