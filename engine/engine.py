@@ -78,6 +78,7 @@ class Engine:
             str(self.home),
         )
         self.indexer = self.index.indexer
+        self.search.pending = self.index.catalog.pending_among  # results say `semantic: "pending"`
         self.repair_report = self.index.startup_repair()
         self._db_rebuilt = db_notice is not None
         if self._db_rebuilt and not background:  # the background start re-scans every root anyway
