@@ -14,12 +14,15 @@ one: a change that arrives inside the quiet interval is sent when the interval e
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 RATE_WINDOW_S = 60.0
 PUBLISH_EVERY_S = 0.25
@@ -173,10 +176,18 @@ class ProgressPublisher:
         self.interval = interval
         self._last = float("-inf")
         self._trailing = False
+        self._closed = False
         self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """No more sends (the stores behind `snapshot` are closing); a pending trailing send is dropped."""
+        with self._lock:
+            self._closed = True
 
     def publish(self) -> None:
         with self._lock:
+            if self._closed:
+                return
             now = self.clock()
             wait = self._last + self.interval - now
             if wait > 0:
@@ -190,5 +201,10 @@ class ProgressPublisher:
     def _flush(self) -> None:
         with self._lock:
             self._trailing = False
+            if self._closed:
+                return
             self._last = self.clock()
-        self.emit(self.snapshot())
+        try:  # on a timer thread: an error here must not escape into the void
+            self.emit(self.snapshot())
+        except Exception:
+            log.exception("could not publish indexing progress")

@@ -59,6 +59,7 @@ class IndexWorker:
             self._thread.start()
 
     def stop(self, timeout: float = 30.0) -> None:
+        self.publisher.close()
         with self._wake:
             self._stopping = True
             self._wake.notify_all()

@@ -92,3 +92,16 @@ def test_indexing_stats_has_both_phases_per_root_counts_and_the_old_keys(tmp_pat
         ]
     finally:
         engine.close()
+
+
+def test_a_closed_publisher_sends_nothing_not_even_its_trailing_state():
+    clock = FakeClock()
+    sent: list[int] = []
+    timers: list[Callable[[], None]] = []
+    publisher = ProgressPublisher(lambda: 1, sent.append, clock, lambda _delay, fn: timers.append(fn))
+    publisher.publish()
+    publisher.publish()  # deferred
+    publisher.close()
+    timers[0]()
+    publisher.publish()
+    assert sent == [1]
