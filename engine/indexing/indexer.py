@@ -168,7 +168,9 @@ class Indexer:
         pending = list(enumerate(jobs))
         while pending and not stop():
             with self.lock:
-                began, ready, owners = time.monotonic(), [], []
+                began = time.monotonic()
+                ready: list[_Prepared] = []
+                owners: list[int] = []
                 while pending and not stop() and time.monotonic() - began < FLUSH_S:
                     at, job = pending.pop(0)
                     self.tracker.working("keyword", printable(job.path))

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.indexing.catalog import PENDING, FileRecord
-from engine.indexing.indexer import Indexer, embed_inputs, file_hash
+from engine.indexing.embed import Embedder
+from engine.indexing.indexer import Indexer, IndexOptions, embed_inputs, file_hash
 from engine.indexing.pathtext import printable, to_store
 from engine.indexing.queue import MANUAL
 
@@ -91,7 +92,7 @@ class SemanticPhase:
         clean = [t for t in stored if t is not None]
         return _Pending(record, clean, embed_inputs(record.name, record.sense or "", clean), False)
 
-    def _with_model_sense(self, record: FileRecord, opts) -> _Pending | None:
+    def _with_model_sense(self, record: FileRecord, opts: IndexOptions) -> _Pending | None:
         """Ask the reasoning model for the sense (slow, so after the file is already searchable)."""
         ix = self.indexer
         try:
@@ -115,7 +116,10 @@ class SemanticPhase:
 
     def _write(self, items: list[_Pending], vectors: np.ndarray, mirrored: np.ndarray | None) -> int:
         ix = self.indexer
-        rows, mirror_rows, resensed, keep = [], [], [], []
+        rows: list[tuple[str, list[str], np.ndarray]] = []
+        mirror_rows: list[tuple[str, list[str], np.ndarray]] = []
+        resensed: list[tuple[str, list[str]]] = []
+        keep: list[_Pending] = []
         start = 0
         for item in items:
             end = start + len(item.inputs)
@@ -149,7 +153,9 @@ class SemanticPhase:
         return len(keep)
 
 
-def embed_interruptibly(embedder, inputs: list[str], should_stop: Callable[[], bool]) -> np.ndarray | None:
+def embed_interruptibly(
+    embedder: Embedder, inputs: list[str], should_stop: Callable[[], bool]
+) -> np.ndarray | None:
     """Embed length-sorted slices of the embedder's batch size (one call when it has none), checking
     `should_stop()` before each; None when stopped."""
     size = int(getattr(embedder, "batch_size", 0) or 0) or len(inputs)
@@ -168,7 +174,8 @@ def embed_interruptibly(embedder, inputs: list[str], should_stop: Callable[[], b
 
 def _within_chunks(records: list[FileRecord], limit: int) -> list[FileRecord]:
     """The leading records whose chunks fit `limit` (always at least one)."""
-    kept, total = [], 0
+    kept: list[FileRecord] = []
+    total = 0
     for record in records:
         if kept and total + record.chunks > limit:
             break
