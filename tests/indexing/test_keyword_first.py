@@ -217,3 +217,32 @@ def test_remove_takes_the_folder_off_the_list_at_once_and_purges_in_the_backgrou
         assert slow.embedded < 40
     finally:
         engine.close()
+
+
+def test_a_model_written_sense_arrives_in_the_semantic_phase_after_the_file_is_searchable(
+    tmp_path, sensetree_home
+):
+    from engine.agent.testing import FunctionModel
+
+    root = write_docs(tmp_path / "Docs", {"travel.txt": SAMPLE["notes/travel.txt"]})
+    asked: list[str] = []
+
+    def describe(_system: str, user: str) -> str:
+        asked.append(user)
+        return "Itinerary for a Lisbon city break in May."
+
+    model = FunctionModel(lambda _messages, _tools: "unused", text_fn=describe)
+    engine = make_engine(sensetree_home, chat_model=model)
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.index.worker._scans.clear()
+        keyword_phase_only(engine, root)
+        path = str(root / "travel.txt")
+        assert asked == [] and "Lisbon city break" not in (engine.index.catalog.get(path).sense or "")
+        assert engine.semantic_search("Alfama")[0]["semantic"] == "pending"
+        assert SemanticPhase(engine.indexer).run_batch() == 1
+        record = engine.index.catalog.get(path)
+        assert len(asked) == 1 and "Lisbon city break" in record.sense and record.semantic == "done"
+        assert engine.keywords.search("itinerary", 5, None)[0].path == path  # chunk #0 carries it
+    finally:
+        engine.close()
