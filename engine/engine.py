@@ -82,6 +82,7 @@ class Engine:
             self.roots,
         )
         self.indexer = self.index.indexer
+        self.search.pending = self.index.catalog.pending_among  # results say `semantic: "pending"`
         self.repair_report = self.index.startup_repair()
         self._db_rebuilt = db_notice is not None
         if self._db_rebuilt and not background:  # the background start re-scans every root anyway

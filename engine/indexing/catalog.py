@@ -40,7 +40,11 @@ MIGRATIONS: list[Migration] = [
         CREATE INDEX files_status ON files(status);
     """,
     ),
+    # keyword-first indexing: a file is searchable by keyword before its vectors land ('pending')
+    ("0004_semantic_phase", "ALTER TABLE files ADD COLUMN semantic TEXT NOT NULL DEFAULT 'done';"),
 ]
+
+PENDING, SEMANTIC_DONE = "pending", "done"
 
 STATUSES = ("queued", "done", "failed", "skipped")
 
@@ -60,6 +64,7 @@ class FileRecord:
     error: str | None
     note: str | None
     chunks: int
+    semantic: str = SEMANTIC_DONE  # "pending" until the file's vectors are written
 
     def to_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -80,6 +85,7 @@ def _record(row) -> FileRecord:
         row["error"],
         row["note"],
         row["chunks"],
+        row["semantic"],
     )
 
 
@@ -135,17 +141,19 @@ class Catalog:
         chunks: int,
         status: str,
         note: str | None,
-        model: str,
+        model: str | None,
+        semantic: str = SEMANTIC_DONE,
     ) -> None:
         self.db.execute(
             """INSERT INTO files(path, root, name, size, mtime, hash, sense, doc_type, status, error, note,
-                                 chunks, indexed_at, embed_model)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+                                 chunks, indexed_at, embed_model, semantic)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
                ON CONFLICT(path) DO UPDATE SET root=excluded.root, name=excluded.name, size=excluded.size,
                  mtime=excluded.mtime, hash=excluded.hash,
                  sense=CASE WHEN files.pinned THEN files.sense ELSE excluded.sense END,
                  doc_type=excluded.doc_type, status=excluded.status, error=NULL, note=excluded.note,
-                 chunks=excluded.chunks, indexed_at=excluded.indexed_at, embed_model=excluded.embed_model""",
+                 chunks=excluded.chunks, indexed_at=excluded.indexed_at, embed_model=excluded.embed_model,
+                 semantic=excluded.semantic""",
             (
                 to_store(path),
                 to_store(root),
@@ -160,6 +168,7 @@ class Catalog:
                 chunks,
                 time.time(),
                 model,
+                semantic,
             ),
         )
 
@@ -217,6 +226,59 @@ class Catalog:
     def delete(self, path: str) -> int:
         return self.db.execute(f"DELETE FROM files WHERE {under_clause()}", under_params(path)).rowcount
 
+    # ---- the semantic phase --------------------------------------------------------------------
+    def semantic_pending(self, limit: int) -> list[FileRecord]:
+        """Searchable files still waiting for vectors, oldest first; a file queued for re-reading waits
+        for that (its chunks are about to change)."""
+        rows = self.db.query(
+            """SELECT * FROM files f WHERE f.semantic = 'pending' AND f.status IN ('done', 'skipped')
+               AND NOT EXISTS (SELECT 1 FROM queue q WHERE q.path = f.path AND q.state = 'queued')
+               ORDER BY f.indexed_at, f.path LIMIT ?""",
+            (limit,),
+        )
+        return [_record(r) for r in rows]
+
+    def mark_semantic_done(self, path: str, model: str) -> None:
+        self.db.execute(
+            "UPDATE files SET semantic = 'done', embed_model = ? WHERE path = ?", (model, to_store(path))
+        )
+
+    def pending_among(self, paths: list[str]) -> set[str]:
+        """Which of `paths` (stored spelling) are searchable by keyword but not yet by meaning."""
+        if not paths:
+            return set()
+        marks = ", ".join("?" for _ in paths)
+        rows = self.db.query(
+            f"SELECT path FROM files WHERE semantic = 'pending' AND path IN ({marks})", tuple(paths)
+        )
+        return {r["path"] for r in rows}
+
+    def semantic_chunk_counts(self) -> dict[str, int]:
+        """Files whose vectors the catalog vouches for (`done_chunk_counts` vouches for keyword rows)."""
+        rows = self.db.query(
+            "SELECT path, chunks FROM files WHERE status IN ('done', 'skipped') AND semantic = 'done'"
+        )
+        return {from_store(r["path"]): r["chunks"] for r in rows}
+
+    def root_counts(self) -> dict[str, dict[str, int]]:
+        """Per root: files, searchable, semantic_done, failed (one grouped read)."""
+        rows = self.db.query(
+            """SELECT root, count(*) AS files,
+                      sum(status IN ('done', 'skipped')) AS searchable,
+                      sum(status IN ('done', 'skipped') AND semantic = 'done') AS semantic_done,
+                      sum(status = 'failed') AS failed
+               FROM files GROUP BY root"""
+        )
+        return {
+            from_store(r["root"]): {
+                "files": r["files"],
+                "searchable": r["searchable"] or 0,
+                "semantic_done": r["semantic_done"] or 0,
+                "failed": r["failed"] or 0,
+            }
+            for r in rows
+        }
+
     def done_chunk_counts(self) -> dict[str, int]:
         rows = self.db.query("SELECT path, chunks FROM files WHERE status IN ('done', 'skipped')")
         return {from_store(r["path"]): r["chunks"] for r in rows}
@@ -229,4 +291,9 @@ class Catalog:
         for row in self.db.query("SELECT status, count(*) AS n FROM files GROUP BY status"):
             out[row["status"]] = row["n"]
         out["chunks"] = int(self.db.scalar("SELECT coalesce(sum(chunks), 0) FROM files"))
+        out["semantic_pending"] = int(
+            self.db.scalar(
+                "SELECT count(*) FROM files WHERE semantic = 'pending' AND status IN ('done', 'skipped')"
+            )
+        )
         return out

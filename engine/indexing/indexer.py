@@ -1,14 +1,19 @@
-"""The indexer: turns one queued path into catalog + keyword + vector rows, and keeps those three
-stores in step when files move, vanish or get a corrected sense.
+"""The indexer: turns one queued path into catalog + keyword rows (the *keyword phase*), and keeps the
+three stores in step when files move, vanish or get a corrected sense. Vectors follow in the
+*semantic phase* (semantic.py), batch by batch, so a folder is findable by name and words as fast as
+extraction allows.
 
-Write order (what makes a crash repairable): vectors, then keywords, then — in one SQLite
-transaction — the catalog row and the queue entry. A crash before the catalog commit leaves store rows
-the catalog does not vouch for; `repair` finds and re-queues them. Unchanged content (same hash) is
-never re-embedded, and a move is a path update in all three stores, never an embedding.
+Write order (what makes a crash repairable). Keyword phase: the old vectors of a changed file are
+dropped, then the keyword rows are written, then — in one SQLite transaction — the catalog row (status
+done, `semantic = 'pending'`) and the queue entry. A crash before the catalog commit leaves keyword
+rows the catalog does not vouch for (and the job still queued); `repair` drops them. Unchanged content
+(same hash) is never re-read into the stores, and a move is a path update in all three stores.
 
 One bad file never costs the others: a file that cannot be read is failed with its reason; if a store
 refuses a whole batch, each file is stored alone so only the culprit is retried. Every store receives
 `pathtext.to_store(path)`; a name that is not valid text is failed with a reason instead of indexed.
+A batch stops between files when `should_stop()` says so (pause, remove, quit): the files it did not
+reach stay queued, and nothing is half-written.
 """
 
 from __future__ import annotations
@@ -18,17 +23,21 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from engine.db import Database
 from engine.errors import ExtractionError
-from engine.indexing.catalog import Catalog
+from engine.indexing.catalog import PENDING, Catalog
 from engine.indexing.chunk import chunk_text
 from engine.indexing.crawl import FILE_TOO_LONG
 from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.pathtext import is_text, printable, to_store
+from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
 from engine.indexing.queue import DELETION, INTERRUPTED, MANUAL, Job, WorkQueue
 from engine.paths import find_root, is_within
@@ -36,6 +45,8 @@ from engine.paths import find_root, is_within
 log = logging.getLogger(__name__)
 
 HASH_BLOCK = 1 << 20
+FLUSH_S = 0.25  # keyword rows are written at least this often, so counts move file by file
+INTERRUPTED_STATUS = "interrupted"
 NOT_TEXT_NAME = (
     "The file name is not valid text in this system's encoding (it was written by another system, "
     "for example in Latin-1), so its contents are not indexed; rename the file to index it"
@@ -70,14 +81,18 @@ def chunk_inputs(
     pieces = chunk_text(text, opts.chunk_chars, opts.chunk_overlap) or [""]
     head = f"[{doc_type}] {sense}".strip()
     stored = [f"{head}\n\n{pieces[0]}".strip()] + pieces[1:]
+    return stored, embed_inputs(name, sense, stored)
+
+
+def embed_inputs(name: str, sense: str, stored: list[str]) -> list[str]:
+    """What the model reads for stored chunks: #0 as stored, the others behind `file name · sense`."""
     prefix = f"{name} · {sense}".strip()
-    embedded = [stored[0]] + [f"{prefix}\n{p}" for p in pieces[1:]]
-    return stored, embedded
+    return stored[:1] + [f"{prefix}\n{p}" for p in stored[1:]]
 
 
 @dataclass
 class _Prepared:
-    """A file read, qualified and chunked, waiting for its embedding."""
+    """A file read, qualified (extractively) and chunked, waiting for its keyword write."""
 
     path: str
     root: str
@@ -87,9 +102,9 @@ class _Prepared:
     sense: str
     doc_type: str
     stored: list[str]
-    embedded: list[str]
     status: str
     note: str | None
+    had_vectors: bool  # an earlier version's vectors must go before the new keyword rows land
 
 
 def _present(path: str) -> bool:
@@ -114,15 +129,6 @@ def _rename_many(store, pairs: list[tuple[str, str]]) -> None:
             store.rename(old, new)
 
 
-def _with_vectors(ready: list[_Prepared], vectors) -> list[tuple[str, list[str], object]]:
-    """Split one embedding matrix back into (path, stored texts, vectors) rows, file by file."""
-    rows, start = [], 0
-    for item in ready:
-        rows.append((to_store(item.path), item.stored, vectors[start : start + len(item.stored)]))
-        start += len(item.stored)
-    return rows
-
-
 class Indexer:
     """Processes queue jobs and implements the IndexSync protocol the action executor calls."""
 
@@ -144,31 +150,46 @@ class Indexer:
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
         self.shadow = None  # a reembed.Shadow while the embedding model is being switched
+        self.tracker = ProgressTracker()  # current file and rates per phase (progress.py)
+        self.changed: Callable[[], None] = lambda: None  # the worker publishes progress from here
 
     # ---- processing jobs ------------------------------------------------------------------------
     def process(self, job: Job) -> str:
         """Index or drop one path; returns the resulting status. Never raises for a bad file."""
         return self.process_batch([job])[0]
 
-    def process_batch(self, jobs: list[Job]) -> list[str]:
-        """Index several paths with one embedding call and one write per store (the model runs on
-        full, length-sorted batches, which is what keeps end-to-end speed near raw model speed)."""
-        with self.lock:
-            statuses: list[str] = []
-            ready: list[_Prepared] = []
-            for job in jobs:
-                outcome = self._prepare(job)
-                if isinstance(outcome, _Prepared):
-                    ready.append(outcome)
-                    statuses.append(outcome.status)
-                else:
-                    statuses.append(outcome)
-            failed = self._store_or_isolate(ready) if ready else set()
-            return [("retry" if job.path in failed else s) for job, s in zip(jobs, statuses, strict=False)]
+    def process_batch(self, jobs: list[Job], should_stop: Callable[[], bool] | None = None) -> list[str]:
+        """Run the keyword phase for several paths. Prepared files are written together at least every
+        `FLUSH_S` (one write per store); the lock is held only for one such group, so a move, a plan
+        or a removal waits at most that long. Jobs not reached when `should_stop()` turns true are
+        reported `interrupted` and stay queued."""
+        stop = should_stop or (lambda: False)
+        statuses: dict[int, str] = {}
+        pending = list(enumerate(jobs))
+        while pending and not stop():
+            with self.lock:
+                began = time.monotonic()
+                ready: list[_Prepared] = []
+                owners: list[int] = []
+                while pending and not stop() and time.monotonic() - began < FLUSH_S:
+                    at, job = pending.pop(0)
+                    self.tracker.working("keyword", printable(job.path))
+                    outcome = self._prepare(job)
+                    if isinstance(outcome, _Prepared):
+                        ready.append(outcome)
+                        owners.append(at)
+                    statuses[at] = outcome.status if isinstance(outcome, _Prepared) else outcome
+                failed = self._store_or_isolate(ready) if ready else set()
+                for at, item in zip(owners, ready, strict=True):
+                    if item.path in failed:
+                        statuses[at] = "retry"
+            self.tracker.finished("keyword", len(ready) - len(failed) if ready else 0)
+            self.changed()
+        return [statuses.get(at, INTERRUPTED_STATUS) for at in range(len(jobs))]
 
     def _store_or_isolate(self, ready: list[_Prepared]) -> set[str]:
         """Store the batch; if that fails, store each file alone so the good ones are kept and only the
-        file(s) the model or a store refused are retried later. Returns the paths that failed."""
+        file(s) a store refused are retried later. Returns the paths that failed."""
         try:
             self._store(ready)
             return set()
@@ -253,25 +274,11 @@ class Indexer:
             return known.status
         opts = self.options()
         extracted = self._extract(path, st.st_size, opts)
-        name = os.path.basename(path)
-        if known and known.pinned and known.sense:
-            sense, doc_type = known.sense, extracted.doc_type
-        else:
-            found = qualify(
-                name=name,
-                text=extracted.text,
-                doc_type=extracted.doc_type,
-                title=extracted.title,
-                prompt=opts.qualify_prompt,
-                complete=opts.complete,
-            )
-            sense, doc_type = found.text, found.doc_type
-        if extracted.text.strip():
-            stored, embedded = chunk_inputs(name, sense, doc_type, extracted.text, opts)
-            status = "done"
-        else:
-            stored = embedded = [f"[{doc_type}] {name}"]
-            status = "skipped"
+        pinned = known.sense if known and known.pinned and known.sense else None
+        # the extractive sense now; a model-written one follows in the semantic phase
+        sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
+        status = "done" if extracted.text.strip() else "skipped"
+        had_vectors = bool(known and known.status in ("done", "skipped") and known.semantic != PENDING)
         return _Prepared(
             path,
             root,
@@ -281,19 +288,43 @@ class Indexer:
             sense,
             doc_type,
             stored,
-            embedded,
             status,
             extracted.note,
+            had_vectors,
         )
 
+    def chunks_for(
+        self,
+        path: str,
+        extracted: Extracted,
+        opts: IndexOptions,
+        pinned: str | None,
+        complete: Complete | None,
+    ) -> tuple[str, str, list[str]]:
+        """(sense, doc type, stored chunk texts) of an extracted file; `pinned` (a person's sense) wins."""
+        name = os.path.basename(path)
+        if pinned:
+            sense, doc_type = pinned, extracted.doc_type
+        else:
+            found = qualify(
+                name=name,
+                text=extracted.text,
+                doc_type=extracted.doc_type,
+                title=extracted.title,
+                prompt=opts.qualify_prompt,
+                complete=complete,
+            )
+            sense, doc_type = found.text, found.doc_type
+        if extracted.text.strip():
+            return sense, doc_type, chunk_inputs(name, sense, doc_type, extracted.text, opts)[0]
+        return sense, doc_type, [f"[{doc_type}] {name}"]
+
     def _store(self, ready: list[_Prepared]) -> None:
-        """Embed every prepared chunk at once, then write vectors, keywords, and last the catalog."""
-        inputs = [text for item in ready for text in item.embedded]
-        self.vectors.upsert_many(_with_vectors(ready, self.embedder.embed(inputs)))
+        """Drop replaced vectors, write keyword rows, and last the catalog (vectors pending)."""
+        stale = [to_store(item.path) for item in ready if item.had_vectors]
+        if stale:
+            self.drop_vectors(stale)
         self.keywords.upsert_many([(to_store(item.path), item.stored) for item in ready])
-        if self.shadow is not None:  # mirror into the index being built for the next model
-            self.shadow.vectors.upsert_many(_with_vectors(ready, self.shadow.embedder.embed(inputs)))
-            self.shadow.written.update(item.path for item in ready)
         with self.db.atomic():
             for item in ready:
                 self.catalog.record_indexed(
@@ -307,9 +338,17 @@ class Indexer:
                     chunks=len(item.stored),
                     status=item.status,
                     note=item.note,
-                    model=self.embedder.name,
+                    model=None,
+                    semantic=PENDING,
                 )
                 self.queue.done(item.path)
+
+    def drop_vectors(self, stored_paths: list[str]) -> None:
+        """Remove these files' vector rows in one write per index (an empty upsert replaces them)."""
+        empty = np.zeros((0, 1), np.float32)
+        self.vectors.upsert_many([(p, [], empty) for p in stored_paths])
+        if self.shadow is not None:
+            self.shadow.vectors.upsert_many([(p, [], empty) for p in stored_paths])
 
     def _extract(self, path: str, size: int, opts: IndexOptions) -> Extracted:
         if size > opts.max_file_bytes:
@@ -327,6 +366,7 @@ class Indexer:
             return
         with self.lock:
             self._moved(old, new)
+        self.changed()  # counts on the page follow a plan's moves at once
 
     def _moved(self, old: str, new: str) -> None:
         if not self.catalog.under(old, limit=1):
@@ -392,6 +432,7 @@ class Indexer:
             with self.db.atomic():
                 self.catalog.delete(path)
                 self.queue.drop_under(path)
+        self.changed()
 
     def sense_of(self, path: str) -> tuple[str | None, bool] | None:
         record = self.catalog.get(path)

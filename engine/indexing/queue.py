@@ -166,6 +166,17 @@ class WorkQueue:
                 "UPDATE queue SET claimed = 0 WHERE path = ? AND claimed = 1", [(to_store(p),) for p in paths]
             )
 
+    def give_back(self, paths: list[str]) -> None:
+        """Un-count the attempt of claimed jobs a stopped batch never read (Pause, Remove, Quit)."""
+        if not paths:
+            return
+        with self.db.atomic():
+            self.db.executemany(
+                "UPDATE queue SET attempts = max(attempts - 1, 0), claimed = 0 "
+                "WHERE path = ? AND claimed = 1",
+                [(to_store(p),) for p in paths],
+            )
+
     def earliest_retry(self) -> float | None:
         row = self.db.one("SELECT min(not_before) AS t FROM queue WHERE state = 'queued'")
         return row["t"] if row and row["t"] is not None else None
@@ -207,6 +218,20 @@ class WorkQueue:
 
     def pending(self) -> int:
         return int(self.db.scalar("SELECT count(*) FROM queue WHERE state = 'queued'"))
+
+    def pending_under(self, root: str) -> int:
+        row = self.db.one(
+            f"SELECT count(*) AS n FROM queue WHERE state = 'queued' AND {under_clause()}", under_params(root)
+        )
+        return row["n"]
+
+    def pending_new(self) -> int:
+        """Queued index jobs for files not yet searchable (what the keyword phase has still to add)."""
+        return self.db.one(
+            """SELECT count(*) AS n FROM queue q WHERE q.state = 'queued' AND q.action = 'index'
+               AND NOT EXISTS (SELECT 1 FROM files f
+                               WHERE f.path = q.path AND f.status IN ('done', 'skipped'))"""
+        )["n"]
 
     def listing(self, limit: int = 100) -> list[dict[str, object]]:
         rows = self.db.query(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from engine.events import INDEXING_PROGRESS, EventBus
 from engine.indexing.embed import Embedder
+from engine.indexing.indexer import embed_inputs
 from engine.paths import is_within, rebase
 
 if TYPE_CHECKING:
@@ -136,9 +137,9 @@ class Reembedder:
             texts = [stored.get((path, i)) for i in range(record.chunks)]
             if any(t is None for t in texts):
                 continue  # the repair pass re-indexes files whose rows are incomplete
-            prefix = f"{record.name} · {record.sense or ''}".strip()
-            inputs = [texts[0]] + [f"{prefix}\n{t}" for t in texts[1:]]
-            rows.append((path, texts, shadow.embedder.embed(inputs)))
+            rows.append(
+                (path, texts, shadow.embedder.embed(embed_inputs(record.name, record.sense or "", texts)))
+            )
         if rows:
             shadow.vectors.upsert_many(rows)
 

@@ -1,8 +1,11 @@
 """Start-up repair: make the catalog, the keyword store and the vector store agree again.
 
-The catalog vouches for a file only after both stores were written (see indexer's write order). So:
-store rows the catalog does not vouch for are dropped; a catalogued file whose chunk counts disagree in
-either store is purged and re-queued; catalog rows outside every configured root are forgotten.
+The catalog vouches for a file's keyword rows once the keyword phase committed (status done), and for
+its vectors once the semantic phase committed (`semantic = 'done'`; see indexer.py and semantic.py).
+So: store rows of files the catalog does not know are dropped; vectors of a file still `pending` are
+dropped (a crash between the vector write and its commit; the semantic phase embeds it again); keyword
+rows lost beside complete vectors are refilled from the vectors' texts; a catalogued file whose counts
+disagree otherwise is purged and re-queued; catalog rows outside every configured root are forgotten.
 """
 
 from __future__ import annotations
@@ -24,10 +27,17 @@ class RepairReport:
     requeued: list[str] = field(default_factory=list)
     keywords_refilled: list[str] = field(default_factory=list)
     outside_roots: list[str] = field(default_factory=list)
+    pending_vectors_dropped: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return bool(self.orphans_dropped or self.requeued or self.outside_roots or self.keywords_refilled)
+        return bool(
+            self.orphans_dropped
+            or self.requeued
+            or self.outside_roots
+            or self.keywords_refilled
+            or self.pending_vectors_dropped
+        )
 
 
 def repair(
@@ -46,18 +56,22 @@ def repair(
                 queue.drop_under(path)
             report.outside_roots.append(path)
     vouched = catalog.done_chunk_counts()
+    embedded = catalog.semantic_chunk_counts()
     keyword_counts = keywords.chunk_counts()
     vector_counts = vectors.chunk_counts()
     for path in sorted((set(keyword_counts) | set(vector_counts)) - set(vouched)):
         keywords.delete(path)
         vectors.delete(path)
         report.orphans_dropped.append(path)
-    refill = [p for p, n in vouched.items() if vector_counts.get(p) == n and keyword_counts.get(p) != n]
-    report.keywords_refilled = _refill_keywords(refill, vouched, keywords, vectors)
+    for path in sorted(set(vector_counts) & (set(vouched) - set(embedded))):
+        vectors.delete(path)
+        report.pending_vectors_dropped.append(path)
+    refill = [p for p, n in embedded.items() if vector_counts.get(p) == n and keyword_counts.get(p) != n]
+    report.keywords_refilled = _refill_keywords(refill, embedded, keywords, vectors)
     for path, n in vouched.items():
         if path in report.keywords_refilled:
             continue
-        if keyword_counts.get(path) != n or vector_counts.get(path) != n:
+        if keyword_counts.get(path) != n or (path in embedded and vector_counts.get(path) != n):
             keywords.delete(path)
             vectors.delete(path)
             with catalog.db.atomic():
@@ -70,11 +84,12 @@ def repair(
     if report.changed:
         log.warning(
             "index repair: %d orphan(s) dropped, %d file(s) re-queued, %d keyword rows rebuilt, "
-            "%d outside roots",
+            "%d outside roots, %d uncommitted vector sets dropped",
             len(report.orphans_dropped),
             len(report.requeued),
             len(report.keywords_refilled),
             len(report.outside_roots),
+            len(report.pending_vectors_dropped),
         )
     return report
 

@@ -19,6 +19,7 @@ from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer, IndexOptions
 from engine.indexing.keyword_rebuild import rebuild_keywords
 from engine.indexing.pathtext import to_store
+from engine.indexing.progress import IndexingProgress, RootProgress
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.watch import RootWatcher
@@ -129,22 +130,40 @@ class IndexService:
         roots.remove(root)
         self._save_roots(roots)
         self.watcher.unwatch(root)
-        self.indexer.purge_root(root)
-        self.worker.publish(force=True)
+        self.worker.request_purge(root)  # the running batch stops; the rows go in the background
         return roots
 
     # ---- progress and queue -------------------------------------------------------------------
     def indexing_stats(self) -> dict[str, object]:
+        """The progress model (progress.py) as JSON: what the page, the CLI and events all read."""
+        return self.progress().to_dict()
+
+    def progress(self) -> IndexingProgress:
         counts = self.catalog.counts()
-        return {
-            "files": counts["done"] + counts["failed"] + counts["skipped"] + counts["queued"],
-            "chunks": counts["chunks"],
-            "queued": self.queue.pending(),
-            "done": counts["done"],
-            "failed": counts["failed"],
-            "skipped": counts["skipped"],
-            "paused": self.worker.paused,
-        }
+        tracker = self.indexer.tracker
+        searchable = counts["done"] + counts["skipped"]
+        to_add = self.queue.pending_new()
+        per_root = self.catalog.root_counts()
+        roots = [
+            RootProgress(path=root, queued=self.queue.pending_under(root), **per_root.get(root, {}))
+            for root in self.roots()
+        ]
+        return IndexingProgress(
+            seq=tracker.next_seq(),
+            keyword=tracker.phase("keyword", searchable, searchable + to_add),
+            semantic=tracker.phase("semantic", searchable - counts["semantic_pending"], searchable + to_add),
+            roots=roots,
+            files=counts["done"] + counts["failed"] + counts["skipped"] + counts["queued"],
+            chunks=counts["chunks"],
+            queued=self.queue.pending(),
+            done=counts["done"],
+            failed=counts["failed"],
+            skipped=counts["skipped"],
+            paused=self.worker.paused,
+            current=tracker.current["keyword"] or tracker.current["semantic"] or self.worker.current,
+            removing=self.worker.removing,
+            scanning=self.worker.scanning,
+        )
 
     def indexing_queue(self, limit: int = 100) -> list[dict[str, object]]:
         return self.queue.listing(max(1, min(int(limit), 1000)))

@@ -1,6 +1,10 @@
-"""The background worker: one thread that runs root scans, then queue jobs by priority, pausing on
-request and publishing progress. Everything that writes the index goes through `Indexer.process`, so
-the thread is only about *when* work happens, never *how*."""
+"""The background worker: one thread that runs root purges and scans, then the keyword phase of queue
+jobs by priority, then — when no job is due — the semantic phase batch by batch, pausing on request
+and publishing progress. Everything that writes the index goes through the Indexer and the
+SemanticPhase, so the thread is only about *when* work happens, never *how*.
+
+Pause, Remove and Quit set a flag both phases check between files and between model slices: the
+running batch stops within about a second, the files it had not written stay queued (or pending)."""
 
 from __future__ import annotations
 
@@ -11,17 +15,16 @@ from collections import deque
 from collections.abc import Callable
 
 from engine.events import INDEXING_PROGRESS, EventBus
-from engine.indexing.indexer import Indexer
+from engine.indexing.indexer import INTERRUPTED_STATUS, Indexer
 from engine.indexing.pathtext import printable
+from engine.indexing.progress import ProgressPublisher
 from engine.indexing.queue import WorkQueue
 from engine.indexing.scan import scan_root
+from engine.indexing.semantic import SemanticPhase
 
 log = logging.getLogger(__name__)
 
-PROGRESS_EVERY_S = 0.25
-BATCH_FILES = (
-    64  # files per embedding call: enough chunks (~120) for length-sorted model batches with little padding
-)
+KEYWORD_BATCH = 32  # files claimed at once for the keyword phase (written every indexer.FLUSH_S)
 
 
 class IndexWorker:
@@ -35,14 +38,19 @@ class IndexWorker:
     ):
         self.indexer, self.queue, self.events = indexer, queue, events
         self.stats, self.maintenance = stats, maintenance
+        self.semantic = SemanticPhase(indexer)
         self._wake = threading.Condition()
         self._scans: deque[str] = deque()
+        self._purges: deque[str] = deque()
         self._paused = False
         self._stopping = False
+        self._interrupt = False  # a removal asked the running batch to stop
         self._thread: threading.Thread | None = None
-        self._last_progress = 0.0
         self._dirty = False
         self.current: str | None = None
+        self._scanning: str | None = None
+        self.publisher = ProgressPublisher(stats, lambda payload: events.publish(INDEXING_PROGRESS, payload))
+        indexer.changed = self.publish
 
     # ---- control ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -51,6 +59,7 @@ class IndexWorker:
             self._thread.start()
 
     def stop(self, timeout: float = 30.0) -> None:
+        self.publisher.close()
         with self._wake:
             self._stopping = True
             self._wake.notify_all()
@@ -67,12 +76,44 @@ class IndexWorker:
             if root not in self._scans:
                 self._scans.append(root)
             self._wake.notify_all()
+        self.publish()  # the page says "looking for files" at once, never "Up to date" before the scan
 
     def set_paused(self, paused: bool) -> None:
         with self._wake:
             self._paused = paused
             self._wake.notify_all()
-        self.publish(force=True)
+        self.publish()
+
+    def request_purge(self, root: str) -> None:
+        """Forget a removed root in the background: the running batch is interrupted now, and the purge
+        runs before any further work (at once, on this thread, when no worker thread runs)."""
+        if self._thread is None:
+            self.indexer.purge_root(root)
+            self.publish()
+            return
+        with self._wake:
+            self._purges.append(root)
+            self._interrupt = True
+            self._wake.notify_all()
+        self.publish()
+
+    @property
+    def scanning(self) -> list[str]:
+        """Roots being scanned or waiting for a scan (their files are not counted yet)."""
+        running = [self._scanning] if self._scanning else []
+        return running + [printable(r) for r in self._scans if printable(r) not in running]
+
+    @property
+    def removing(self) -> list[str]:
+        return [printable(r) for r in self._purges]
+
+    def _run_purges(self) -> None:
+        while self._purges:
+            root = self._purges[0]
+            self.indexer.purge_root(root)
+            with self._wake:
+                self._purges.popleft()
+            self.publish()
 
     @property
     def paused(self) -> bool:
@@ -82,11 +123,19 @@ class IndexWorker:
     def run_pending(self, should_stop: Callable[[], bool] = lambda: False) -> int:
         """Run queued scans and jobs until none is ready now; returns how many jobs ran."""
         ran = 0
+        stop = lambda: should_stop() or self._interrupt  # noqa: E731
         while not should_stop():
+            self._interrupt = False
+            if self._purges:
+                self._run_purges()
+                continue
             if self._scans:
                 root = self._scans.popleft()
-                self.current = printable(root)
-                report = scan_root(root, self.indexer.catalog, self.queue, should_stop)
+                self.current = self._scanning = printable(root)
+                try:
+                    report = scan_root(root, self.indexer.catalog, self.queue, should_stop)
+                finally:
+                    self._scanning = None
                 log.info(
                     "scanned %s: %d files seen, %d queued, %d gone, %d refused",
                     printable(root),
@@ -95,50 +144,60 @@ class IndexWorker:
                     report.removed,
                     len(report.refused) + len(report.unqueued),
                 )
-                self.publish(force=True)
+                self.publish()
                 continue
-            jobs = self.queue.claim_batch(BATCH_FILES)  # counts an attempt for each before reading it
-            if not jobs:
+            jobs = self.queue.claim_batch(KEYWORD_BATCH)  # counts an attempt for each before reading it
+            if jobs:
+                ran += self._keyword_batch(jobs, stop)
+                continue
+            self.current = None
+            embedded = self.semantic.run_batch(stop)
+            if not embedded:
                 break
-            self.current = printable(jobs[0].path)
-            try:
-                self.indexer.process_batch(jobs)
-            finally:  # only a process that dies leaves a claim behind (see queue)
-                self.queue.release([job.path for job in jobs])
             self._dirty = True
-            ran += len(jobs)
-            self.publish()
+            ran += embedded
         self.current = None
+        self.indexer.tracker.idle()
         if self._dirty and not should_stop():
             self._dirty = False
             self.maintenance()
-        self.publish(force=True)
+        self.publish()
         return ran
+
+    def _keyword_batch(self, jobs: list, stop: Callable[[], bool]) -> int:
+        self.current = printable(jobs[0].path)
+        statuses: list[str] = []
+        try:
+            statuses = self.indexer.process_batch(jobs, stop)
+        finally:  # only a process that dies leaves a claim behind (see queue)
+            unreached = [j.path for j, s in zip(jobs, statuses, strict=False) if s == INTERRUPTED_STATUS]
+            self.queue.give_back(unreached)  # not read: the attempt does not count
+            self.queue.release([job.path for job in jobs])
+        self._dirty = True
+        self.publish()
+        return sum(1 for s in statuses if s != INTERRUPTED_STATUS)
 
     def _run(self) -> None:
         while True:
             with self._wake:
-                while self._paused and not self._stopping:
+                while self._paused and not self._stopping and not self._purges:
                     self._wake.wait()
                 if self._stopping:
                     return
             try:
                 self.run_pending(lambda: self._stopping or self._paused)
+                if self._purges and (self._stopping or self._paused):
+                    self._run_purges()  # a removal is carried out even while paused
             except Exception:  # the loop must survive anything a store throws; the job is retried
                 log.exception("indexing worker error")
             with self._wake:
                 if self._stopping:
                     return
-                if not self._paused and not self._scans:
+                if not self._paused and not self._scans and not self._purges:
                     retry_at = self.queue.earliest_retry()
                     timeout = None if retry_at is None else max(0.05, retry_at - time.time())
                     self._wake.wait(timeout)
 
-    def publish(self, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self._last_progress < PROGRESS_EVERY_S:
-            return
-        self._last_progress = now
-        payload = dict(self.stats())
-        payload["current"] = self.current
-        self.events.publish(INDEXING_PROGRESS, payload)
+    def publish(self) -> None:
+        """Progress now, or within `progress.PUBLISH_EVERY_S` (the last state is always delivered)."""
+        self.publisher.publish()

@@ -457,6 +457,20 @@ class KeywordIndex:
         except duckdb.Error as exc:
             raise store_error(what, exc) from exc
 
+    def texts(self, paths: Sequence[str]) -> dict[ChunkKey, str]:
+        """Every stored chunk text of these files (the semantic phase embeds what the keyword phase
+        stored, so nothing is extracted twice)."""
+        if not paths:
+            return {}
+        cur = self._reader()
+        try:
+            rows = cur.execute(
+                "SELECT path, chunk_index, text FROM chunks WHERE path IN (SELECT unnest(?))", [list(paths)]
+            ).fetchall()
+        except duckdb.Error as exc:
+            raise store_error("read chunk text from the keyword index", exc) from exc
+        return {(path, int(index)): text or "" for path, index, text in rows}
+
     def chunk_counts(self) -> dict[str, int]:
         rows = self._read(
             "count the keyword index's chunks", "SELECT path, count(*) FROM chunks GROUP BY path"

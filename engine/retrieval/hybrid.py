@@ -41,6 +41,7 @@ class SearchResult:
     score: float
     snippet: str
     chunk_index: int
+    semantic: str = "done"  # "pending": found by keyword; its vectors are still being computed
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -72,6 +73,8 @@ class HybridSearch:
             raise ValueError(f"unknown fusion {fusion!r}; one of {', '.join(FUSIONS)}")
         self.fusion = fusion
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="search-arm")
+        # which result paths have keyword rows but no vectors yet (the catalog knows; set by the Engine)
+        self.pending: Callable[[list[str]], set[str]] = lambda paths: set()
         self._queries = QueryEmbedder()
 
     def embed_query(self, query: str) -> np.ndarray:
@@ -177,6 +180,7 @@ class HybridSearch:
                 (path, index) for path, (index, _) in best.items() if (path, index) not in texts
             )
         )
+        pending = self.pending(list(best)) if best else set()
         return [
             SearchResult(
                 path,
@@ -184,6 +188,7 @@ class HybridSearch:
                 round(min(max(score, 0.0), 1.0), 6),
                 make_snippet(texts.get((path, index), ""), query),
                 index,
+                "pending" if path in pending else "done",
             )
             for path, (index, score) in best.items()
         ]

@@ -199,6 +199,9 @@ class KeywordStore:
     ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         return self._call(lambda index: index.search_with_text(query, k, scope))
 
+    def texts(self, paths: Sequence[str]) -> dict[ChunkKey, str]:
+        return self._call(lambda index: index.texts(paths))
+
     def chunk_counts(self) -> dict[str, int]:
         return self._call(lambda index: index.chunk_counts())
 

@@ -89,6 +89,7 @@ def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding
             lambda: (
                 engine.index.catalog.get(str(new)) is not None
                 and engine.index.catalog.get(str(new)).status == "done"
+                and engine.index.catalog.get(str(new)).semantic == "done"  # its vectors landed too
             ),
         )
         embedded = engine.embedder.embedded

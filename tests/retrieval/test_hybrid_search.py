@@ -112,6 +112,7 @@ def test_results_serialise_to_the_ipc_shape():
         "score": 0.5,
         "snippet": "snip",
         "chunk_index": 2,
+        "semantic": "done",
     }
 
 

@@ -2,7 +2,7 @@
 // the live indexing status. Nothing here talks to the engine directly except through api.js.
 
 import { initChat } from "./chat.js";
-import { initFolders, onFoldersShown } from "./folders.js";
+import { indexingBusy, initFolders, onFoldersShown } from "./folders.js";
 import { initSearch } from "./search.js";
 import { loadSettings, initSettings } from "./settings.js";
 import { onShowFile, refreshStats, state } from "./state.js";
@@ -38,7 +38,7 @@ function init() {
   onShowFile(() => navigate("folders"));
   refreshStats();
   // Events carry progress; this slow poll only catches up if the event stream was interrupted.
-  setInterval(() => { if (!document.hidden && state.stats && state.stats.queued) refreshStats(); }, 4000);
+  setInterval(() => { if (!document.hidden && state.stats && indexingBusy(state.stats)) refreshStats(); }, 4000);
   navigate("chat");
   showStartupNotices();
 }

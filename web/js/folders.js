@@ -10,15 +10,42 @@ import { $, basename, clear, dialog, dirname, formatNumber, h, pathLabel, report
 const STAT_LABELS = [["files", "Files"], ["chunks", "Chunks"], ["queued", "Queued"], ["done", "Done"], ["failed", "Failed"], ["skipped", "Skipped"]];
 let browsing = null;
 
+/** Work left in the engine's progress model: files to make searchable, then to embed, then purges. */
+export function indexingBusy(stats) {
+  const kw = stats.keyword || { done: 0, total: 0 };
+  const sem = stats.semantic || { done: 0, total: 0 };
+  return Boolean(stats.queued) || kw.done < kw.total || sem.done < sem.total || Boolean((stats.removing || []).length) || Boolean((stats.scanning || []).length);
+}
+
+/** The card's bar and words, from the progress model alone (never "Up to date" while work is left). */
 export function progressOf(stats) {
-  const processed = (stats.done || 0) + (stats.failed || 0) + (stats.skipped || 0);
-  const total = processed + (stats.queued || 0);
-  const pct = total ? Math.round((processed / total) * 100) : state.roots.length ? 100 : 0;
+  const kw = stats.keyword || { done: (stats.done || 0) + (stats.skipped || 0), total: (stats.done || 0) + (stats.skipped || 0) + (stats.queued || 0) };
+  const sem = stats.semantic || { done: kw.done, total: kw.total };
+  const removing = stats.removing || [];
+  // a folder the last snapshot does not know yet (just added) is waiting for its scan
+  const known = new Set((stats.roots || []).map((r) => r.path));
+  const scanning = [...(stats.scanning || []), ...(Array.isArray(stats.roots) ? state.roots.filter((r) => !known.has(r)) : [])];
+  const keywordLeft = Math.max(kw.total - kw.done, 0, stats.queued || 0);
+  const semanticLeft = Math.max(sem.total - sem.done, 0);
+  const phase = keywordLeft ? kw : sem;
+  const pct = phase.total ? Math.round((phase.done / phase.total) * 100) : state.roots.length ? 100 : 0;
+  const eta = phase.eta_s ? ` · about ${formatDuration(phase.eta_s)}` : "";
+  const current = phase.current ? ` · ${basename(phase.current)}` : "";
   let label = "Up to date";
-  if (stats.paused) label = stats.queued ? `Paused · ${formatNumber(stats.queued)} waiting` : "Paused";
-  else if (stats.queued) label = `Indexing… ${formatNumber(stats.queued)} left`;
+  if (removing.length) label = `Removing ${basename(removing[0])}…`;
+  else if (stats.paused) label = keywordLeft || semanticLeft ? `Paused · ${formatNumber(keywordLeft || semanticLeft)} waiting` : "Paused";
+  else if (!keywordLeft && scanning.length) label = `Looking for files in ${basename(scanning[0])}…`;
+  else if (keywordLeft) label = `Indexing… ${formatNumber(keywordLeft)} left${eta}${current}`;
+  else if (semanticLeft) label = `Searchable by name and words · understanding ${formatNumber(semanticLeft)} more${eta}`;
+  else if (!state.rootsKnown) label = "Loading…";
   else if (!state.roots.length) label = "Add a folder to start";
-  return { pct, label, busy: Boolean(stats.queued) && !stats.paused };
+  return { pct, label, busy: (indexingBusy(stats) || scanning.length > 0) && !stats.paused };
+}
+
+function formatDuration(seconds) {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
 }
 
 function renderStats(stats) {
@@ -62,11 +89,14 @@ async function addRoot(path) {
 async function removeRoot(root) {
   const ok = await dialog({ title: "Stop indexing this folder?", body: `${root}\n\nYour files stay where they are; SenseTree forgets their index.`, ok: "Remove", danger: true });
   if (!ok) return;
+  const before = state.roots;
+  setRoots(before.filter((r) => r !== root)); // gone from the list at once; the purge runs in the background
+  if (browsing && browsing.startsWith(root)) browsing = null;
   try {
     setRoots(await call("remove_indexed_folder", { path: root }));
-    if (browsing && browsing.startsWith(root)) browsing = null;
     refreshStats();
   } catch (error) {
+    setRoots(before);
     reportError(error, "Could not remove the folder");
   }
 }
@@ -186,6 +216,7 @@ async function retry(path) {
 
 export function initFolders() {
   onRoots(renderRoots);
+  onRoots(() => { if (state.stats) renderStats(state.stats); }); // the label depends on the roots too
   onStats(renderStats);
   onShowFile((path) => { showDetails(path); });
   if (mode === "window") $("#root-pick").hidden = false;

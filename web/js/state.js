@@ -6,7 +6,8 @@ import { basename, h, reportError } from "./ui.js";
 
 const rootListeners = new Set();
 const statsListeners = new Set();
-export const state = { roots: [], stats: null, extraScopes: [] };
+// `rootsKnown`: get_roots has answered once (until then no view may say "Add a folder to start").
+export const state = { roots: [], rootsKnown: false, stats: null, extraScopes: [] };
 
 export function onRoots(fn) { rootListeners.add(fn); fn(state.roots); }
 export function onStats(fn) { statsListeners.add(fn); if (state.stats) fn(state.stats); }
@@ -14,6 +15,7 @@ export function onStats(fn) { statsListeners.add(fn); if (state.stats) fn(state.
 export async function refreshRoots() {
   try {
     state.roots = (await call("get_roots")) || [];
+    state.rootsKnown = true;
   } catch (error) {
     reportError(error, "Could not read the indexed folders");
   }
@@ -23,6 +25,7 @@ export async function refreshRoots() {
 
 export function setRoots(roots) {
   state.roots = roots || [];
+  state.rootsKnown = true;
   rootListeners.forEach((fn) => fn(state.roots));
 }
 
@@ -33,8 +36,7 @@ export async function refreshStats() {
   if (statsInFlight) return state.stats;
   statsInFlight = true;
   try {
-    state.stats = await call("indexing_stats");
-    statsListeners.forEach((fn) => fn(state.stats));
+    acceptStats(await call("indexing_stats"));
   } catch (error) {
     if (error.code !== "unreachable") reportError(error, "Could not read indexing progress");
   } finally {
@@ -49,13 +51,19 @@ export function scheduleStats() {
   statsTimer = setTimeout(() => { statsTimer = null; refreshStats(); }, 300);
 }
 
+/** The one way progress reaches the views: a snapshot of the engine's progress model, kept only when
+ * it is newer (by `seq`) than the one shown, so a slow poll answer never overwrites a fresher event. */
+export function acceptStats(stats) {
+  if (!stats || typeof stats.queued !== "number" || typeof stats.files !== "number") return false;
+  const shown = state.stats && typeof state.stats.seq === "number" ? state.stats.seq : -1;
+  if (typeof stats.seq === "number" && stats.seq <= shown) return false;
+  state.stats = stats;
+  statsListeners.forEach((fn) => fn(state.stats));
+  return true;
+}
+
 on("indexing-progress", (payload) => {
-  if (payload && typeof payload.queued === "number" && typeof payload.files === "number") {
-    state.stats = payload;
-    statsListeners.forEach((fn) => fn(state.stats));
-  } else {
-    scheduleStats();
-  }
+  if (!acceptStats(payload) && !(payload && typeof payload.seq === "number")) scheduleStats();
 });
 
 /** Fill a <select> with "Everywhere", the roots and any folder chosen elsewhere; keeps the selection. */

@@ -1,0 +1,248 @@
+"""Keyword-first indexing: files are findable by keyword before their vectors land; both phases survive
+a crash between their writes; Pause and Remove stop the running batch."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from engine.indexing.embed import HashingEmbedder
+from engine.indexing.scan import scan_root
+from engine.indexing.semantic import SemanticPhase
+from tests.indexing.helpers import SAMPLE, make_engine, write_docs
+from tests.indexing.test_repair_and_watch import wait_for
+
+
+class Crash(BaseException):
+    """The process dying between two writes (not an Exception: nothing may catch and carry on)."""
+
+
+def keyword_phase_only(engine, root) -> None:
+    scan_root(str(root), engine.index.catalog, engine.index.queue, lambda: False)
+    jobs = engine.index.queue.claim_batch(100)
+    engine.indexer.process_batch(jobs)
+    engine.index.queue.release([job.path for job in jobs])
+
+
+def test_a_file_is_found_by_keyword_before_its_vectors_land_and_says_semantic_pending(
+    tmp_path, sensetree_home
+):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.index.worker._scans.clear()
+        keyword_phase_only(engine, root)
+        assert engine.embedder.embedded == 0 and engine.vectors.chunk_counts() == {}
+        path = str(root / "notes" / "travel.txt")
+        hits = engine.semantic_search("Alfama")
+        assert hits[0]["path"] == path and hits[0]["semantic"] == "pending"
+        stats = engine.indexing_stats()
+        assert stats["keyword"]["done"] == len(SAMPLE) and stats["semantic"]["done"] == 0
+        assert SemanticPhase(engine.indexer).run_batch() == len(SAMPLE)
+        assert engine.semantic_search("Alfama")[0]["semantic"] == "done"
+        assert engine.vectors.chunk_counts()[path] == engine.index.catalog.get(path).chunks
+    finally:
+        engine.close()
+
+
+def test_a_crash_after_the_keyword_write_and_before_the_catalog_commit_is_repaired(
+    tmp_path, sensetree_home, monkeypatch
+):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    engine.add_indexed_folder(str(root))
+
+    def crash(*_args, **_kwargs):
+        raise Crash
+
+    monkeypatch.setattr(engine.index.catalog, "record_indexed", crash)
+    with pytest.raises(Crash):
+        engine.drain()
+    assert engine.keywords.chunk_counts()  # the keyword rows were written
+    monkeypatch.undo()
+    engine.close()
+    restarted = make_engine(sensetree_home)
+    try:
+        assert len(restarted.repair_report.orphans_dropped) == len(SAMPLE)
+        assert restarted.keywords.chunk_counts() == {}
+        restarted.drain()  # the jobs were still queued
+        assert restarted.indexing_stats()["done"] == len(SAMPLE)
+        assert restarted.semantic_search("Sourdough")[0]["path"] == str(root / "recipes" / "bread.txt")
+    finally:
+        restarted.close()
+
+
+def test_a_crash_after_the_vector_write_and_before_the_semantic_commit_is_re_embedded(
+    tmp_path, sensetree_home, monkeypatch
+):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    engine.add_indexed_folder(str(root))
+
+    def crash(*_args, **_kwargs):
+        raise Crash
+
+    monkeypatch.setattr(engine.index.catalog, "mark_semantic_done", crash)
+    with pytest.raises(Crash):
+        engine.drain()
+    assert engine.vectors.chunk_counts()  # vectors landed, the catalog never said so
+    monkeypatch.undo()
+    engine.close()
+    restarted = make_engine(sensetree_home)
+    try:
+        dropped = restarted.repair_report.pending_vectors_dropped
+        assert len(dropped) == len(SAMPLE) and restarted.vectors.chunk_counts() == {}
+        assert restarted.repair_report.requeued == []  # the keyword rows were fine: no re-extraction
+        restarted.drain()
+        counts = restarted.vectors.chunk_counts()
+        assert all(counts[p] == restarted.index.catalog.get(p).chunks for p in dropped)
+        assert restarted.indexing_stats()["semantic"]["done"] == len(SAMPLE)
+    finally:
+        restarted.close()
+
+
+def test_keyword_rows_lost_for_a_file_still_pending_send_it_back_to_the_keyword_phase(
+    tmp_path, sensetree_home
+):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.index.worker._scans.clear()
+        keyword_phase_only(engine, root)
+        path = str(root / "notes" / "garden.md")
+        engine.keywords.delete(path)
+        engine.drain()
+        assert engine.keywords.chunk_counts()[path] == engine.index.catalog.get(path).chunks
+        assert engine.vectors.chunk_counts()[path] == engine.index.catalog.get(path).chunks
+    finally:
+        engine.close()
+
+
+def test_an_interrupted_keyword_batch_leaves_unread_files_queued_without_charging_an_attempt(
+    tmp_path, sensetree_home
+):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.index.worker._scans.clear()
+        scan_root(str(root), engine.index.catalog, engine.index.queue, lambda: False)
+        jobs = engine.index.queue.claim_batch(100)
+        read: list[str] = []
+        original = engine.indexer._prepare
+
+        def prepare(job):
+            read.append(job.path)
+            return original(job)
+
+        engine.indexer._prepare = prepare
+        ran = engine.index.worker._keyword_batch(jobs, lambda: len(read) >= 1)
+        assert ran == 1
+        left = {row["path"]: row["attempts"] for row in engine.index.queue.listing()}
+        assert len(left) == len(SAMPLE) - 1 and set(left.values()) == {0}
+    finally:
+        engine.close()
+
+
+def test_an_interrupted_semantic_batch_writes_no_vectors(tmp_path, sensetree_home):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.index.worker._scans.clear()
+        keyword_phase_only(engine, root)
+        assert SemanticPhase(engine.indexer).run_batch(lambda: True) == 0
+        assert engine.vectors.chunk_counts() == {}
+        assert engine.indexing_stats()["semantic"]["done"] == 0
+    finally:
+        engine.close()
+
+
+class SlowEmbedder(HashingEmbedder):
+    """One text per model call, each held until the test lets it go (or a short bound passes)."""
+
+    batch_size = 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = threading.Event()
+        self.gate = threading.Event()
+
+    def embed(self, texts: list[str]):
+        self.started.set()
+        self.gate.wait(0.05)
+        return super().embed(texts)
+
+
+def _many_files(tmp_path, n: int = 40):
+    return write_docs(tmp_path / "Many", {f"f{i:02d}.txt": f"note {i} about topic{i}" for i in range(n)})
+
+
+def test_pause_stops_the_running_semantic_batch(tmp_path, sensetree_home):
+    root = _many_files(tmp_path)
+    slow = SlowEmbedder()
+    engine = make_engine(sensetree_home, background=True)
+    engine.indexer.embedder = engine.search.embedder = slow
+    try:
+        engine.add_indexed_folder(str(root))
+        assert slow.started.wait(30)
+        engine.set_indexing_paused(True)
+        assert wait_for(engine, lambda: engine.indexing_stats()["paused"])
+    finally:
+        engine.close()
+    assert 0 < slow.embedded < 40  # stopped mid-batch, long before 40 slices
+    reopened = make_engine(sensetree_home)
+    try:  # the interrupted batch wrote nothing: every file is still pending, and searchable by keyword
+        assert reopened.indexing_stats()["semantic"]["done"] == 0
+        assert reopened.indexing_stats()["keyword"]["done"] == 40
+    finally:
+        reopened.close()
+
+
+def test_remove_takes_the_folder_off_the_list_at_once_and_purges_in_the_background(tmp_path, sensetree_home):
+    root = _many_files(tmp_path)
+    slow = SlowEmbedder()
+    engine = make_engine(sensetree_home, background=True)
+    engine.indexer.embedder = engine.search.embedder = slow
+    try:
+        engine.add_indexed_folder(str(root))
+        assert slow.started.wait(30)
+        assert engine.remove_indexed_folder(str(root)) == []
+        assert engine.get_roots() == []
+        assert wait_for(engine, lambda: engine.index.catalog.under(str(root)) == [])
+        assert engine.keywords.chunk_counts() == {} and engine.vectors.chunk_counts() == {}
+        assert slow.embedded < 40
+    finally:
+        engine.close()
+
+
+def test_a_model_written_sense_arrives_in_the_semantic_phase_after_the_file_is_searchable(
+    tmp_path, sensetree_home
+):
+    from engine.agent.testing import FunctionModel
+
+    root = write_docs(tmp_path / "Docs", {"travel.txt": SAMPLE["notes/travel.txt"]})
+    asked: list[str] = []
+
+    def describe(_system: str, user: str) -> str:
+        asked.append(user)
+        return "Itinerary for a Lisbon city break in May."
+
+    model = FunctionModel(lambda _messages, _tools: "unused", text_fn=describe)
+    engine = make_engine(sensetree_home, chat_model=model)
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.index.worker._scans.clear()
+        keyword_phase_only(engine, root)
+        path = str(root / "travel.txt")
+        assert asked == [] and "Lisbon city break" not in (engine.index.catalog.get(path).sense or "")
+        assert engine.semantic_search("Alfama")[0]["semantic"] == "pending"
+        assert SemanticPhase(engine.indexer).run_batch() == 1
+        record = engine.index.catalog.get(path)
+        assert len(asked) == 1 and "Lisbon city break" in record.sense and record.semantic == "done"
+        assert engine.keywords.search("itinerary", 5, None)[0].path == path  # chunk #0 carries it
+    finally:
+        engine.close()
