@@ -12,8 +12,6 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
-from typing import Any
 
 import numpy as np
 
@@ -24,7 +22,9 @@ from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, relative_score, rrf, rrf_ceiling
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.rerank import Reranker
+from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippet
+from engine.retrieval.terms import shared_matcher
 from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -33,16 +33,7 @@ FUSIONS = ("rrf", "relative")
 FUSION = "rrf"
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    path: str
-    name: str
-    score: float
-    snippet: str
-    chunk_index: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+__all__ = ["FUSION", "FUSIONS", "HybridSearch", "SearchResult", "fuse"]
 
 
 class HybridSearch:
@@ -148,7 +139,9 @@ class HybridSearch:
         head, tail = fused[: self.rerank_top_n], fused[self.rerank_top_n :]
         texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
         probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
-        reranked = sorted(zip((key for key, _ in head), probabilities, strict=False), key=lambda kv: kv[1], reverse=True)
+        reranked = sorted(
+            zip((key for key, _ in head), probabilities, strict=False), key=lambda kv: kv[1], reverse=True
+        )
         floor = min(probabilities) if probabilities else 0.0
         return reranked + [(key, min(score, floor)) for key, score in tail]
 
@@ -175,16 +168,24 @@ class HybridSearch:
                 (path, index) for path, (index, _) in best.items() if (path, index) not in texts
             )
         )
-        return [
-            SearchResult(
-                path,
-                display_name(path),
-                round(min(max(score, 0.0), 1.0), 6),
-                make_snippet(texts.get((path, index), ""), query),
-                index,
+        matcher = shared_matcher()
+        terms = matcher.query_terms(query)
+        results = []
+        for path, (index, score) in best.items():
+            snippet = make_snippet(
+                texts.get((path, index), ""), query, first_chunk=index == 0, matcher=matcher, terms=terms
             )
-            for path, (index, score) in best.items()
-        ]
+            results.append(
+                SearchResult(
+                    path,
+                    display_name(path),
+                    round(min(max(score, 0.0), 1.0), 6),
+                    snippet.text,
+                    index,
+                    snippet.highlights,
+                )
+            )
+        return results
 
 
 def fuse(
