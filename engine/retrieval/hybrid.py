@@ -71,6 +71,7 @@ class HybridSearch:
     def warm(self) -> None:
         """Load the embedding model in the background, so the first search does not wait for it."""
         self._queries.warm(self.embedder)
+        shared_matcher().warm()  # and the stemmer the snippets use
 
     def search(
         self,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import duckdb
 
+from engine.resources import fts_extension_path
 from engine.retrieval import tokenize
 
 Span = tuple[int, int]
@@ -39,11 +40,27 @@ class TermMatcher:
         self._words: dict[str, _Word] = {}
 
     def _connection(self) -> duckdb.DuckDBPyConnection:
+        """The FTS extension (for `stem`) and a `stopwords` table holding tokenize.STOPWORDS, as
+        `tokenize.install` makes them, but filled by one statement: its row-by-row insert costs 0.4 s,
+        which the first search would wait for."""
         if self._con is None:
             con = duckdb.connect(":memory:")
-            tokenize.install(con)  # the extension (for `stem`) and the `stopwords` table
+            con.execute(f"LOAD '{_sql_string(str(fts_extension_path()))}'")
+            con.execute(
+                "CREATE TABLE stopwords AS SELECT unnest(string_split($words, ' ')) AS sw",
+                {"words": " ".join(sorted(tokenize.STOPWORDS))},
+            )
             self._con = con
         return self._con
+
+    def warm(self) -> None:
+        """Open the connection on a background thread (LOADing the extension takes a few hundred ms on a
+        busy machine), so the first search does not wait for it."""
+        threading.Thread(target=self._open, name="term-matcher-warm", daemon=True).start()
+
+    def _open(self) -> None:
+        with self._lock:
+            self._connection()
 
     def query_terms(self, query: str) -> frozenset[str]:
         """The query's stemmed terms, by the very SQL the keyword arm runs."""
@@ -68,11 +85,13 @@ class TermMatcher:
                     self._words.clear()
                 cur = self._connection().cursor()
                 try:
+                    # one newline-joined string, split in SQL: binding a list of strings costs ~1 ms a word
                     rows = cur.execute(
                         f"""SELECT w, stem(n, '{tokenize.STEMMER}'),
                                    n IN (SELECT sw FROM stopwords) OR len(n) = 0
-                            FROM (SELECT w, lower(strip_accents(w)) AS n FROM unnest($words) AS t(w))""",
-                        {"words": missing},
+                            FROM (SELECT w, lower(strip_accents(w)) AS n
+                                  FROM (SELECT unnest(string_split($words, chr(10))) AS w))""",
+                        {"words": "\n".join(missing)},
                     ).fetchall()
                 finally:
                     cur.close()
@@ -98,6 +117,10 @@ class TermMatcher:
             if self._con is not None:
                 self._con.close()
                 self._con = None
+
+
+def _sql_string(value: str) -> str:
+    return value.replace("'", "''")
 
 
 def _is_term(word: _Word, terms: frozenset[str]) -> bool:
