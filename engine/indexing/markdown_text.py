@@ -4,7 +4,8 @@ Snippets and extractive senses show a few lines of a file to a person, and raw M
 as noise (`**Total:** [see](x.md)`). The index keeps the source text as it is (BM25 and the agent's
 `read_file` see what the file says); only what is *shown* is stripped. The rules are conservative so
 they can run on any text: every one needs Markdown's own shape (a marker at the start of a line, or
-paired delimiters that hug a word), so `a * b`, `2*3*4` or `snake_case_name` pass through untouched.
+paired delimiters that hug a word; underscores never inside a word, as in CommonMark), so `a * b`,
+`2*3*4`, `snake_case_name` or `mcp__server__tool` pass through untouched.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ _IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)")
 _LINK = re.compile(r"\[([^\]\n]+)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
 _AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]+)>")
 _CODE = re.compile(r"(`+)(?=\S)(.+?)(?<=\S)\1")
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_STRONG = re.compile(r"(\*\*)(?=\S)(.+?)(?<=\S)\1|(?<![\w_])(__)(?=[^\s_])(.+?)(?<=[^\s_])__(?![\w_])")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
 _UNDERSCORE = re.compile(r"(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])")
@@ -51,7 +52,7 @@ def strip_markdown(text: str) -> str:
     text = _AUTOLINK.sub(r"\1", text)
     text = _CODE.sub(r"\2", text)
     for _ in range(2):  # ***both*** is strong around emphasis
-        text = _STRONG.sub(r"\2", text)
+        text = _STRONG.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
         text = _EMPHASIS.sub(r"\1", text)
     text = _UNDERSCORE.sub(r"\1", text)
     text = _STRIKE.sub(r"\1", text)

@@ -117,3 +117,10 @@ def test_query_terms_are_the_keyword_index_terms():
         assert matcher.query_terms("The running cats of 2023") == frozenset({"run", "cat", "2023"})
     finally:
         matcher.close()
+
+
+def test_markdown_stripping_leaves_identifiers_and_arithmetic_alone():
+    text = "call mcp__filesystem__write_file with snake_case_name, 2*3*4 and a * b; __strong__ goes"
+    assert make_snippet(text, "call").text == (
+        "call mcp__filesystem__write_file with snake_case_name, 2*3*4 and a * b; strong goes"
+    )
