@@ -273,7 +273,7 @@ class IndexService:
             "error": None,
             "note": None,
             "chunks": 0,
-            "queued": bool(queued) and queued["state"] == "queued",  # a failed row waits for Retry
+            "queued": queued is not None and queued["state"] == "queued",  # a failed row waits for Retry
         }
         if record is not None:
             details.update({k: v for k, v in record.to_dict().items() if k not in ("size", "mtime", "hash")})

@@ -14,6 +14,7 @@ from engine.indexing.extractors.pdf import NO_TEXT_LAYER
 from engine.indexing.qualify import SCANNED_PDF, extractive_sense
 from engine.indexing.rename_sense import renamed_sense
 from engine.txn import MIGRATIONS, TxnService
+from tests.indexing.test_extract import write_pdf
 
 
 @pytest.mark.parametrize(
@@ -47,17 +48,6 @@ def test_titles_a_program_filled_in_are_junk(title):
 )
 def test_titles_people_wrote_are_kept(title):
     assert clean_title(title) == title
-
-
-def write_pdf(path: Path, lines: list[str], title: str | None = None) -> Path:
-    pdf = canvas.Canvas(str(path))
-    if title is not None:
-        pdf.setTitle(title)
-    for line in lines:
-        pdf.drawString(72, 720, line)
-        pdf.showPage()
-    pdf.save()
-    return path
 
 
 def write_scanned_pdf(path: Path) -> Path:
