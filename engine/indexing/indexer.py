@@ -40,6 +40,7 @@ from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
 from engine.indexing.queue import DELETION, INTERRUPTED, MANUAL, Job, WorkQueue
+from engine.indexing.rename_sense import follow_rename
 from engine.paths import find_root, is_within
 
 log = logging.getLogger(__name__)
@@ -388,6 +389,7 @@ class Indexer:
             self.shadow.rebase_written(old, new)
         with self.db.atomic():
             self.catalog.rename(old, new, new_root)
+            follow_rename(self.catalog, old, new)
             self.queue.rename(old, new)
 
     def moved_many(self, pairs: list[tuple[str, str]]) -> None:
@@ -421,6 +423,7 @@ class Indexer:
             with self.db.atomic():
                 for old, new, new_root in simple:
                     self.catalog.rename(old, new, new_root)
+                    follow_rename(self.catalog, old, new)
                     self.queue.rename(old, new)
 
     def deleted(self, path: str) -> None:

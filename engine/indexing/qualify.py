@@ -12,6 +12,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.indexing.extractors.base import clean_title
+from engine.indexing.markdown_text import strip_markdown
+
 log = logging.getLogger(__name__)
 
 # (system prompt, user content) -> the model's reply text
@@ -21,6 +24,7 @@ MODEL_INPUT_CHARS = 4000
 FALLBACK_CHARS = 400
 _TYPE_PREFIX = re.compile(r"^\s*\[([^\]\n]{1,40})\]\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+SCANNED_PDF = "Scanned PDF: no text layer (its pages are images), so only its name can be searched."
 
 
 @dataclass(frozen=True)
@@ -43,13 +47,18 @@ def qualify(
                 return Sense(body, kind or doc_type, "model")
         except Exception as exc:  # noqa: BLE001 - the endpoint failing must not fail indexing: fall back
             log.warning("qualification by the model failed for %s, using the extractive sense: %s", name, exc)
-    return Sense(extractive_sense(name, text, title), doc_type, "extractive")
+    return Sense(extractive_sense(name, text, title, doc_type), doc_type, "extractive")
 
 
-def extractive_sense(name: str, text: str, title: str | None) -> str:
-    """Title (or file name) plus the leading sentences, capped: honest and free."""
-    lead = title.strip() if title and title.strip() else name
-    body = " ".join(text.split())
+def extractive_sense(name: str, text: str, title: str | None, doc_type: str = "text") -> str:
+    """Title (or file name) plus the leading sentences, capped: honest and free. A junk title
+    (`untitled`, `Microsoft Word - …`) is no title; Markdown reads as its text; a PDF without text says
+    it is a scan rather than saying nothing."""
+    title = clean_title(title)
+    if doc_type == "pdf" and not text.strip():
+        return f"{title}. {SCANNED_PDF}" if title else SCANNED_PDF
+    lead = title or name
+    body = " ".join((strip_markdown(text) if doc_type == "markdown" else text).split())
     if not body:
         return f"{lead}."
     if body.lower().startswith(lead.lower()):

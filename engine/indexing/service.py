@@ -278,10 +278,12 @@ class IndexService:
             "error": None,
             "note": None,
             "chunks": 0,
-            "queued": bool(queued),
+            "queued": queued is not None and queued["state"] == "queued",  # a failed row waits for Retry
         }
         if record is not None:
             details.update({k: v for k, v in record.to_dict().items() if k not in ("size", "mtime", "hash")})
+        if queued and queued["state"] == "failed":  # the queue's reason is the newest (the catalog may lag)
+            details.update(status="failed", error=queued["error"] or details["error"])
         if os.path.isdir(target):
             details["files"] = len(self.catalog.under(target))
             details["status"] = "folder"

@@ -12,8 +12,6 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
-from typing import Any
 
 import numpy as np
 
@@ -25,7 +23,9 @@ from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, relative_score, rrf, r
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.rerank import Reranker
+from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippet
+from engine.retrieval.terms import shared_matcher
 from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -34,17 +34,7 @@ FUSIONS = ("rrf", "relative")
 FUSION = "rrf"
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    path: str
-    name: str
-    score: float
-    snippet: str
-    chunk_index: int
-    semantic: str = "done"  # "pending": found by keyword; its vectors are still being computed
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+__all__ = ["FUSION", "FUSIONS", "HybridSearch", "SearchResult", "fuse"]
 
 
 class HybridSearch:
@@ -84,6 +74,7 @@ class HybridSearch:
     def warm(self) -> None:
         """Load the embedding model in the background, so the first search does not wait for it."""
         self._queries.warm(self.embedder)
+        shared_matcher().warm()  # and the stemmer the snippets use
 
     def search(
         self,
@@ -181,17 +172,25 @@ class HybridSearch:
             )
         )
         pending = self.pending(list(best)) if best else set()
-        return [
-            SearchResult(
-                path,
-                display_name(path),
-                round(min(max(score, 0.0), 1.0), 6),
-                make_snippet(texts.get((path, index), ""), query),
-                index,
-                "pending" if path in pending else "done",
+        matcher = shared_matcher()
+        terms = matcher.query_terms(query)
+        results = []
+        for path, (index, score) in best.items():
+            snippet = make_snippet(
+                texts.get((path, index), ""), query, first_chunk=index == 0, matcher=matcher, terms=terms
             )
-            for path, (index, score) in best.items()
-        ]
+            results.append(
+                SearchResult(
+                    path,
+                    display_name(path),
+                    round(min(max(score, 0.0), 1.0), 6),
+                    snippet.text,
+                    index,
+                    snippet.highlights,
+                    "pending" if path in pending else "done",
+                )
+            )
+        return results
 
 
 def fuse(

@@ -105,15 +105,23 @@ def test_an_empty_query_returns_nothing(corpus):
 
 
 def test_results_serialise_to_the_ipc_shape():
-    result = SearchResult("/r/a.txt", "a.txt", 0.5, "snip", 2)
+    result = SearchResult("/r/a.txt", "a.txt", 0.5, "snip", 2, [(0, 4)])
     assert result.to_dict() == {
         "path": "/r/a.txt",
         "name": "a.txt",
         "score": 0.5,
         "snippet": "snip",
         "chunk_index": 2,
+        "highlights": [[0, 4]],
         "semantic": "done",
     }
+
+
+def test_results_carry_highlight_ranges_of_the_query_terms_in_their_snippet(corpus):
+    _, search = corpus
+    top = search.search("sourdough")[0]
+    marked = [top.snippet[start:end].lower() for start, end in top.highlights]
+    assert marked and set(marked) == {"sourdough"}
 
 
 def test_snippets_come_from_the_text_each_arm_returns_without_a_second_read(corpus, monkeypatch):

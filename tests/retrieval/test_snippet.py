@@ -1,40 +1,126 @@
-"""Snippets show the part of a chunk where the query's words are densest."""
+"""Snippets show the part of a chunk where the query's terms are densest, as plain text, with whole
+stemmed query terms marked (never stop words, never pieces of words) and no repeated sense."""
 
 from __future__ import annotations
 
-from engine.retrieval.snippet import make_snippet, query_stems
+from engine.retrieval.snippet import Snippet, make_snippet, split_head
+from engine.retrieval.terms import TermMatcher
+
+
+def marked(snippet: Snippet) -> list[str]:
+    return [snippet.text[start:end] for start, end in snippet.highlights]
 
 
 def test_short_text_is_returned_whole_with_spaces_collapsed():
-    assert make_snippet("Invoice  for\nMarch", "invoice") == "Invoice for March"
+    assert make_snippet("Invoice  for\nMarch", "invoice").text == "Invoice for March"
 
 
 def test_snippet_is_centred_on_the_densest_match_with_ellipses_at_cut_ends():
     filler = "lorem ipsum dolor sit amet " * 30
     text = filler + "the quarterly budget review for the marketing team " + filler
     snippet = make_snippet(text, "budget review", width=120)
-    assert "budget review" in snippet
-    assert snippet.startswith("…") and snippet.endswith("…")
-    assert len(snippet) <= 122
+    assert "budget review" in snippet.text
+    assert snippet.text.startswith("…") and snippet.text.endswith("…")
+    assert len(snippet.text) <= 122
+    assert marked(snippet) == ["budget", "review"]
 
 
 def test_snippet_prefers_the_window_holding_more_distinct_query_words():
     filler = "alpha beta gamma delta " * 20
     text = "budget " + filler + "budget plan approved " + filler
-    assert "budget plan" in make_snippet(text, "budget plan", width=80)
+    assert "budget plan" in make_snippet(text, "budget plan", width=80).text
 
 
 def test_matching_ignores_case_and_accepts_other_word_forms():
     filler = "x" * 10 + " " + "filler words here " * 30
     text = filler + "She was Running late. " + filler
-    assert "Running" in make_snippet(text, "runs", width=60)
+    snippet = make_snippet(text, "runs", width=60)
+    assert "Running" in snippet.text
+    assert marked(snippet) == ["Running"]
 
 
 def test_without_a_match_the_snippet_is_the_start_of_the_text():
     text = "First words of the document. " + "more text " * 50
     snippet = make_snippet(text, "absent", width=40)
-    assert snippet.startswith("First words") and snippet.endswith("…")
+    assert snippet.text.startswith("First words") and snippet.text.endswith("…")
+    assert snippet.highlights == []
 
 
-def test_query_stems_drop_stopwords_and_keep_prefixes():
-    assert query_stems("The running cats of 2023") == ["runn", "cat", "2023"]
+def test_highlights_mark_whole_words_only_never_a_fragment_inside_a_word():
+    snippet = make_snippet("The tool categorises this list and is done.", "is list")
+    assert marked(snippet) == ["list"]  # "is" is a stop word; and never the "is" in "categorises"
+
+
+def test_highlights_mark_stemmed_forms_of_the_query_terms():
+    snippet = make_snippet(
+        "Two categories, one category; renewals and the renewed lease.", "category renewal"
+    )
+    assert marked(snippet) == ["categories", "category", "renewals", "renewed"]
+
+
+def test_stop_words_are_never_highlighted_even_when_the_query_holds_them():
+    snippet = make_snippet("This is the lease of the flat, and it is signed.", "the lease is signed")
+    assert marked(snippet) == ["lease", "signed"]
+
+
+def test_highlight_ranges_point_into_the_cut_snippet_text():
+    text = "word " * 100 + "The lease renewal is signed. " + "word " * 100
+    snippet = make_snippet(text, "lease renewal", width=80)
+    assert snippet.text.startswith("…")
+    assert marked(snippet) == ["lease", "renewal"]
+
+
+def test_markdown_is_shown_as_plain_text():
+    text = "# Seoul — day 1\n\nBreakfast at **Gwangjang** market, see [the map](seoul.md).\n- `kimbap` stall"
+    snippet = make_snippet(text, "market")
+    assert snippet.text == "Seoul — day 1 Breakfast at Gwangjang market, see the map. kimbap stall"
+    assert marked(snippet) == ["market"]
+
+
+def test_the_first_chunk_shows_its_text_not_the_sense_that_repeats_it():
+    chunk = (
+        "[text] scan_0042.txt: Rental agreement renewal — flat 4, Elm Street.\n\n"
+        "Rental agreement renewal — flat 4, Elm Street. The tenant renews for twelve months."
+    )
+    snippet = make_snippet(chunk, "rental renewal", first_chunk=True)
+    assert (
+        snippet.text == "Rental agreement renewal — flat 4, Elm Street. The tenant renews for twelve months."
+    )
+    assert snippet.text.count("Rental agreement renewal") == 1
+    assert "[text]" not in snippet.text and "scan_0042" not in snippet.text
+
+
+def test_the_sense_is_shown_when_only_the_sense_matches():
+    chunk = "[invoice] Invoice from ACME for March hosting.\n\nRechnung Nr. 1042, Betrag 120 EUR."
+    snippet = make_snippet(chunk, "invoice", first_chunk=True)
+    assert snippet.text == "Invoice from ACME for March hosting."
+    assert marked(snippet) == ["Invoice"]
+
+
+def test_a_first_chunk_with_only_its_head_shows_the_head():
+    assert make_snippet("[binary] photo.png", "photo", first_chunk=True).text == "photo.png"
+
+
+def test_later_chunks_are_not_mistaken_for_a_sense_head():
+    text = "[1] First reference.\n\nSecond paragraph."
+    assert make_snippet(text, "reference").text == "[1] First reference. Second paragraph."
+
+
+def test_split_head_separates_the_sense_from_the_text():
+    assert split_head("[pdf] Lease of flat 4.\n\nThe tenant…") == ("Lease of flat 4.", "The tenant…")
+    assert split_head("No tag here.\n\nMore.") == ("", "No tag here.\n\nMore.")
+
+
+def test_query_terms_are_the_keyword_index_terms():
+    matcher = TermMatcher()
+    try:
+        assert matcher.query_terms("The running cats of 2023") == frozenset({"run", "cat", "2023"})
+    finally:
+        matcher.close()
+
+
+def test_markdown_stripping_leaves_identifiers_and_arithmetic_alone():
+    text = "call mcp__filesystem__write_file with snake_case_name, 2*3*4 and a * b; __strong__ goes"
+    assert make_snippet(text, "call").text == (
+        "call mcp__filesystem__write_file with snake_case_name, 2*3*4 and a * b; strong goes"
+    )

@@ -1,9 +1,9 @@
 // Folders & indexing: the roots (native picker in the window, a path field in a browser), live progress
-// from indexing-progress events, a small browser over the indexed folders, per-file details with
-// Qualify / Edit sense, failed files with their reasons and Retry, the queue, and Pause / Resume.
+// from indexing-progress events, a small browser over the indexed folders (a file's details are in
+// details.js), failed files with their reasons and Retry, the queue, and Pause / Resume.
 
 import { call, mode } from "./api.js";
-import { openPath } from "./chat.js";
+import { showDetails } from "./details.js";
 import { onRoots, onShowFile, onStats, refreshRoots, refreshStats, setRoots, showFile, state, useScope } from "./state.js";
 import { $, basename, clear, dialog, dirname, formatNumber, h, pathLabel, reportError, toast } from "./ui.js";
 
@@ -146,43 +146,6 @@ async function qualifyFolder(folder) {
   } catch (error) {
     reportError(error, "Could not qualify the folder");
   }
-}
-
-const DETAIL_SKIP = new Set(["path", "sense", "pinned", "status", "error"]);
-
-async function showDetails(path) {
-  const box = clear($("#details"));
-  box.append(h("p.muted", {}, `Loading ${basename(path)}…`));
-  let info;
-  try { info = await call("path_details", { path }); } catch (error) { clear(box).append(h("p.banner.error", {}, error.message)); return; }
-  const extras = Object.entries(info).filter(([k, v]) => !DETAIL_SKIP.has(k) && v !== null && typeof v !== "object");
-  clear(box).append(
-    h("div.row", {}, h("strong.grow", { title: info.path }, basename(info.path)), info.status ? h(`span.badge.${info.status}`, {}, info.status) : null, info.pinned ? h("span.badge.pinned", { title: "Your correction: re-indexing keeps it" }, "pinned") : null),
-    h("p.sense", { "data-testid": "details-sense" }, info.sense || "No sense yet."),
-    info.error ? h("p.failed-reason", {}, info.error) : null,
-    h("dl.details-grid", {}, h("dt", {}, "Path"), h("dd.mono.small", {}, info.path), extras.flatMap(([k, v]) => [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))])),
-    h("div.row", {},
-      h("button.btn.small", { type: "button", onclick: () => openPath(info.path) }, "Open"),
-      h("button.btn.small", { type: "button", onclick: () => openPath(info.path, true) }, "Show in folder"),
-      h("button.btn.small", { type: "button", onclick: () => qualifyFile(info.path) }, "Qualify"),
-      h("button.btn.small", { type: "button", "data-testid": "edit-sense", onclick: () => editSense(info) }, "Edit sense"),
-      h("button.btn.small", { type: "button", onclick: () => reindex(info.path) }, "Re-index")));
-}
-
-async function qualifyFile(path) {
-  try { await call("qualify_file", { path }); showDetails(path); } catch (error) { reportError(error, "Could not describe the file"); }
-}
-
-async function editSense(info) {
-  const area = h("textarea", { "aria-label": "Sense", rows: 5 });
-  area.value = info.sense || "";
-  const body = h("div", {}, h("p.muted.small", {}, "Your text is pinned: re-indexing keeps it, and the file is re-embedded with it so search follows."), area);
-  if (!(await dialog({ title: `Sense of ${basename(info.path)}`, body, ok: "Save and pin" }))) return;
-  try { await call("set_file_summary", { path: info.path, summary: area.value }); toast("Sense saved and pinned."); showDetails(info.path); } catch (error) { reportError(error, "Could not save the sense"); }
-}
-
-async function reindex(path) {
-  try { await call("reindex_path", { path }); toast(`${basename(path)} queued for re-indexing.`); refreshStats(); } catch (error) { reportError(error, "Could not re-index"); }
 }
 
 let queueInFlight = false;

@@ -4,7 +4,7 @@
 import { call } from "./api.js";
 import { openPath } from "./chat.js";
 import { bindScopeSelect, showFile } from "./state.js";
-import { $, basename, clear, h, highlight, reportError } from "./ui.js";
+import { $, basename, clear, h, highlight, markSpans, reportError } from "./ui.js";
 
 function resultItem(result, query) {
   const score = typeof result.score === "number" ? result.score : 0;
@@ -14,7 +14,7 @@ function resultItem(result, query) {
     h("button.result-name", { type: "button", title: `Open ${result.path}`, onclick: () => openPath(result.path) }, result.name || basename(result.path)),
     h("span.score", { title: "Relevance" }, h("span.score-bar", {}, fill), score.toFixed(3)),
     h("span.result-path", {}, result.path),
-    h("p.result-snippet", {}, highlight(result.snippet || "", query)),
+    h("p.result-snippet", {}, Array.isArray(result.highlights) ? markSpans(result.snippet || "", result.highlights) : highlight(result.snippet || "", query)),
     h("div.result-actions", {},
       h("button.btn.link.small", { type: "button", onclick: () => openPath(result.path, true) }, "Show in folder"),
       h("button.btn.link.small", { type: "button", onclick: () => showFile(result.path) }, "Details")));

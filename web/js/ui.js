@@ -89,7 +89,22 @@ export function pathLabel(path) {
   return h("span.path.grow", { title: path }, h("bdi", {}, path));
 }
 
-/** Split text into text nodes and <mark>s for the query's words (case-insensitive, words ≥ 2 letters). */
+/** Text with <mark>s over the engine's highlight ranges ([start, end) pairs: whole, stemmed query terms). */
+export function markSpans(text, spans) {
+  const fragment = document.createDocumentFragment();
+  const source = String(text);
+  let at = 0;
+  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+    if (!(start >= at && end > start && end <= source.length)) continue;
+    fragment.append(document.createTextNode(source.slice(at, start)), h("mark", {}, source.slice(start, end)));
+    at = end;
+  }
+  fragment.append(document.createTextNode(source.slice(at)));
+  return fragment;
+}
+
+/** Split text into text nodes and <mark>s for the query's whole words (case-insensitive, words ≥ 2 letters);
+ * the fallback where the engine sent no highlight ranges. */
 export function highlight(text, query) {
   const words = [...new Set(String(query).toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) || [])];
   const fragment = document.createDocumentFragment();
@@ -98,7 +113,7 @@ export function highlight(text, query) {
     return fragment;
   }
   const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const pattern = new RegExp(`(${escaped.join("|")})`, "giu");
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(${escaped.join("|")})(?![\\p{L}\\p{N}])`, "giu");
   String(text).split(pattern).forEach((part, i) => {
     fragment.append(i % 2 ? h("mark", {}, part) : document.createTextNode(part));
   });

@@ -7,6 +7,7 @@ its first million characters.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -60,8 +61,32 @@ class TextBudget:
 
 
 def clean_title(value: object) -> str | None:
-    """A metadata title as a stripped string, or None when it is missing or blank."""
+    """A metadata title as a stripped string, or None when it is missing, blank or junk (`is_junk_title`)."""
     if value is None:
         return None
     title = " ".join(str(value).split())
-    return title or None
+    return None if not title or is_junk_title(title) else title
+
+
+_JUNK_TITLES = re.compile(
+    r"""(?ix)^(?:
+        untitled(?:[\s_-]*(?:\d+|document|presentation|spreadsheet|drawing|page|note|file|project))*
+        (?:\.\w{1,5})?                                        # Untitled, Untitled-1, untitled.pdf
+      | (?:microsoft\s+)?(?:office\s+)?(?:word|excel|powerpoint|publisher|visio)\s+-\s.*
+      | (?:microsoft\s+)?(?:word|excel|powerpoint)\s+(?:document|presentation|workbook|worksheet)
+      | (?:new\s+)?(?:document|doc|book|workbook|sheet|presentation|slide|folie|diapositive)\s*-?\s*\d*
+      | (?:no\s+)?title | title\s+of\s+(?:the\s+)?document | (?:insert|your|enter)\s+title(?:\s+here)?
+      | none | null | \(null\) | nil | unknown | n/?a | default | temp | tmp\w*
+      | [^\s/\\]+\.(?:pdf|docx?|dotx?|xlsx?|pptx?|odt|ods|odp|rtf|txt|tex|dvi|ps|eps|indd|qxd|pages|key
+                     |numbers|html?)                        # a bare file name
+      | (?:[a-z]:[\\/]|[\\/]|~/|file:).*                      # a path the generator saw, not a title
+    )$"""
+)
+_HAS_WORD = re.compile(r"[^\W_]", re.UNICODE)
+
+
+def is_junk_title(title: str) -> bool:
+    """A title a program filled in, not a person: `untitled`, `Microsoft Word - report.docx`, `Document1`,
+    a bare file name or path, a placeholder, or nothing but punctuation. Such a title would lead the
+    sense (`untitled: …`) and say nothing true about the file, so it is dropped."""
+    return not _HAS_WORD.search(title) or _JUNK_TITLES.match(title.strip()) is not None

@@ -1,0 +1,59 @@
+"""Markdown as the plain text a person reads: `# Seoul — day 1` is the heading "Seoul — day 1".
+
+Snippets and extractive senses show a few lines of a file to a person, and raw Markdown there reads
+as noise (`**Total:** [see](x.md)`). The index keeps the source text as it is (BM25 and the agent's
+`read_file` see what the file says); only what is *shown* is stripped. The rules are conservative so
+they can run on any text: every one needs Markdown's own shape (a marker at the start of a line, or
+paired delimiters that hug a word; underscores never inside a word, as in CommonMark), so `a * b`,
+`2*3*4`, `snake_case_name` or `mcp__server__tool` pass through untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~).*$", re.MULTILINE)
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+_RULE = re.compile(r"^[ \t]*(?:(?:[-*_][ \t]*){3,}|=+)[ \t]*$", re.MULTILINE)  # also setext underlines
+_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
+_BULLET = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?", re.MULTILINE)
+_TABLE_RULE = re.compile(
+    r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$", re.MULTILINE
+)
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*?)\|?[ \t]*$", re.MULTILINE)
+_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+.*$", re.MULTILINE)
+_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)")
+_LINK = re.compile(r"\[([^\]\n]+)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
+_AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]+)>")
+_CODE = re.compile(r"(`+)(?=\S)(.+?)(?<=\S)\1")
+_STRONG = re.compile(r"(\*\*)(?=\S)(.+?)(?<=\S)\1|(?<![\w_])(__)(?=[^\s_])(.+?)(?<=[^\s_])__(?![\w_])")
+_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
+_UNDERSCORE = re.compile(r"(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+
+
+def strip_markdown(text: str) -> str:
+    """`text` with Markdown's markup removed and its words kept (line structure stays)."""
+    text = _FRONT_MATTER.sub("", text)
+    text = _COMMENT.sub("", text)
+    text = _FENCE.sub("", text)
+    text = _TABLE_RULE.sub("", text)
+    text = _TABLE_ROW.sub(lambda m: " · ".join(cell.strip() for cell in m.group(1).split("|")), text)
+    text = _HEADING.sub(r"\1", text)
+    text = _RULE.sub("", text)
+    text = _QUOTE.sub("", text)
+    text = _BULLET.sub(r"\1", text)
+    text = _LINK_DEFINITION.sub("", text)
+    text = _IMAGE.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _AUTOLINK.sub(r"\1", text)
+    text = _CODE.sub(r"\2", text)
+    for _ in range(2):  # ***both*** is strong around emphasis
+        text = _STRONG.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
+        text = _EMPHASIS.sub(r"\1", text)
+    text = _UNDERSCORE.sub(r"\1", text)
+    text = _STRIKE.sub(r"\1", text)
+    return _ESCAPE.sub(r"\1", text)

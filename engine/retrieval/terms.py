@@ -1,0 +1,140 @@
+"""Which words of a shown text are the query's terms, decided by the keyword index's own tokenizer.
+
+Snippets are centred on, and the page highlights, the words the keyword arm actually matched: the
+same splitting, accent folding, stop list and Porter stemmer as engine/retrieval/tokenize.py, run in
+a small in-memory DuckDB with the FTS extension loaded (the stemmer lives there, not in Python). So
+"runs" marks "Running", "categories" marks "category", and nothing marks "is" inside "categorises"
+or a stop word anywhere: a match is always a whole token whose stem is one of the query's terms.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import duckdb
+
+from engine.resources import fts_extension_path
+from engine.retrieval import tokenize
+
+Span = tuple[int, int]
+
+_WORDS = re.compile(rf"(?:(?!{tokenize.IGNORE_PATTERN})\S)+")
+_CACHE_LIMIT = 50_000
+
+
+@dataclass(frozen=True)
+class _Word:
+    stem: str
+    stop: bool
+
+
+class TermMatcher:
+    """Stems words exactly as the keyword index does; thread-safe, with a bounded cache of words seen."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._words: dict[str, _Word] = {}
+
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        """The FTS extension (for `stem`) and a `stopwords` table holding tokenize.STOPWORDS, as
+        `tokenize.install` makes them, but filled by one statement: its row-by-row insert costs 0.4 s,
+        which the first search would wait for."""
+        if self._con is None:
+            con = duckdb.connect(":memory:")
+            con.execute(f"LOAD '{_sql_string(str(fts_extension_path()))}'")
+            con.execute(
+                "CREATE TABLE stopwords AS SELECT unnest(string_split($words, ' ')) AS sw",
+                {"words": " ".join(sorted(tokenize.STOPWORDS))},
+            )
+            self._con = con
+        return self._con
+
+    def warm(self) -> None:
+        """Open the connection on a background thread (LOADing the extension takes a few hundred ms on a
+        busy machine), so the first search does not wait for it."""
+        threading.Thread(target=self._open, name="term-matcher-warm", daemon=True).start()
+
+    def _open(self) -> None:
+        with self._lock:
+            self._connection()
+
+    def query_terms(self, query: str) -> frozenset[str]:
+        """The query's stemmed terms, by the very SQL the keyword arm runs."""
+        if not query.strip():
+            return frozenset()
+        with self._lock:
+            cur = self._connection().cursor()
+            try:
+                rows = cur.execute(
+                    f"SELECT * FROM ({tokenize.query_terms_sql('$q')})", {"q": query}
+                ).fetchall()
+            finally:
+                cur.close()
+        return frozenset(row[0] for row in rows if row[0])
+
+    def _lookup(self, words: Iterable[str]) -> dict[str, _Word]:
+        wanted = set(words)
+        with self._lock:
+            missing = [w for w in wanted if w not in self._words]
+            if missing:
+                if len(self._words) + len(missing) > _CACHE_LIMIT:
+                    self._words.clear()
+                cur = self._connection().cursor()
+                try:
+                    # one newline-joined string, split in SQL: binding a list of strings costs ~1 ms a word
+                    rows = cur.execute(
+                        f"""SELECT w, stem(n, '{tokenize.STEMMER}'),
+                                   n IN (SELECT sw FROM stopwords) OR len(n) = 0
+                            FROM (SELECT w, lower(strip_accents(w)) AS n
+                                  FROM (SELECT unnest(string_split($words, chr(10))) AS w))""",
+                        {"words": "\n".join(missing)},
+                    ).fetchall()
+                finally:
+                    cur.close()
+                for word, stem, stop in rows:
+                    self._words[word] = _Word(stem or "", bool(stop))
+            return {w: self._words[w] for w in wanted}
+
+    def matches(self, text: str, terms: frozenset[str]) -> list[tuple[int, int, str]]:
+        """(start, end, term) of every whole word of `text` whose stem is one of `terms`; a stop word
+        never matches."""
+        if not terms or not text:
+            return []
+        found = [(m.start(), m.end(), m.group()) for m in _WORDS.finditer(text)]
+        known = self._lookup(word for _, _, word in found)
+        return [(start, end, known[word].stem) for start, end, word in found if _is_term(known[word], terms)]
+
+    def spans(self, text: str, terms: frozenset[str]) -> list[Span]:
+        """[start, end) of the words `matches` finds."""
+        return [(start, end) for start, end, _ in self.matches(text, terms)]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._con is not None:
+                self._con.close()
+                self._con = None
+
+
+def _sql_string(value: str) -> str:
+    return value.replace("'", "''")
+
+
+def _is_term(word: _Word, terms: frozenset[str]) -> bool:
+    return not word.stop and word.stem in terms
+
+
+_shared: TermMatcher | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_matcher() -> TermMatcher:
+    """One matcher per process (its DuckDB connection and cache serve every search)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = TermMatcher()
+        return _shared

@@ -1,0 +1,48 @@
+"""Search results in a real browser: the snippet is plain text (no Markdown, no repeated sense) and the
+page marks exactly the engine's highlight ranges — whole query terms, stemmed forms included, never a
+stop word or a piece of a word. The screenshot is test-artifacts/search-highlights.png."""
+
+from __future__ import annotations
+
+import json
+
+from bridge import Api
+from bridge.server import start_server
+from engine.engine import Engine
+from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api
+
+__all__ = ["browser"]  # the fixture, imported for this module's tests
+
+
+def test_search_snippets_are_plain_text_with_whole_stemmed_terms_marked(tmp_path, browser):
+    expect = playwright_api.expect
+    docs = tmp_path / "Docs"
+    docs.mkdir()
+    (docs / "seoul.md").write_text(
+        "# Seoul — day 1\n\nThis list categorises the **markets**: Gwangjang market is the oldest one."
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
+    engine = Engine(home, background=True)
+    engine.add_indexed_folder(str(docs))
+    server = start_server(Api(engine))
+    try:
+        engine.drain()
+        page, errors = open_page(browser, server.url)
+        page.locator(".nav-item[data-view=search]").click()
+        page.get_by_test_id("search-input").fill("is market")
+        page.get_by_test_id("search-input").press("Enter")
+        first = page.get_by_test_id("search-result").first
+        expect(first).to_contain_text("seoul.md", timeout=WAIT_MS)
+        snippet = first.locator(".result-snippet")
+        text = snippet.inner_text()
+        assert "#" not in text and "**" not in text and "[markdown]" not in text
+        assert text.count("Seoul — day 1") == 1
+        assert snippet.locator("mark").all_inner_texts() == ["markets", "market"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        first.screenshot(path=str(ARTIFACTS / "search-highlights.png"))
+        assert errors == []
+    finally:
+        server.stop()
+        engine.close()
