@@ -196,6 +196,9 @@ class KeywordStore:
     ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         return self._call(lambda index: index.search_with_text(query, k, scope))
 
+    def query_reference(self, query: str) -> float:
+        return self._call(lambda index: index.query_reference(query))
+
     def chunk_counts(self) -> dict[str, int]:
         return self._call(lambda index: index.chunk_counts())
 
