@@ -282,9 +282,9 @@ def main() -> None:
             print("hybrid + rerank                    skipped: no reranker configured (rerank.kind is off)")
         if args.int8:
             measure_int8(beir, files, to_embed, qids, Path(tmp), figures, args.data.name)
+        summarise(figures)  # before the floor's figures, which need a word list (floor_report.DICTIONARY)
         floor_report.report(search, beir, qvecs, embedder.embed, calibrate=False)
         search.keywords.close()
-    summarise(figures)
 
 
 def keyword_only(beir: Beir, files, candidates: int) -> None:
