@@ -5,9 +5,12 @@ the real embedding model, and prints: BM25 alone, dense alone, hybrid, hybrid + 
 settings configure a reranker), and DuckDB's static create_fts_index/match_bm25 over the same chunks
 as the reference for the BM25 arm. Documents are chunked like the product does (chunk #0 starts with
 the title; later chunks are embedded with a title prefix but stored clean); a document's rank is
-that of its best chunk. Embeddings are cached in bench/.cache/.
+that of its best chunk. Embeddings are cached in bench/.cache/. The relevance floor's figures follow
+(floor_report.py): nDCG@10 with and without it, relevant results it cuts, nonsense answered "No matches".
 
     python bench/quality.py [--data DIR] [--split train] [--int8]
+    python bench/quality.py --floor             # only the relevance floor's figures
+    python bench/quality.py --calibrate-floor   # choose the floor on SciFact train, write it, report it
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from lancedb.index import FTS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import floor_report
 from _common import DEFAULT_SCIFACT, Beir, chunker, embed_cached, evaluate, load_beir
 
 from engine.config import load_settings
@@ -34,7 +38,7 @@ from engine.indexing.embed import TransformerEmbedder
 from engine.resources import fts_extension_path
 from engine.retrieval import tokenize
 from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.hybrid import FUSIONS, HybridSearch
+from engine.retrieval.hybrid import FUSIONS, KEYWORD_WEIGHT, HybridSearch
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
 
@@ -69,6 +73,7 @@ def build_search(files, vectors: np.ndarray, work: Path, weights: tuple[float, f
         embedder=None,
         weights=weights,  # type: ignore[arg-type]
         exists=lambda _path: True,
+        floor=0.0,  # the arms and fusions are compared whole; floor_report.py measures the floor's effect
     )
 
 
@@ -166,7 +171,17 @@ def main() -> None:
     parser.add_argument("--chunk-chars", type=int, default=1200)
     parser.add_argument("--overlap", type=int, default=150)
     parser.add_argument("--candidates", type=int, default=200, help="chunks per arm (recall@100 needs > 100)")
-    parser.add_argument("--weights", default="1,1", help="RRF weights of the BM25 and dense arms")
+    parser.add_argument(
+        "--weights",
+        default=f"{KEYWORD_WEIGHT},{1 - KEYWORD_WEIGHT}",
+        help="fusion weights of the BM25 and dense arms (default: the product's)",
+    )
+    parser.add_argument("--floor", action="store_true", help="only the relevance floor's figures")
+    parser.add_argument(
+        "--calibrate-floor",
+        action="store_true",
+        help="choose the relevance floor on this split, write it into engine/retrieval/relevance.py, report",
+    )
     parser.add_argument(
         "--chunker",
         choices=["engine", "bench"],
@@ -204,6 +219,10 @@ def main() -> None:
     n = args.candidates
     with tempfile.TemporaryDirectory() as tmp:
         search = build_search(files, vectors, Path(tmp), weights)  # type: ignore[arg-type]
+        if args.floor or args.calibrate_floor:
+            floor_report.report(search, beir, qvecs, embedder.embed, args.calibrate_floor)
+            search.keywords.close()
+            return
         report(
             "BM25 (ours, incremental)",
             run_arm(beir, lambda q, t: search.search_keyword(t, limit=100, candidates=n)),
@@ -258,8 +277,9 @@ def main() -> None:
             print("hybrid + rerank                    skipped: no reranker configured (rerank.kind is off)")
         if args.int8:
             measure_int8(beir, files, to_embed, qids, Path(tmp), figures, args.data.name)
+        summarise(figures)  # before the floor's figures, which need a word list (floor_report.DICTIONARY)
+        floor_report.report(search, beir, qvecs, embedder.embed, calibrate=False)
         search.keywords.close()
-    summarise(figures)
 
 
 def keyword_only(beir: Beir, files, candidates: int) -> None:

@@ -451,6 +451,18 @@ class KeywordIndex:
         self._query_terms[query] = (read_at, tids)
         return tids
 
+    def query_reference(self, query: str) -> float:
+        """The BM25 score of a chunk that holds each of the query's terms once at average length: the sum
+        of their idfs, a term absent from the corpus counting at df 0. Dividing a hit's score by it gives
+        a keyword score on a scale that means the same on any collection (1 = every term matched once;
+        words the corpus lacks pull it down), which fusion and the relevance floor need (fusion.py).
+        0 when the query has no terms."""
+        try:
+            row = self._reader().execute(_REFERENCE_SQL, [query]).fetchone()
+        except duckdb.Error as exc:
+            raise store_error(f"score the query {query[:80]!r} against the keyword index", exc) from exc
+        return float(row[0]) if row and row[0] is not None else 0.0
+
     def _read(self, what: str, sql: str) -> list[tuple]:
         try:
             return self._reader().execute(sql).fetchall()
@@ -498,6 +510,10 @@ class KeywordIndex:
 
 _QUERIES_REMEMBERED = 1024
 _TERM_IDS_SQL = f"SELECT tid FROM terms WHERE term IN ({tokenize.query_terms_sql('?')})"
+_REFERENCE_SQL = f"""
+    WITH q(term) AS ({tokenize.query_terms_sql("?")}), n AS (SELECT count(*)::DOUBLE AS n FROM chunks)
+    SELECT sum(log(((n.n - coalesce(t.df, 0) + 0.5) / (coalesce(t.df, 0) + 0.5)) + 1))
+    FROM q LEFT JOIN terms t ON t.term = q.term, n"""
 
 
 class _Transaction:

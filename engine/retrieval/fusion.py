@@ -9,7 +9,7 @@ measures better (hybrid.py says which).
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -90,6 +90,59 @@ def relative_score(
             normalised = (score - low) / span if span > 0 else 1.0
             fused[key] = fused.get(key, 0.0) + weight * normalised / total
     return sorted(fused.items(), key=lambda item: item[1], reverse=True)
+
+
+def calibrated(
+    keyword: Sequence[tuple[Key, float]],
+    keyword_reference: float,
+    dense: Sequence[tuple[Key, float]],
+    weights: Sequence[float] = (1.0, 1.0),
+    depth: int | None = None,
+) -> list[tuple[Key, float]]:
+    """Fuse the keyword arm's BM25 hits and the dense arm's cosine hits on one absolute scale, [0, 1].
+
+    Each arm's score is first put on a scale that does not depend on the collection or the query:
+    BM25 divided by `keyword_reference` (the score of a chunk holding every query term once at
+    average length, KeywordIndex.query_reference; capped at 1), and cosine similarity clipped to
+    [0, 1] (the embedding model's own scale). The fused score is the weighted mean of the two.
+
+    A chunk one arm did not retrieve scores 0 there, unless `depth` (the hits each arm was asked for)
+    says the arm was cut off: an arm that returned `depth` hits may have missed it, and then it takes
+    that arm's lowest retrieved score, the most it can have there (the arm returns its best first).
+
+    Why not RRF: ranks throw away how far ahead a hit is, so a chunk one arm ranks first by a wide
+    margin and the other misses fell to ranks 13-29 (issue 17). Why not min-max normalisation per
+    query (relative_score): it maps every query's best hit to 1, gibberish included, so no score
+    threshold can tell a real match from none; on this scale a fixed relevance floor can
+    (relevance.py). This is the convex combination Bruch, Gai and Ingber ("An Analysis of Fusion
+    Functions for Hybrid Retrieval", ACM TOIS 2023) found better than RRF, with normalisers fixed in
+    advance rather than taken from the retrieved scores. Ties keep first-seen order.
+    """
+    if len(weights) != 2:
+        raise ValueError(f"calibrated fuses two arms but got {len(weights)} weights")
+    total = sum(weights)
+    if total <= 0:
+        raise ValueError("calibrated needs a positive total weight")
+    arms = (
+        _first_scores(keyword, lambda s: min(s / keyword_reference, 1.0) if keyword_reference > 0 else 0.0),
+        _first_scores(dense, lambda s: min(max(s, 0.0), 1.0)),
+    )
+    absent = [min(arm.values()) if depth is not None and len(arm) >= depth > 0 else 0.0 for arm in arms]
+    keys = list(dict.fromkeys([*arms[0], *arms[1]]))
+    fused = {
+        key: sum(w * arm.get(key, low) for w, arm, low in zip(weights, arms, absent, strict=True)) / total
+        for key in keys
+    }
+    return sorted(fused.items(), key=lambda item: item[1], reverse=True)
+
+
+def _first_scores(arm: Sequence[tuple[Key, float]], scale: Callable[[float], float]) -> dict[Key, float]:
+    """Each key's scaled score at its first (best) entry, in first-seen order."""
+    scores: dict[Key, float] = {}
+    for key, score in arm:
+        if key not in scores:
+            scores[key] = scale(score)
+    return scores
 
 
 def rrf_ceiling(k: int = RRF_K, weights: Sequence[float] = (1.0, 1.0)) -> float:

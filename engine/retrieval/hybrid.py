@@ -1,9 +1,11 @@
 """Hybrid search: composes the keyword and vector stores, fusion, the optional reranker and snippets.
 
-BM25 top-N and vector top-N inside the scope → reciprocal-rank fusion (k=60) → rerank of the head
-when a reranker is configured → best chunk per file → results whose file still exists. The score
-means the same on every path: without a reranker it is the fused RRF score divided by the highest
-one possible (first in both arms = 1.0); with one, the reranker's probability.
+BM25 top-N and vector top-N inside the scope → calibrated fusion (fusion.py: both arms on an absolute
+[0, 1] scale, weighted mean) → the relevance floor (relevance.py: fused scores below it are dropped, so
+nonsense gets no results) → rerank of the head when a reranker is configured → best chunk per file →
+results whose file still exists. The score means the same on every path and every collection: without
+a reranker it is the fused score (1.0 = every query term matched and a cosine of 1); with one, the
+reranker's probability. `fusion="rrf"` and `"relative"` remain for the benchmarks that compare them.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from engine.errors import StoreError
 from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, relative_score, rrf, rrf_ceiling
+from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, calibrated, relative_score, rrf, rrf_ceiling
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.query_embedding import QueryEmbedder
+from engine.retrieval.relevance import above_floor, floor_for
 from engine.retrieval.rerank import Reranker
 from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippet
@@ -30,8 +33,14 @@ from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
-FUSIONS = ("rrf", "relative")
+FUSIONS = ("calibrated", "rrf", "relative")
 FUSION = "rrf"
+# The keyword arm's share of the calibrated fusion's weighted mean (the dense arm has the rest), chosen
+# by bench/fusion_study.py on one half of SciFact train's queries and checked on the other half.
+KEYWORD_WEIGHT = 0.5
+# Whether a chunk an arm did not return takes that arm's lowest score when the arm was cut off at the
+# candidate depth (True), or 0 (False): fusion.calibrated's `depth`; chosen the same way.
+ABSENT_AT_CUTOFF = True
 
 
 __all__ = ["FUSION", "FUSIONS", "HybridSearch", "SearchResult", "fuse"]
@@ -47,10 +56,11 @@ class HybridSearch:
         embedder: Embedder,
         reranker: Reranker | None = None,
         *,
-        weights: Sequence[float] = (1.0, 1.0),
+        weights: Sequence[float] = (KEYWORD_WEIGHT, 1.0 - KEYWORD_WEIGHT),
         rerank_top_n: int = 30,
         exists: Callable[[str], bool] = os.path.exists,
         fusion: str = FUSION,
+        floor: float | None = None,
     ):
         self.keywords = keywords
         self.vectors = vectors
@@ -62,6 +72,10 @@ class HybridSearch:
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r}; one of {', '.join(FUSIONS)}")
         self.fusion = fusion
+        # fused scores below it are not results (relevance.py); by default the floor calibrated for the
+        # embedder's model on calibrated fusion's scale, and none (0) for another model or fusion
+        default = floor_for(getattr(embedder, "name", "")) if fusion == "calibrated" else 0.0
+        self.floor = default if floor is None else floor
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="search-arm")
         # which result paths have keyword rows but no vectors yet (the catalog knows; set by the Engine)
         self.pending: Callable[[list[str]], set[str]] = lambda paths: set()
@@ -84,17 +98,18 @@ class HybridSearch:
         candidates: int = 50,
         vector: np.ndarray | None = None,
     ) -> list[SearchResult]:
-        """The `limit` best files for `query` (one result per file, its best chunk). `vector` skips
-        embedding the query (benchmarks pass a fixed one to time the stores alone)."""
+        """The `limit` best files for `query` (one result per file, its best chunk) whose fused score
+        reaches the relevance floor. `vector` skips embedding the query (benchmarks pass a fixed one to
+        time the stores alone)."""
         if not query.strip() or limit <= 0:
             return []
         fused, texts = self._fused_with_text(query, scope, candidates, vector)
-        return self._results(query, self._rerank(query, fused, texts), limit, texts)
+        return self._results(query, self._rerank(query, above_floor(fused, self.floor), texts), limit, texts)
 
     def fused(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None = None
     ) -> list[tuple[ChunkKey, float]]:
-        """Both arms fused by RRF, scores normalised to [0, 1]."""
+        """Both arms fused (by `self.fusion`), scores in [0, 1], before the relevance floor."""
         return self._fused_with_text(query, scope, candidates, vector)[0]
 
     def _fused_with_text(
@@ -103,17 +118,26 @@ class HybridSearch:
         """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
         overlaps embedding the query and the vector search. Each arm returns its hits' text, so the
         snippets need no further read."""
-        keyword_future = self._pool.submit(self.keywords.search_with_text, query, candidates, scope)
+        keyword_future = self._pool.submit(self._keyword_arm, query, candidates, scope)
         dense_hits, texts = self.vectors.search_with_text(
             self.embed_query(query) if vector is None else vector, candidates, scope
         )
         try:
-            keyword_hits, keyword_texts = keyword_future.result()
+            keyword_hits, keyword_texts, reference = keyword_future.result()
         except StoreError as exc:  # a keyword index that cannot answer (or heal) must not fail the search
             log.warning("keyword arm unavailable, answering from vectors alone: %s", exc)
-            keyword_hits, keyword_texts = [], {}
+            keyword_hits, keyword_texts, reference = [], {}, 0.0
         texts = {**keyword_texts, **texts}
-        return fuse(self.fusion, keyword_hits, dense_hits, self.weights), texts
+        depth = candidates if ABSENT_AT_CUTOFF else None
+        return fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth), texts
+
+    def _keyword_arm(
+        self, query: str, candidates: int, scope: str | None
+    ) -> tuple[list[Hit], dict[ChunkKey, str], float]:
+        """The keyword hits with their text, and the query's reference score (calibrated fusion's scale)."""
+        hits, texts = self.keywords.search_with_text(query, candidates, scope)
+        reference = self.keywords.query_reference(query) if hits and self.fusion == "calibrated" else 0.0
+        return hits, texts, reference
 
     def search_keyword(
         self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50
@@ -194,9 +218,24 @@ class HybridSearch:
 
 
 def fuse(
-    fusion: str, keyword_hits: list[Hit], dense_hits: list[Hit], weights: Sequence[float]
+    fusion: str,
+    keyword_hits: list[Hit],
+    dense_hits: list[Hit],
+    weights: Sequence[float],
+    keyword_reference: float = 0.0,
+    depth: int | None = None,
 ) -> list[tuple[ChunkKey, float]]:
-    """The two arms as one ranking with scores in [0, 1] (1 = the best possible), by `fusion`."""
+    """The two arms as one ranking with scores in [0, 1] (1 = the best possible), by `fusion`;
+    `keyword_reference` is KeywordIndex.query_reference of the query and `depth` the hits each arm
+    was asked for (calibrated fusion only)."""
+    if fusion == "calibrated":
+        return calibrated(
+            [(h.key, h.score) for h in keyword_hits],
+            keyword_reference,
+            [(h.key, h.score) for h in dense_hits],
+            weights,
+            depth,
+        )
     if fusion == "relative":
         return relative_score(
             [[(h.key, h.score) for h in keyword_hits], [(h.key, h.score) for h in dense_hits]], weights

@@ -202,6 +202,9 @@ class KeywordStore:
     def texts(self, paths: Sequence[str]) -> dict[ChunkKey, str]:
         return self._call(lambda index: index.texts(paths))
 
+    def query_reference(self, query: str) -> float:
+        return self._call(lambda index: index.query_reference(query))
+
     def chunk_counts(self) -> dict[str, int]:
         return self._call(lambda index: index.chunk_counts())
 
