@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -48,6 +49,7 @@ import pyarrow as pa
 from engine.errors import StoreError
 from engine.paths import subtree_range
 from engine.retrieval import tokenize
+from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
@@ -67,8 +69,10 @@ FORMAT = 5.0
 # Without these DuckDB scans both tables for every query (docs/search-latency.md has the figures).
 _TERMS_INDEX = "CREATE INDEX IF NOT EXISTS terms_by_term ON terms(term)"
 _CHUNKS_INDEX = "CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks(id)"
+# A one-file update finds the file's chunks by path (a scan of every path cost 5 ms at 100k chunks).
+_PATHS_INDEX = "CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks(path)"
 
-_TABLES = ("chunks", "postings", "terms", "meta")
+_TABLES = ("chunks", "postings", "terms", "meta", "dead")
 
 _SCHEMA = [
     "CREATE SEQUENCE IF NOT EXISTS chunk_id_seq",
@@ -77,9 +81,17 @@ _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS postings (tid INTEGER, chunk_id BIGINT, tf INTEGER, w FLOAT)",
     "CREATE TABLE IF NOT EXISTS terms (term VARCHAR, tid INTEGER, df BIGINT)",
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value DOUBLE)",
+    # removed chunks whose postings are still in `postings` until refresh_weights (chunk_filter.py)
+    "CREATE TABLE IF NOT EXISTS dead (chunk_id BIGINT)",
     _TERMS_INDEX,
     _CHUNKS_INDEX,
+    _PATHS_INDEX,
 ]
+
+# Queries are point reads and small sums: one DuckDB thread each, so a search does not fight the query
+# embedding (one torch thread) for the two cores; bulk inserts of at least BULK_ROWS chunks use them all.
+QUERY_THREADS = 1
+BULK_ROWS = 5_000
 
 
 def _weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
@@ -90,6 +102,17 @@ def _weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
         f"(log((({n_sql} - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
         f"({tf} + {K1} * (1 - {B} + {B} * ({length} / {avgdl_sql})))))::FLOAT"
     )
+
+
+def _term_counts_sql(chunks: str) -> str:
+    """Rows (chunk_id, term, tf) of the chunks in table `chunks` (columns id, text): what their postings
+    hold. Inserting a batch and removing chunks both count terms with this one pipeline."""
+    return f"""
+        WITH words AS (SELECT id, unnest({tokenize.tokenize_sql("text")}) AS w FROM {chunks}),
+             kept AS (SELECT id, w FROM words WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)),
+             stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
+        SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
+        GROUP BY id, term"""
 
 
 def _corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
@@ -109,8 +132,10 @@ class KeywordIndex:
             root = duckdb.connect(str(self.db_path))
             root.execute("CHECKPOINT")  # with a client: replayed WAL index changes are bound, then written
             tokenize.install(root)
+            root.execute(f"SET threads = {QUERY_THREADS}")
             self._root = root
             self._prepare_tables()
+            dead = root.execute("SELECT chunk_id FROM dead").fetchnumpy()["chunk_id"]
         except duckdb.Error as exc:
             if root is not None:
                 with contextlib.suppress(duckdb.Error):
@@ -127,6 +152,9 @@ class KeywordIndex:
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self._writer = self._new_cursor()
         self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
+        self._filter = ChunkFilter(np.asarray(dead, dtype=np.int64))  # dead ids, scope ids (chunk_filter.py)
+        self._writes = 0  # write transactions ended: the generation of the scope ids kept in _filter
+        self._after_commit: list[Callable[[], None]] = []
         self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
         self._query_terms: dict[str, tuple[int, list[int]]] = {}  # query -> (generation, its term ids)
 
@@ -207,12 +235,15 @@ class KeywordIndex:
             }
         )
         with self._transaction("update the keyword index") as cur:
-            # The replaced paths travel as Arrow, not as a list parameter (binding 10k strings took seconds).
-            cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
-            try:
-                self._remove(cur, "path IN (SELECT path FROM replaced)", [])
-            finally:
-                cur.unregister("replaced")
+            if len(replaced) == 1:  # the watcher's case: a point read of the path index
+                self._remove(cur, "path = ?", replaced)
+            elif replaced:
+                # The replaced paths travel as Arrow, not a list parameter (10k strings took seconds to bind)
+                cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
+                try:
+                    self._remove(cur, "path IN (SELECT path FROM replaced)", [])
+                finally:
+                    cur.unregister("replaced")
             if incoming.num_rows:
                 self._insert(cur, incoming)
 
@@ -248,6 +279,9 @@ class KeywordIndex:
     def refresh_weights(self) -> None:
         """Recompute df and every weight from the current corpus, and re-sort postings by term."""
         with self._transaction("refresh keyword weights") as cur:
+            cur.execute("DELETE FROM postings WHERE chunk_id IN (SELECT chunk_id FROM dead)")
+            cur.execute("DELETE FROM dead")
+            self._after_commit.append(self._filter.compacted)
             cur.execute("""
                 CREATE OR REPLACE TABLE terms AS
                 SELECT t.term, t.tid, n.df FROM terms t
@@ -270,11 +304,18 @@ class KeywordIndex:
     def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
         """A write transaction; once it has ended, the postings cache forgets the terms it changed."""
         with self._write_lock:  # held until the cache is told, so no other write's terms mix in
+            committed = False
             try:
                 with _Transaction(self, what) as cur:
                     yield cur
+                committed = True
             finally:
                 changed, self._changed_tids = self._changed_tids, set()
+                after, self._after_commit = self._after_commit, []
+                self._writes += 1
+                if committed:
+                    for action in after:
+                        action()
                 if changed is None or changed:
                     self._postings.changed(changed)
 
@@ -283,6 +324,16 @@ class KeywordIndex:
         tables and one base table on an equality key, and the corpus statistics are bound as two numbers:
         joining a `stats` CTE (and the whole `chunks` table) let the planner build a chunks × terms cross
         product that made a first batch of 20k chunks take 42 s."""
+        bulk = incoming.num_rows >= BULK_ROWS
+        if bulk:
+            cur.execute(f"SET threads = {max(os.cpu_count() or 1, QUERY_THREADS)}")
+        try:
+            self._insert_rows(cur, incoming)
+        finally:
+            if bulk:
+                cur.execute(f"SET threads = {QUERY_THREADS}")
+
+    def _insert_rows(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
         cur.register("incoming", incoming)
         try:
             cur.execute(
@@ -291,13 +342,7 @@ class KeywordIndex:
             )
         finally:
             cur.unregister("incoming")
-        cur.execute(f"""
-            CREATE OR REPLACE TEMP TABLE new_tf AS
-            WITH words AS (SELECT id, unnest({tokenize.tokenize_sql("text")}) AS w FROM new_chunks),
-                 kept AS (SELECT id, w FROM words WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)),
-                 stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
-            SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
-            GROUP BY id, term""")
+        cur.execute(f"CREATE OR REPLACE TEMP TABLE new_tf AS {_term_counts_sql('new_chunks')}")
         cur.execute(
             "CREATE OR REPLACE TEMP TABLE new_len AS "
             "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_tf GROUP BY chunk_id"
@@ -306,52 +351,70 @@ class KeywordIndex:
             INSERT INTO chunks
             SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
             FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
-        cur.execute("""
-            INSERT INTO terms
-            SELECT term, nextval('term_id_seq')::INTEGER, 0
-            FROM (SELECT DISTINCT term FROM new_tf WHERE term NOT IN (SELECT term FROM terms))""")
+        # The batch's terms with their ids and current df, read in one pass over `terms`; the terms it is the
+        # first to use get new ids. From here on every join is between the batch's own temp tables.
         cur.execute(
-            "CREATE OR REPLACE TEMP TABLE new_tid AS "
-            "SELECT x.tid, t.term FROM (SELECT DISTINCT term FROM new_tf) t JOIN terms x USING (term)"
+            "CREATE OR REPLACE TEMP TABLE new_tid AS SELECT term, tid, df FROM terms "
+            "WHERE term IN (SELECT DISTINCT term FROM new_tf)"
         )
+        cur.execute(
+            "CREATE OR REPLACE TEMP TABLE fresh_terms AS SELECT term, nextval('term_id_seq')::INTEGER AS tid "
+            "FROM (SELECT DISTINCT term FROM new_tf WHERE term NOT IN (SELECT term FROM new_tid))"
+        )
+        cur.execute("INSERT INTO terms SELECT term, tid, 0 FROM fresh_terms")
+        cur.execute("INSERT INTO new_tid SELECT term, tid, 0 FROM fresh_terms")
+        cur.execute("DROP TABLE fresh_terms")
         self._shift_df(
-            cur, "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid", sign=1
+            cur,
+            "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid",
+            sign=1,
+            inserting=True,
         )
         n, avgdl = _corpus_stats(cur)
         cur.execute(f"""
             INSERT INTO postings
-            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql("t.tf", "l.len", "d.df", n, avgdl)}
-            FROM new_tf t JOIN new_tid i USING (term) JOIN terms d ON d.tid = i.tid
+            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql("t.tf", "l.len", "(i.df + d.n)", n, avgdl)}
+            FROM new_tf t JOIN new_tid i USING (term) JOIN df_delta d ON d.tid = i.tid
                  JOIN new_len l USING (chunk_id)
             ORDER BY i.tid""")
+        cur.execute("DROP TABLE df_delta")
         self._count_changes(cur, incoming.num_rows)
         for table in ("new_tid", "new_len", "new_tf", "new_chunks"):
             cur.execute(f"DROP TABLE {table}")
 
     def _remove(self, cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> None:
-        cur.execute(f"CREATE OR REPLACE TEMP TABLE gone AS SELECT id FROM chunks WHERE {where}", params)
-        row = cur.execute("SELECT count(*) FROM gone").fetchone()
-        gone = int(row[0]) if row else 0
-        if gone:
+        """Remove the chunks `where` selects. Their postings stay in place until `refresh_weights` and are
+        masked out of every query from the commit on (chunk_filter.py); the terms' document frequencies
+        are counted from the chunks' own text, tokenised again, instead of from a scan of the postings."""
+        cur.execute(f"CREATE OR REPLACE TEMP TABLE gone AS SELECT id, text FROM chunks WHERE {where}", params)
+        ids = np.asarray(cur.execute("SELECT id FROM gone").fetchnumpy()["id"], dtype=np.int64)
+        if len(ids):
             self._shift_df(
                 cur,
-                "SELECT tid, count(*) AS n FROM postings "
-                "WHERE chunk_id IN (SELECT id FROM gone) GROUP BY tid",
+                f"SELECT t.tid, count(*) AS n FROM ({_term_counts_sql('gone')}) g "
+                "JOIN terms t USING (term) GROUP BY t.tid",
                 sign=-1,
+                inserting=False,
             )
-            cur.execute("DELETE FROM postings WHERE chunk_id IN (SELECT id FROM gone)")
-            cur.execute("DELETE FROM chunks WHERE id IN (SELECT id FROM gone)")
-            self._count_changes(cur, gone)
+            cur.execute("INSERT INTO dead SELECT id FROM gone")
+            cur.execute(f"DELETE FROM chunks WHERE {where}", params)
+            self._count_changes(cur, len(ids))
+            self._after_commit.append(lambda: self._filter.bury(ids))
         cur.execute("DROP TABLE gone")
 
-    def _shift_df(self, cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int) -> None:
+    def _shift_df(self, cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int, inserting: bool) -> None:
+        """Add `sign` × n to the df of each (tid, n) row of `delta_sql`. Inserting, the rows stay in the temp
+        table `df_delta` for the caller and the terms are marked changed (their postings grow); removing,
+        the stored weights do not change, so cached postings stay valid (removed ids are masked).
+
+        A term whose df falls to 0 keeps its row and id until refresh_weights rebuilds `terms`: deleting it
+        here was one more scan of `terms` per update, and a query for it finds only masked postings."""
         cur.execute(f"CREATE OR REPLACE TEMP TABLE df_delta AS {delta_sql}")
-        if self._changed_tids is not None:
+        if inserting and self._changed_tids is not None:
             self._changed_tids.update(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"].tolist())
         cur.execute(f"UPDATE terms SET df = terms.df + {sign} * d.n FROM df_delta d WHERE terms.tid = d.tid")
-        if sign < 0:
-            cur.execute("DELETE FROM terms WHERE df <= 0")
-        cur.execute("DROP TABLE df_delta")
+        if not inserting:
+            cur.execute("DROP TABLE df_delta")
 
     @staticmethod
     def _count_changes(cur: duckdb.DuckDBPyConnection, rows: int) -> None:
@@ -378,11 +441,8 @@ class KeywordIndex:
             if not tids or k <= 0:
                 return [], {}
             postings = self._term_postings(cur, tids)
-            allowed = None
-            if scope is not None:
-                inside = self._chunk_ids_under(cur, scope)
-                allowed = lambda ids: np.isin(ids, inside, assume_unique=False)
-            best = top_k(postings, k, allowed)
+            inside = None if scope is None else self._scope_ids(cur, scope)
+            best = top_k(postings, k, self._filter.mask(inside))
             if not best:
                 return [], {}
             wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
@@ -425,6 +485,14 @@ class KeywordIndex:
                 self._postings.put(tid, entry, read_at)
                 found[tid] = entry
         return [found[tid] for tid in tids]
+
+    def _scope_ids(self, cur: duckdb.DuckDBPyConnection, scope: str) -> np.ndarray:
+        """The chunk ids under `scope`, sorted: kept from an earlier query if no write ended since."""
+        generation = self._writes
+        inside = self._filter.scope_ids(scope, generation)
+        if inside is None:
+            inside = self._filter.keep_scope(scope, generation, self._chunk_ids_under(cur, scope))
+        return inside
 
     @staticmethod
     def _chunk_ids_under(cur: duckdb.DuckDBPyConnection, scope: str) -> np.ndarray:
