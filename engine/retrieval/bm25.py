@@ -77,7 +77,8 @@ _TABLES = ("chunks", "postings", "terms", "meta", "dead")
 _SCHEMA = [
     "CREATE SEQUENCE IF NOT EXISTS chunk_id_seq",
     "CREATE SEQUENCE IF NOT EXISTS term_id_seq",
-    "CREATE TABLE IF NOT EXISTS chunks (id BIGINT, path VARCHAR, chunk_index INTEGER, len INTEGER, text VARCHAR)",
+    "CREATE TABLE IF NOT EXISTS chunks "
+    "(id BIGINT, path VARCHAR, chunk_index INTEGER, len INTEGER, text VARCHAR)",
     "CREATE TABLE IF NOT EXISTS postings (tid INTEGER, chunk_id BIGINT, tf INTEGER, w FLOAT)",
     "CREATE TABLE IF NOT EXISTS terms (term VARCHAR, tid INTEGER, df BIGINT)",
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value DOUBLE)",
@@ -142,8 +143,9 @@ class KeywordIndex:
                     root.close()
             if "lock" in str(exc).lower() and not is_damage(exc):
                 raise StoreError(
-                    "SenseTree is already running and has the index open; a second process cannot use it at the "
-                    "same time. Use the open SenseTree window (or its `sensetree serve` page), or quit it first."
+                    "SenseTree is already running and has the index open; a second process cannot use it "
+                    "at the same time. Use the open SenseTree window (or its `sensetree serve` page), or "
+                    "quit it first."
                 ) from exc
             raise store_error(f"open the keyword index at {self.db_path}", exc) from exc
         self._cursor_lock = threading.Lock()

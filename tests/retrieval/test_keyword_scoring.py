@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.retrieval import bm25
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 
@@ -158,3 +159,14 @@ def test_removing_a_file_leaves_its_postings_for_the_compaction_and_never_return
         ]
     index.close()
     fresh.close()
+
+
+def test_queries_run_on_one_duckdb_thread_and_a_bulk_insert_gives_it_back(tmp_path, monkeypatch):
+    monkeypatch.setattr(bm25, "BULK_ROWS", 10)  # so a small batch takes the bulk path
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    threads = "SELECT current_setting('threads')"
+    assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
+    index.upsert_many((f"/r/f{i}.txt", [f"walrus {i}"]) for i in range(40))
+    assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
+    assert len(index.search("walrus", 100)) == 40
+    index.close()
