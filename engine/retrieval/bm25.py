@@ -17,6 +17,11 @@ The chunk text is kept here as well as in the vector store so a search returns t
 for snippets in the same query (fetching it from LanceDB afterwards cost ~5 ms a search at 100k
 chunks); ART indexes make a query's term and chunk lookups point reads instead of table scans.
 
+The SQL of inserting and removing chunks is in `keyword_writes.py`. A removed chunk's postings stay until
+`refresh_weights()`, masked out of queries meanwhile (`chunk_filter.py`), so an update never scans the
+postings table. Queries run on one DuckDB thread: they are point reads and small sums, and the query
+embedding runs beside them on one torch thread (two cores); bulk inserts use every core.
+
 Writes are serialised by a lock on one writer cursor; reads use a cursor per thread (DuckDB's MVCC
 lets them run while a write is in progress).
 
@@ -52,12 +57,11 @@ from engine.retrieval import tokenize
 from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
+from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, weight_sql
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 
 log = logging.getLogger(__name__)
 
-K1 = 1.2
-B = 0.75
 
 # Bumped whenever tokenisation or the tables change: an index of another format is emptied at open,
 # and the engine's start-up repair refills it from the chunk texts the vector store keeps (no embedding).
@@ -93,33 +97,6 @@ _SCHEMA = [
 # embedding (one torch thread) for the two cores; bulk inserts of at least BULK_ROWS chunks use them all.
 QUERY_THREADS = 1
 BULK_ROWS = 5_000
-
-
-def _weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
-    """The BM25 impact of one posting, with `log` as the FTS extension's match_bm25 uses it; the corpus
-    size and average length are bound as literals (a joined one-row CTE misleads DuckDB's join order)."""
-    n_sql, avgdl_sql = f"{float(n)!r}::DOUBLE", f"{float(avgdl)!r}::DOUBLE"
-    return (
-        f"(log((({n_sql} - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
-        f"({tf} + {K1} * (1 - {B} + {B} * ({length} / {avgdl_sql})))))::FLOAT"
-    )
-
-
-def _term_counts_sql(chunks: str) -> str:
-    """Rows (chunk_id, term, tf) of the chunks in table `chunks` (columns id, text): what their postings
-    hold. Inserting a batch and removing chunks both count terms with this one pipeline."""
-    return f"""
-        WITH words AS (SELECT id, unnest({tokenize.tokenize_sql("text")}) AS w FROM {chunks}),
-             kept AS (SELECT id, w FROM words WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)),
-             stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
-        SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
-        GROUP BY id, term"""
-
-
-def _corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
-    """(chunks, average length) as BM25 uses them."""
-    row = cur.execute("SELECT count(*)::DOUBLE, greatest(avg(len), 1e-9) FROM chunks").fetchone()
-    return (float(row[0]), float(row[1])) if row and row[1] is not None else (0.0, 1e-9)
 
 
 class KeywordIndex:
@@ -290,10 +267,10 @@ class KeywordIndex:
                 JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings GROUP BY tid) n USING (tid)
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
-            n, avgdl = _corpus_stats(cur)
+            n, avgdl = corpus_stats(cur)
             cur.execute(f"""
                 CREATE TABLE postings_fresh AS
-                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql("p.tf", "c.len", "t.df", n, avgdl)} AS w
+                SELECT p.tid, p.chunk_id, p.tf, {weight_sql("p.tf", "c.len", "t.df", n, avgdl)} AS w
                 FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id
                 ORDER BY p.tid, p.chunk_id""")
             cur.execute("DROP TABLE postings")
@@ -322,109 +299,23 @@ class KeywordIndex:
                     self._postings.changed(changed)
 
     def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
-        """Tokenise, count and weight a batch in bulk. Every join here is between the batch's own temp
-        tables and one base table on an equality key, and the corpus statistics are bound as two numbers:
-        joining a `stats` CTE (and the whole `chunks` table) let the planner build a chunks × terms cross
-        product that made a first batch of 20k chunks take 42 s."""
+        """Add a batch (keyword_writes.insert_rows); a bulk one runs on every core, then gives them back."""
         bulk = incoming.num_rows >= BULK_ROWS
         if bulk:
             cur.execute(f"SET threads = {max(os.cpu_count() or 1, QUERY_THREADS)}")
         try:
-            self._insert_rows(cur, incoming)
+            changed = insert_rows(cur, incoming)
+            if self._changed_tids is not None:
+                self._changed_tids.update(changed.tolist())
         finally:
             if bulk:
                 cur.execute(f"SET threads = {QUERY_THREADS}")
 
-    def _insert_rows(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
-        cur.register("incoming", incoming)
-        try:
-            cur.execute(
-                "CREATE OR REPLACE TEMP TABLE new_chunks AS "
-                "SELECT nextval('chunk_id_seq') AS id, path, chunk_index, text FROM incoming"
-            )
-        finally:
-            cur.unregister("incoming")
-        cur.execute(f"CREATE OR REPLACE TEMP TABLE new_tf AS {_term_counts_sql('new_chunks')}")
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE new_len AS "
-            "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_tf GROUP BY chunk_id"
-        )
-        cur.execute("""
-            INSERT INTO chunks
-            SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
-            FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
-        # The batch's terms with their ids and current df, read in one pass over `terms`; the terms it is the
-        # first to use get new ids. From here on every join is between the batch's own temp tables.
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE new_tid AS SELECT term, tid, df FROM terms "
-            "WHERE term IN (SELECT DISTINCT term FROM new_tf)"
-        )
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE fresh_terms AS SELECT term, nextval('term_id_seq')::INTEGER AS tid "
-            "FROM (SELECT DISTINCT term FROM new_tf WHERE term NOT IN (SELECT term FROM new_tid))"
-        )
-        cur.execute("INSERT INTO terms SELECT term, tid, 0 FROM fresh_terms")
-        cur.execute("INSERT INTO new_tid SELECT term, tid, 0 FROM fresh_terms")
-        cur.execute("DROP TABLE fresh_terms")
-        self._shift_df(
-            cur,
-            "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid",
-            sign=1,
-            inserting=True,
-        )
-        n, avgdl = _corpus_stats(cur)
-        cur.execute(f"""
-            INSERT INTO postings
-            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql("t.tf", "l.len", "(i.df + d.n)", n, avgdl)}
-            FROM new_tf t JOIN new_tid i USING (term) JOIN df_delta d ON d.tid = i.tid
-                 JOIN new_len l USING (chunk_id)
-            ORDER BY i.tid""")
-        cur.execute("DROP TABLE df_delta")
-        self._count_changes(cur, incoming.num_rows)
-        for table in ("new_tid", "new_len", "new_tf", "new_chunks"):
-            cur.execute(f"DROP TABLE {table}")
-
     def _remove(self, cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> None:
-        """Remove the chunks `where` selects. Their postings stay in place until `refresh_weights` and are
-        masked out of every query from the commit on (chunk_filter.py); the terms' document frequencies
-        are counted from the chunks' own text, tokenised again, instead of from a scan of the postings."""
-        cur.execute(f"CREATE OR REPLACE TEMP TABLE gone AS SELECT id, text FROM chunks WHERE {where}", params)
-        ids = np.asarray(cur.execute("SELECT id FROM gone").fetchnumpy()["id"], dtype=np.int64)
+        """Remove the chunks `where` selects; their ids are masked from the commit on (chunk_filter.py)."""
+        ids = remove_rows(cur, where, params)
         if len(ids):
-            self._shift_df(
-                cur,
-                f"SELECT t.tid, count(*) AS n FROM ({_term_counts_sql('gone')}) g "
-                "JOIN terms t USING (term) GROUP BY t.tid",
-                sign=-1,
-                inserting=False,
-            )
-            cur.execute("INSERT INTO dead SELECT id FROM gone")
-            cur.execute(f"DELETE FROM chunks WHERE {where}", params)
-            self._count_changes(cur, len(ids))
             self._after_commit.append(lambda: self._filter.bury(ids))
-        cur.execute("DROP TABLE gone")
-
-    def _shift_df(self, cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int, inserting: bool) -> None:
-        """Add `sign` × n to the df of each (tid, n) row of `delta_sql`. Inserting, the rows stay in the temp
-        table `df_delta` for the caller and the terms are marked changed (their postings grow); removing,
-        the stored weights do not change, so cached postings stay valid (removed ids are masked).
-
-        A term whose df falls to 0 keeps its row and id until refresh_weights rebuilds `terms`: deleting it
-        here was one more scan of `terms` per update, and a query for it finds only masked postings."""
-        cur.execute(f"CREATE OR REPLACE TEMP TABLE df_delta AS {delta_sql}")
-        if inserting and self._changed_tids is not None:
-            self._changed_tids.update(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"].tolist())
-        cur.execute(f"UPDATE terms SET df = terms.df + {sign} * d.n FROM df_delta d WHERE terms.tid = d.tid")
-        if not inserting:
-            cur.execute("DROP TABLE df_delta")
-
-    @staticmethod
-    def _count_changes(cur: duckdb.DuckDBPyConnection, rows: int) -> None:
-        updated = cur.execute(
-            "UPDATE meta SET value = value + ? WHERE key = 'changed' RETURNING value", [rows]
-        ).fetchall()
-        if not updated:
-            cur.execute("INSERT INTO meta VALUES ('changed', ?)", [rows])
 
     # ---- reads -------------------------------------------------------------------------------
 
