@@ -22,6 +22,10 @@ from engine.retrieval import tokenize
 
 K1 = 1.2
 B = 0.75
+# Temp tables of a batch at least this big are dropped at its end; smaller ones stay until the next write
+# replaces them (each DROP is one more statement in a one-file update, which runs ~25 of them).
+DROP_TEMP_ROWS = 5_000
+_BATCH_TABLES = ("df_delta", "fresh_terms", "new_tid", "new_len", "new_tf", "new_chunks")
 
 
 def weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
@@ -83,7 +87,6 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarra
     )
     cur.execute("INSERT INTO terms SELECT term, tid, 0 FROM fresh_terms")
     cur.execute("INSERT INTO new_tid SELECT term, tid, 0 FROM fresh_terms")
-    cur.execute("DROP TABLE fresh_terms")
     cur.execute(
         "CREATE OR REPLACE TEMP TABLE df_delta AS "
         "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid"
@@ -98,8 +101,9 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarra
              JOIN new_len l USING (chunk_id)
         ORDER BY i.tid""")
     count_changes(cur, incoming.num_rows)
-    for table in ("df_delta", "new_tid", "new_len", "new_tf", "new_chunks"):
-        cur.execute(f"DROP TABLE {table}")
+    if incoming.num_rows >= DROP_TEMP_ROWS:
+        for table in _BATCH_TABLES:
+            cur.execute(f"DROP TABLE {table}")
     return changed
 
 
@@ -115,11 +119,12 @@ def remove_rows(cur: duckdb.DuckDBPyConnection, where: str, params: list[object]
             f"FROM ({term_counts_sql('gone')}) g JOIN terms t USING (term) GROUP BY t.tid"
         )
         _shift_df(cur, sign=-1)
-        cur.execute("DROP TABLE df_delta")
         cur.execute("INSERT INTO dead SELECT id FROM gone")
         cur.execute(f"DELETE FROM chunks WHERE {where}", params)
         count_changes(cur, len(ids))
-    cur.execute("DROP TABLE gone")
+    if len(ids) >= DROP_TEMP_ROWS:
+        cur.execute("DROP TABLE gone")
+        cur.execute("DROP TABLE df_delta")
     return ids
 
 
