@@ -215,7 +215,7 @@ class KeywordIndex:
         )
         with self._transaction("update the keyword index") as cur:
             if len(replaced) == 1:  # the watcher's case: a point read of the path index
-                self._remove(cur, "path = ?", replaced)
+                self._remove(cur, "path = ?", [replaced[0]])
             elif replaced:
                 # The replaced paths travel as Arrow, not a list parameter (10k strings took seconds to bind)
                 cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
