@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/index_throughput.py
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/compare.py
+	$(BIN)/python bench/serve_latency.py
 
 # ruff (E,F,I,B,UP, line length 110) over all our Python, then mypy with check_untyped_defs over
 # engine/, bridge/ and cli/ (both configured in pyproject.toml). Both must report zero findings.

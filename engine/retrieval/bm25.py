@@ -17,6 +17,11 @@ The chunk text is kept here as well as in the vector store so a search returns t
 for snippets in the same query (fetching it from LanceDB afterwards cost ~5 ms a search at 100k
 chunks); ART indexes make a query's term and chunk lookups point reads instead of table scans.
 
+The SQL of inserting and removing chunks is in `keyword_writes.py`. A removed chunk's postings stay until
+`refresh_weights()`, masked out of queries meanwhile (`chunk_filter.py`), so an update never scans the
+postings table. Queries run on one DuckDB thread: they are point reads and small sums, and the query
+embedding runs beside them on one torch thread (two cores); bulk inserts use every core.
+
 Writes are serialised by a lock on one writer cursor; reads use a cursor per thread (DuckDB's MVCC
 lets them run while a write is in progress).
 
@@ -36,10 +41,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -49,14 +54,14 @@ import pyarrow as pa
 from engine.errors import StoreError
 from engine.paths import subtree_range
 from engine.retrieval import tokenize
+from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
+from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, weight_sql
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 
 log = logging.getLogger(__name__)
 
-K1 = 1.2
-B = 0.75
 
 # Bumped whenever tokenisation or the tables change: an index of another format is emptied at open,
 # and the engine's start-up repair refills it from the chunk texts the vector store keeps (no embedding).
@@ -68,8 +73,10 @@ FORMAT = 5.0
 # Without these DuckDB scans both tables for every query (docs/search-latency.md has the figures).
 _TERMS_INDEX = "CREATE INDEX IF NOT EXISTS terms_by_term ON terms(term)"
 _CHUNKS_INDEX = "CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks(id)"
+# A one-file update finds the file's chunks by path (a scan of every path cost 5 ms at 100k chunks).
+_PATHS_INDEX = "CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks(path)"
 
-_TABLES = ("chunks", "postings", "terms", "meta")
+_TABLES = ("chunks", "postings", "terms", "meta", "dead")
 
 _SCHEMA = [
     "CREATE SEQUENCE IF NOT EXISTS chunk_id_seq",
@@ -79,25 +86,17 @@ _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS postings (tid INTEGER, chunk_id BIGINT, tf INTEGER, w FLOAT)",
     "CREATE TABLE IF NOT EXISTS terms (term VARCHAR, tid INTEGER, df BIGINT)",
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value DOUBLE)",
+    # removed chunks whose postings are still in `postings` until refresh_weights (chunk_filter.py)
+    "CREATE TABLE IF NOT EXISTS dead (chunk_id BIGINT)",
     _TERMS_INDEX,
     _CHUNKS_INDEX,
+    _PATHS_INDEX,
 ]
 
-
-def _weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
-    """The BM25 impact of one posting, with `log` as the FTS extension's match_bm25 uses it; the corpus
-    size and average length are bound as literals (a joined one-row CTE misleads DuckDB's join order)."""
-    n_sql, avgdl_sql = f"{float(n)!r}::DOUBLE", f"{float(avgdl)!r}::DOUBLE"
-    return (
-        f"(log((({n_sql} - {df} + 0.5) / ({df} + 0.5)) + 1) * (({tf} * {K1 + 1}) / "
-        f"({tf} + {K1} * (1 - {B} + {B} * ({length} / {avgdl_sql})))))::FLOAT"
-    )
-
-
-def _corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
-    """(chunks, average length) as BM25 uses them."""
-    row = cur.execute("SELECT count(*)::DOUBLE, greatest(avg(len), 1e-9) FROM chunks").fetchone()
-    return (float(row[0]), float(row[1])) if row and row[1] is not None else (0.0, 1e-9)
+# Queries are point reads and small sums: one DuckDB thread each, so a search does not fight the query
+# embedding (one torch thread) for the two cores; bulk inserts of at least BULK_ROWS chunks use them all.
+QUERY_THREADS = 1
+BULK_ROWS = 5_000
 
 
 class KeywordIndex:
@@ -111,8 +110,10 @@ class KeywordIndex:
             root = duckdb.connect(str(self.db_path))
             root.execute("CHECKPOINT")  # with a client: replayed WAL index changes are bound, then written
             tokenize.install(root)
+            root.execute(f"SET threads = {QUERY_THREADS}")
             self._root = root
             self._prepare_tables()
+            dead = root.execute("SELECT chunk_id FROM dead").fetchnumpy()["chunk_id"]
         except duckdb.Error as exc:
             if root is not None:
                 with contextlib.suppress(duckdb.Error):
@@ -120,8 +121,8 @@ class KeywordIndex:
             if "lock" in str(exc).lower() and not is_damage(exc):
                 raise StoreError(
                     "SenseTree is already running and has the index open; a second process cannot use it "
-                    "at the same time. Use the open SenseTree window (or its `sensetree serve` page), "
-                    "or quit it first."
+                    "at the same time. Use the open SenseTree window (or its `sensetree serve` page), or "
+                    "quit it first."
                 ) from exc
             raise store_error(f"open the keyword index at {self.db_path}", exc) from exc
         self._cursor_lock = threading.Lock()
@@ -130,6 +131,9 @@ class KeywordIndex:
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self._writer = self._new_cursor()
         self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
+        self._filter = ChunkFilter(np.asarray(dead, dtype=np.int64))  # dead ids, scope ids (chunk_filter.py)
+        self._writes = 0  # write transactions ended: the generation of the scope ids kept in _filter
+        self._after_commit: list[Callable[[], None]] = []
         self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
         self._query_terms: dict[str, tuple[int, list[int]]] = {}  # query -> (generation, its term ids)
 
@@ -210,12 +214,15 @@ class KeywordIndex:
             }
         )
         with self._transaction("update the keyword index") as cur:
-            # The replaced paths travel as Arrow, not as a list parameter (binding 10k strings took seconds).
-            cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
-            try:
-                self._remove(cur, "path IN (SELECT path FROM replaced)", [])
-            finally:
-                cur.unregister("replaced")
+            if len(replaced) == 1:  # the watcher's case: a point read of the path index
+                self._remove(cur, "path = ?", [replaced[0]])
+            elif replaced:
+                # The replaced paths travel as Arrow, not a list parameter (10k strings took seconds to bind)
+                cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
+                try:
+                    self._remove(cur, "path IN (SELECT path FROM replaced)", [])
+                finally:
+                    cur.unregister("replaced")
             if incoming.num_rows:
                 self._insert(cur, incoming)
 
@@ -251,16 +258,19 @@ class KeywordIndex:
     def refresh_weights(self) -> None:
         """Recompute df and every weight from the current corpus, and re-sort postings by term."""
         with self._transaction("refresh keyword weights") as cur:
+            cur.execute("DELETE FROM postings WHERE chunk_id IN (SELECT chunk_id FROM dead)")
+            cur.execute("DELETE FROM dead")
+            self._after_commit.append(self._filter.compacted)
             cur.execute("""
                 CREATE OR REPLACE TABLE terms AS
                 SELECT t.term, t.tid, n.df FROM terms t
                 JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings GROUP BY tid) n USING (tid)
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
-            n, avgdl = _corpus_stats(cur)
+            n, avgdl = corpus_stats(cur)
             cur.execute(f"""
                 CREATE TABLE postings_fresh AS
-                SELECT p.tid, p.chunk_id, p.tf, {_weight_sql("p.tf", "c.len", "t.df", n, avgdl)} AS w
+                SELECT p.tid, p.chunk_id, p.tf, {weight_sql("p.tf", "c.len", "t.df", n, avgdl)} AS w
                 FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id
                 ORDER BY p.tid, p.chunk_id""")
             cur.execute("DROP TABLE postings")
@@ -273,96 +283,39 @@ class KeywordIndex:
     def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
         """A write transaction; once it has ended, the postings cache forgets the terms it changed."""
         with self._write_lock:  # held until the cache is told, so no other write's terms mix in
+            committed = False
             try:
                 with _Transaction(self, what) as cur:
                     yield cur
+                committed = True
             finally:
                 changed, self._changed_tids = self._changed_tids, set()
+                after, self._after_commit = self._after_commit, []
+                self._writes += 1
+                if committed:
+                    for action in after:
+                        action()
                 if changed is None or changed:
                     self._postings.changed(changed)
 
     def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
-        """Tokenise, count and weight a batch in bulk. Every join here is between the batch's own temp
-        tables and one base table on an equality key, and the corpus statistics are bound as two numbers:
-        joining a `stats` CTE (and the whole `chunks` table) let the planner build a chunks × terms cross
-        product that made a first batch of 20k chunks take 42 s."""
-        cur.register("incoming", incoming)
+        """Add a batch (keyword_writes.insert_rows); a bulk one runs on every core, then gives them back."""
+        bulk = incoming.num_rows >= BULK_ROWS
+        if bulk:
+            cur.execute(f"SET threads = {max(os.cpu_count() or 1, QUERY_THREADS)}")
         try:
-            cur.execute(
-                "CREATE OR REPLACE TEMP TABLE new_chunks AS "
-                "SELECT nextval('chunk_id_seq') AS id, path, chunk_index, text FROM incoming"
-            )
+            changed = insert_rows(cur, incoming)
+            if self._changed_tids is not None:
+                self._changed_tids.update(changed.tolist())
         finally:
-            cur.unregister("incoming")
-        cur.execute(f"""
-            CREATE OR REPLACE TEMP TABLE new_tf AS
-            WITH words AS (SELECT id, unnest({tokenize.tokenize_sql("text")}) AS w FROM new_chunks),
-                 kept AS (SELECT id, w FROM words WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)),
-                 stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
-            SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
-            GROUP BY id, term""")
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE new_len AS "
-            "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_tf GROUP BY chunk_id"
-        )
-        cur.execute("""
-            INSERT INTO chunks
-            SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
-            FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
-        cur.execute("""
-            INSERT INTO terms
-            SELECT term, nextval('term_id_seq')::INTEGER, 0
-            FROM (SELECT DISTINCT term FROM new_tf WHERE term NOT IN (SELECT term FROM terms))""")
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE new_tid AS "
-            "SELECT x.tid, t.term FROM (SELECT DISTINCT term FROM new_tf) t JOIN terms x USING (term)"
-        )
-        self._shift_df(
-            cur, "SELECT tid, count(*) AS n FROM new_tf JOIN new_tid USING (term) GROUP BY tid", sign=1
-        )
-        n, avgdl = _corpus_stats(cur)
-        cur.execute(f"""
-            INSERT INTO postings
-            SELECT i.tid, t.chunk_id, t.tf, {_weight_sql("t.tf", "l.len", "d.df", n, avgdl)}
-            FROM new_tf t JOIN new_tid i USING (term) JOIN terms d ON d.tid = i.tid
-                 JOIN new_len l USING (chunk_id)
-            ORDER BY i.tid""")
-        self._count_changes(cur, incoming.num_rows)
-        for table in ("new_tid", "new_len", "new_tf", "new_chunks"):
-            cur.execute(f"DROP TABLE {table}")
+            if bulk:
+                cur.execute(f"SET threads = {QUERY_THREADS}")
 
     def _remove(self, cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> None:
-        cur.execute(f"CREATE OR REPLACE TEMP TABLE gone AS SELECT id FROM chunks WHERE {where}", params)
-        row = cur.execute("SELECT count(*) FROM gone").fetchone()
-        gone = int(row[0]) if row else 0
-        if gone:
-            self._shift_df(
-                cur,
-                "SELECT tid, count(*) AS n FROM postings "
-                "WHERE chunk_id IN (SELECT id FROM gone) GROUP BY tid",
-                sign=-1,
-            )
-            cur.execute("DELETE FROM postings WHERE chunk_id IN (SELECT id FROM gone)")
-            cur.execute("DELETE FROM chunks WHERE id IN (SELECT id FROM gone)")
-            self._count_changes(cur, gone)
-        cur.execute("DROP TABLE gone")
-
-    def _shift_df(self, cur: duckdb.DuckDBPyConnection, delta_sql: str, sign: int) -> None:
-        cur.execute(f"CREATE OR REPLACE TEMP TABLE df_delta AS {delta_sql}")
-        if self._changed_tids is not None:
-            self._changed_tids.update(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"].tolist())
-        cur.execute(f"UPDATE terms SET df = terms.df + {sign} * d.n FROM df_delta d WHERE terms.tid = d.tid")
-        if sign < 0:
-            cur.execute("DELETE FROM terms WHERE df <= 0")
-        cur.execute("DROP TABLE df_delta")
-
-    @staticmethod
-    def _count_changes(cur: duckdb.DuckDBPyConnection, rows: int) -> None:
-        updated = cur.execute(
-            "UPDATE meta SET value = value + ? WHERE key = 'changed' RETURNING value", [rows]
-        ).fetchall()
-        if not updated:
-            cur.execute("INSERT INTO meta VALUES ('changed', ?)", [rows])
+        """Remove the chunks `where` selects; their ids are masked from the commit on (chunk_filter.py)."""
+        ids = remove_rows(cur, where, params)
+        if len(ids):
+            self._after_commit.append(lambda: self._filter.bury(ids))
 
     # ---- reads -------------------------------------------------------------------------------
 
@@ -381,11 +334,8 @@ class KeywordIndex:
             if not tids or k <= 0:
                 return [], {}
             postings = self._term_postings(cur, tids)
-            allowed = None
-            if scope is not None:
-                inside = self._chunk_ids_under(cur, scope)
-                allowed = partial(np.isin, test_elements=inside, assume_unique=False)
-            best = top_k(postings, k, allowed)
+            inside = None if scope is None else self._scope_ids(cur, scope)
+            best = top_k(postings, k, self._filter.mask(inside))
             if not best:
                 return [], {}
             wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
@@ -428,6 +378,14 @@ class KeywordIndex:
                 self._postings.put(tid, entry, read_at)
                 found[tid] = entry
         return [found[tid] for tid in tids]
+
+    def _scope_ids(self, cur: duckdb.DuckDBPyConnection, scope: str) -> np.ndarray:
+        """The chunk ids under `scope`, sorted: kept from an earlier query if no write ended since."""
+        generation = self._writes
+        inside = self._filter.scope_ids(scope, generation)
+        if inside is None:
+            inside = self._filter.keep_scope(scope, generation, self._chunk_ids_under(cur, scope))
+        return inside
 
     @staticmethod
     def _chunk_ids_under(cur: duckdb.DuckDBPyConnection, scope: str) -> np.ndarray:

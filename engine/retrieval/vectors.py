@@ -11,7 +11,8 @@ bench/ann_choice.py on 100k real MiniLM vectors (docs/search-latency.md): HNSW-S
 top-50 in ~6 ms at recall@10 1.000 and builds in ~48 s, where IVF-PQ gave 26 ms at 0.962 (24 partitions,
 nprobes 10, refine 20) and at best 12 ms at 0.984 (316 partitions, nprobes 40, refine 10). Rows
 written after the index was built are scanned flat until the next `optimize()`. A scoped query
-prefilters on the path; when the scope holds few rows it bypasses the ANN index and is exact.
+prefilters on the path; when the scope holds few rows it bypasses the ANN index and is exact (the
+scope's row count is kept until the next write).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class VectorIndex:
         self.dim = dim
         self._lock = threading.RLock()
         self._shape: tuple[int, bool] | None = None  # (rows, has ANN index), cached between writes
+        self._scope_rows: dict[str, int] = {}  # rows under a scope, cached between writes
         try:
             self._db = lancedb.connect(str(self.directory))
             self._table = self._open_table()
@@ -143,13 +145,13 @@ class VectorIndex:
                 self._table.delete(f"path IN ({names})")
             if rows.num_rows:
                 self._table.add(rows)
-            self._shape = None
+            self._forget_shape()
 
     def delete(self, path: str) -> None:
         """Remove a file, or a folder and everything beneath it."""
         with self._lock, _store_errors(f"remove {path} from the vector index"):
             self._table.delete(path_filter(path))
-            self._shape = None
+            self._forget_shape()
 
     def rename(self, old: str, new: str) -> None:
         """Move a file's or folder's rows to the new path; vectors and text are kept as they are."""
@@ -159,7 +161,7 @@ class VectorIndex:
                 where=path_filter(old),
                 values_sql={"path": f"concat({sql_string(new)}, substr(path, {len(old) + 1}))"},
             )
-            self._shape = None
+            self._forget_shape()
 
     def rename_many(self, pairs: Sequence[tuple[str, str]], batch: int = 500) -> None:
         """Several independent renames as one read, one delete and one append per batch: the rows are
@@ -177,7 +179,7 @@ class VectorIndex:
                         rows.schema.get_field_index("path"), "path", pa.array(moved, pa.string())
                     )
                     self._table.add(rows.select(self._schema().names))
-            self._shape = None
+            self._forget_shape()
 
     def optimize(self) -> None:
         """Compact, index `path`, and build or refresh the ANN index once the table is big enough."""
@@ -191,7 +193,7 @@ class VectorIndex:
             if ("vector",) not in indexed and rows >= ANN_MIN_ROWS:
                 self._build_ann(rows)
             self._table.optimize(cleanup_older_than=timedelta(minutes=5))
-            self._shape = None
+            self._forget_shape()
 
     def _build_ann(self, rows: int) -> None:
         log.info("building an HNSW-SQ index over %d vectors", rows)
@@ -203,6 +205,22 @@ class VectorIndex:
         )
 
     # ---- reads -------------------------------------------------------------------------------
+
+    def _forget_shape(self) -> None:
+        """After a write: the row counts (whole table and per scope) are read again when next needed."""
+        self._shape = None
+        self._scope_rows = {}
+
+    def _rows_under(self, scope: str, where: str) -> int:
+        """Rows in `scope`, kept until the next write: counting them on every scoped query was one more
+        filtered scan of the path column per search."""
+        rows = self._scope_rows
+        count = rows.get(scope)
+        if count is None:
+            count = rows[scope] = self._table.count_rows(where)
+            if len(rows) > 64:
+                rows.pop(next(iter(rows)))
+        return count
 
     def _current_shape(self) -> tuple[int, bool]:
         shape = self._shape
@@ -237,7 +255,7 @@ class VectorIndex:
             if scope is not None:
                 where = path_filter(scope)
                 builder = builder.where(where, prefilter=True)
-                if ann and self._table.count_rows(where) <= EXACT_SCOPE_ROWS:
+                if ann and self._rows_under(scope, where) <= EXACT_SCOPE_ROWS:
                     ann = False
                     builder = builder.bypass_vector_index()
             if ann:
@@ -302,7 +320,7 @@ class VectorIndex:
         with self._lock, _store_errors("drop the vector index structures"):
             for index in self._table.list_indices():
                 self._table.drop_index(index.name)
-            self._shape = None
+            self._forget_shape()
 
     def close(self) -> None:
         """LanceDB holds no open handles that need closing; kept for symmetry with KeywordIndex."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.retrieval import bm25
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 
@@ -112,4 +113,60 @@ def test_a_query_repeated_after_a_write_finds_the_terms_that_write_added(tmp_pat
     index.upsert("/r/z.txt", ["zebra crossing"])
     assert [h.path for h in index.search("zebra", 10)] == ["/r/z.txt"]
     assert {h.path for h in index.search("alpha zebra", 10)} == {"/r/a.txt", "/r/z.txt"}
+    index.close()
+
+
+def test_a_scoped_query_sees_writes_and_renames_inside_its_scope_at_once(tmp_path):
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert_many([("/r/Docs/a.txt", ["walrus tusk"]), ("/r/Other/b.txt", ["walrus"])])
+    assert [h.path for h in index.search("walrus", scope="/r/Docs")] == ["/r/Docs/a.txt"]
+    index.upsert("/r/Docs/c.txt", ["walrus walrus"])
+    assert {h.path for h in index.search("walrus", scope="/r/Docs")} == {"/r/Docs/a.txt", "/r/Docs/c.txt"}
+    index.rename("/r/Other/b.txt", "/r/Docs/b.txt")  # a rename changes no postings, only the scope
+    assert {h.path for h in index.search("walrus", scope="/r/Docs")} == {
+        "/r/Docs/a.txt",
+        "/r/Docs/b.txt",
+        "/r/Docs/c.txt",
+    }
+    index.rename("/r/Docs/a.txt", "/r/Other/a.txt")
+    assert "/r/Docs/a.txt" not in {h.path for h in index.search("walrus", scope="/r/Docs")}
+    assert [h.path for h in index.search("walrus", scope="/r/Other")] == ["/r/Other/a.txt"]
+    index.close()
+
+
+def test_removing_a_file_leaves_its_postings_for_the_compaction_and_never_returns_them(tmp_path):
+    corpus = generated_corpus(seed=5)
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert_many(corpus.items())
+    postings = index.stats()["postings"]
+    removed = [path for path in corpus if path.startswith("/r/Docs/")]
+    for path in removed:
+        index.delete(path)
+    index.upsert("/r/Other/f1.txt", ["w1 w2 w3 replaced"])
+    assert index.stats()["postings"] > postings - 10  # no scan deleted the removed chunks' rows
+    index.close()
+    index = KeywordIndex(tmp_path / "k.duckdb")  # the removed ids survive a restart
+    final = {p: t for p, t in corpus.items() if p not in removed} | {"/r/Other/f1.txt": ["w1 w2 w3 replaced"]}
+    fresh = KeywordIndex(tmp_path / "fresh.duckdb")
+    fresh.upsert_many(final.items())
+    for query in ("w1 w2", "w3", "w5 w7 w11", "w0 w39", "replaced"):
+        assert {h.key for h in index.search(query, 10_000)} == {h.key for h in fresh.search(query, 10_000)}
+    index.refresh_weights()
+    assert index.stats()["postings"] == fresh.stats()["postings"]
+    for query in ("w1 w2", "w3", "w5 w7 w11", "replaced"):
+        assert [(h.key, round(h.score, 4)) for h in index.search(query, 10_000)] == [
+            (h.key, round(h.score, 4)) for h in fresh.search(query, 10_000)
+        ]
+    index.close()
+    fresh.close()
+
+
+def test_queries_run_on_one_duckdb_thread_and_a_bulk_insert_gives_it_back(tmp_path, monkeypatch):
+    monkeypatch.setattr(bm25, "BULK_ROWS", 10)  # so a small batch takes the bulk path
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    threads = "SELECT current_setting('threads')"
+    assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
+    index.upsert_many((f"/r/f{i}.txt", [f"walrus {i}"]) for i in range(40))
+    assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
+    assert len(index.search("walrus", 100)) == 40
     index.close()

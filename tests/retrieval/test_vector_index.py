@@ -139,3 +139,24 @@ def test_the_hnsw_search_breadth_grows_with_the_table_and_always_covers_k():
     assert vectors_module.search_breadth(50, 1_000_000) == 800  # ef 200 gave 0.832 at 1M, ef 800 0.974
     assert vectors_module.search_breadth(50, 50_000_000) == 1000
     assert vectors_module.search_breadth(600, 100_000) == 1200
+
+
+def test_a_repeated_scoped_search_counts_its_scope_once_until_the_next_write(tmp_path, monkeypatch):
+    monkeypatch.setattr(vectors_module, "ANN_MIN_ROWS", 500)
+    rng = np.random.default_rng(11)
+    matrix = rng.normal(size=(600, 64)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    index = VectorIndex(tmp_path / "vectors", 64)
+    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i : i + 1]) for i in range(600)])
+    index.optimize()
+    counted: list[object] = []
+    real_count = index._table.count_rows
+    monkeypatch.setattr(
+        index._table, "count_rows", lambda where=None: counted.append(where) or real_count(where)
+    )
+    for _ in range(3):
+        assert index.search(matrix[250], k=3, scope="/r/F2")[0].path == "/r/F2/doc250.txt"
+    assert len([w for w in counted if w is not None]) == 1
+    index.upsert("/r/F2/new.txt", ["new"], matrix[:1] * -1)  # a write: the scope is counted again
+    assert index.search(matrix[0] * -1, k=1, scope="/r/F2")[0].path == "/r/F2/new.txt"
+    assert len([w for w in counted if w is not None]) == 2
