@@ -33,7 +33,10 @@ def proposed_name(name: str, sense: str | None) -> str | None:
     if not sense:
         return None
     text = re.sub(r"^\s*\[[^\]]*\]\s*", "", sense)  # the "[doc_type]" prefix
-    words = [w for w in re.findall(r"[^\W_]+", text.split(".")[0]) if w.casefold() not in _STOP]
+    if text.casefold().startswith(name.casefold() + ":"):  # the extractive sense names the file first
+        text = text[len(name) + 1 :]
+    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+    words = [w for w in re.findall(r"[^\W_]+", first) if w.casefold() not in _STOP]
     slug = "-".join(w.lower() for w in words[:MAX_WORDS])
     if not slug or is_unhelpful(slug):
         return None

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 ALL_FOLDERS = "All folders"
+MAP_LIMIT = 200  # files a map holds at most
 
 
 @dataclass
