@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.errors import InvalidInput
 from engine.gardener.layout import Lister
-from engine.gardener.model import LABELS, Finding, FolderReport
+from engine.gardener.model import LABELS, SINGULAR, Finding, FolderReport
 from engine.indexing.crawl import is_junk_file_name
 
 GROUP_LIMIT = 10_000  # a junk drawer's loose files moved by one plan
@@ -50,7 +50,8 @@ def fix_plan(
         ops.extend(_operations(finding, chosen, lister))
     if not ops:
         raise InvalidInput(f"The {LABELS[kind]} in {report.path} have no automatic fix; tidy them by hand.")
-    return f"Tidy {report.path}: fix {len(findings)} {LABELS[kind]}", ops
+    what = LABELS[kind] if len(findings) > 1 else SINGULAR[kind]
+    return f"Tidy {report.path}: fix {len(findings)} {what}", ops
 
 
 def _operations(finding: Finding, keep: set[str], lister: Lister) -> list[Op]:

@@ -44,6 +44,17 @@ LABELS: dict[str, str] = {
     "empty_folder": "empty folders",
     "depth": "deep folders",
 }
+SINGULAR: dict[str, str] = {
+    "duplicate": "exact duplicate",
+    "near_duplicate": "near-duplicate",
+    "version": "old version",
+    "misplaced": "misplaced file",
+    "unhelpful_name": "unhelpful name",
+    "stale_large": "stale large file",
+    "clutter": "cluttered folder",
+    "empty_folder": "empty folder",
+    "depth": "deep folder",
+}
 RANK: dict[str, int] = {"ok": 0, "info": 1, "warn": 2}
 
 
@@ -122,6 +133,6 @@ def summarise(findings: list[Finding]) -> tuple[Severity, str, dict[str, int]]:
     for finding in findings:
         if RANK[finding.severity] > RANK[severity]:
             severity = finding.severity
-    parts = [f"{n} {LABELS[k]}" for k, n in counts.items() if n]
+    parts = [f"{n} {LABELS[k] if n > 1 else SINGULAR[k]}" for k, n in counts.items() if n]
     headline = ", ".join(parts) if parts else "Nothing to tidy."
     return severity, headline[:1].upper() + headline[1:], {k: n for k, n in counts.items() if n}

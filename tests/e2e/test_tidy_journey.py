@@ -46,7 +46,7 @@ def test_tidy_view_shows_findings_proposes_a_duplicate_fix_applies_and_undoes_an
         page, errors = open_page(browser, server.url, height=1000)
         page.get_by_test_id("nav-tidy").click()
         page.get_by_test_id("tidy-root").first.click()
-        expect(page.get_by_test_id("tidy-headline")).to_contain_text("1 exact duplicates", timeout=WAIT_MS)
+        expect(page.get_by_test_id("tidy-headline")).to_contain_text("1 exact duplicate,", timeout=WAIT_MS)
         kinds = {kind for kind, _ in expected(real)}
         for kind in kinds:
             expect(page.get_by_test_id(f"tidy-group-{kind}")).to_be_visible()

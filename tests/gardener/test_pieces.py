@@ -124,7 +124,7 @@ def test_the_pass_publishes_a_report_only_when_its_findings_change(tmp_path):
     bg.run_once()
     assert [p["severity"] for p in seen] == ["ok", "info"]
     cached = cache.get("/r")
-    assert cached is not None and cached.findings == findings and cached.headline == "1 empty folders"
+    assert cached is not None and cached.findings == findings and cached.headline == "1 empty folder"
 
 
 def test_no_gardener_module_walks_the_disk_itself():
