@@ -1,6 +1,7 @@
 // The Tidy view: the Gardener's folder-health audit. Per root a health badge and a one-line headline
 // (from the background pass's cached report); choose a root to see its findings grouped by kind with
-// counts, each group expandable to the evidence and offering "Propose a fix", which opens the ordinary
+// counts, each group expandable to the evidence (duplicates: pick the copy to keep; the newest is
+// preselected) and offering "Propose a fix", which opens the ordinary
 // plan card (plan.js): nothing changes until the person approves it, and Undo works as for any plan.
 // The sidebar's health dots (one per root) are kept here too, refreshed on `gardener-report`.
 
@@ -79,21 +80,29 @@ function renderReport(box, report) {
   }
 }
 
+const KEEPS = new Set(["duplicate", "near_duplicate", "version"]); // the person may pick the copy to keep
+let groupSeq = 0;
+
 function groupCard(path, kind, label, findings) {
   const plans = h("div.tidy-plans");
+  const group = groupSeq++;
+  const keep = () => [...plans.parentElement.querySelectorAll("input.tidy-keep:checked")].map((box) => box.value);
   const fix = FIXES[kind]
-    ? h("button.btn.small.primary", { type: "button", "data-testid": `tidy-fix-${kind}`, title: FIXES[kind], onclick: () => propose(path, kind, plans) }, "Propose a fix")
+    ? h("button.btn.small.primary", { type: "button", "data-testid": `tidy-fix-${kind}`, title: FIXES[kind], onclick: () => propose(path, kind, plans, KEEPS.has(kind) ? keep() : []) }, "Propose a fix")
     : h("span.muted.small", {}, "No automatic fix");
   return h("section.card.tidy-group", { "data-testid": `tidy-group-${kind}` },
     h("div.card-head", {}, h("h3", {}, `${label} `, h("span.badge", { "data-testid": "tidy-count" }, String(findings.length))), fix),
-    ...findings.map(findingItem), plans);
+    ...findings.map((finding, i) => findingItem(finding, KEEPS.has(kind) ? `keep-${group}-${i}` : null)), plans);
 }
 
-function findingItem(finding) {
+function findingItem(finding, keepName) {
+  const pick = (e) => (keepName
+    ? h("input.tidy-keep", { type: "radio", name: keepName, value: e.path, checked: e.path === finding.keep, title: "Keep this copy", "aria-label": `Keep ${e.path}` })
+    : null);
   return h("details.tidy-finding", { "data-testid": "tidy-finding" },
     h("summary", {}, h(`span.health-dot.health-${finding.severity}`), finding.title),
     h("p.small", {}, finding.why),
-    h("ul.evidence", {}, ...finding.evidence.map((e) => h("li", {},
+    h("ul.evidence", {}, ...finding.evidence.map((e) => h("li", {}, pick(e),
       h("button.btn.link.small", { type: "button", title: "Show details", onclick: () => showFile(e.path) }, e.path),
       h("span.muted.small", {}, figures(e))))));
 }
@@ -107,9 +116,9 @@ function figures(e) {
   return parts.length ? ` — ${parts.join(" · ")}` : "";
 }
 
-async function propose(path, kind, target) {
+async function propose(path, kind, target, keep) {
   try {
-    const plan = await call("propose_gardener_fix", { path, kind });
+    const plan = await call("propose_gardener_fix", { path, kind, keep: keep.length ? keep : undefined });
     clear(target).append(planCard(plan)); // "Check again" re-reads the folder once the plan is settled
   } catch (error) {
     reportError(error, "Could not propose a fix");
