@@ -13,6 +13,7 @@ from engine.gardener.inputs import Inputs
 from engine.gardener.model import SEVERITY, Evidence, Finding
 
 MIN_FOLDER = 3
+BLOCK = 4096  # files scored against every centroid at once
 
 
 def misplaced(inputs: Inputs, margin: float, min_cosine: float) -> list[Finding]:
@@ -23,20 +24,28 @@ def misplaced(inputs: Inputs, margin: float, min_cosine: float) -> list[Finding]
     if len(folders) < 2:
         return []
     vectors = inputs.vectors
+    index = {f: k for k, f in enumerate(folders)}
+    rows = np.array([r for f in folders for r in rows_of[f]])
+    own_of = np.array([index[f] for f in folders for _ in rows_of[f]])
     sums = np.stack([vectors[rows_of[f]].sum(axis=0) for f in folders])
     centroids = sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-9)
     findings = []
-    for own_index, folder in enumerate(folders):
-        rows = rows_of[folder]
-        scores = vectors[rows] @ centroids.T  # each file against every centroid
-        for k, row in enumerate(rows):
-            rest = sums[own_index] - vectors[row]
-            own = float(vectors[row] @ rest / max(float(np.linalg.norm(rest)), 1e-9))
-            scores[k, own_index] = -1.0
-            best = int(np.argmax(scores[k]))
-            other = float(scores[k, best])
-            if other >= min_cosine and other - own >= margin:
-                findings.append(_finding(inputs, row, folder, folders[best], own, other))
+    for start in range(0, len(rows), BLOCK):
+        block, owns = rows[start : start + BLOCK], own_of[start : start + BLOCK]
+        v = vectors[block]
+        scores = v @ centroids.T  # each file against every centroid
+        dot = np.einsum("ij,ij->i", v, sums[owns])  # v · S_own
+        rest_norm = np.sqrt(np.maximum((sums[owns] ** 2).sum(axis=1) - 2 * dot + (v**2).sum(axis=1), 1e-18))
+        own = (dot - (v**2).sum(axis=1)) / rest_norm  # v · (S_own − v) / |S_own − v|: without itself
+        scores[np.arange(len(block)), owns] = -1.0
+        best = np.argmax(scores, axis=1)
+        other = scores[np.arange(len(block)), best]
+        for k in np.flatnonzero((other >= min_cosine) & (other - own >= margin)).tolist():
+            findings.append(
+                _finding(
+                    inputs, int(block[k]), folders[owns[k]], folders[best[k]], float(own[k]), float(other[k])
+                )
+            )
     return sorted(findings, key=lambda f: f.evidence[0].path)
 
 

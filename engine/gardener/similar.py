@@ -18,6 +18,8 @@ BLOCK = 1024
 TABLES = 16
 BITS = 10
 SEED = 16
+SMALL_BUCKET = 64  # buckets up to this size are scored pair by pair, in one batch per table
+PAIR_BATCH = 200_000
 
 
 def similar_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
@@ -34,11 +36,35 @@ def similar_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, int,
         codes = ((vectors @ planes) > 0).astype(np.int64) @ weights
         order = np.argsort(codes, kind="stable")
         bounds = np.flatnonzero(np.diff(codes[order])) + 1
+        small_a: list[np.ndarray] = []
+        small_b: list[np.ndarray] = []
         for members in np.split(order, bounds):
-            if len(members) > 1:
+            if len(members) > SMALL_BUCKET:
                 for i, j, score in _exact(vectors[members], members, threshold):
                     found[(i, j)] = score
+            elif len(members) > 1:
+                a, b = np.triu_indices(len(members), 1)
+                small_a.append(members[a])
+                small_b.append(members[b])
+        if small_a:
+            for i, j, score in _scored(vectors, np.concatenate(small_a), np.concatenate(small_b), threshold):
+                found[(i, j)] = score
     return [(i, j, s) for (i, j), s in sorted(found.items())]
+
+
+def _scored(
+    vectors: np.ndarray, a: np.ndarray, b: np.ndarray, threshold: float
+) -> list[tuple[int, int, float]]:
+    """The candidate pairs (a[k], b[k]) at or above `threshold`, scored in one vectorised pass (many tiny
+    matrix products cost more in BLAS thread hand-offs than the arithmetic itself)."""
+    out: list[tuple[int, int, float]] = []
+    for start in range(0, len(a), PAIR_BATCH):
+        ia, ib = a[start : start + PAIR_BATCH], b[start : start + PAIR_BATCH]
+        scores = np.einsum("ij,ij->i", vectors[ia], vectors[ib])
+        for k in np.flatnonzero(scores >= threshold).tolist():
+            i, j = int(ia[k]), int(ib[k])
+            out.append((min(i, j), max(i, j), float(scores[k])))
+    return out
 
 
 def _exact(vectors: np.ndarray, ids: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
