@@ -18,7 +18,7 @@ BLOCK = 1024
 TABLES = 16
 BITS = 10
 SEED = 16
-SMALL_BUCKET = 64  # buckets up to this size are scored pair by pair, in one batch per table
+SMALL_BUCKET = 512  # buckets up to this size are scored pair by pair, in one batch per table
 PAIR_BATCH = 200_000
 
 
