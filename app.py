@@ -280,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_optional_commands(sub: Any) -> None:
     """Sub-commands that live beside their feature (chat and MCP in cli/chat.py, apply in cli/apply.py)."""
-    for module in ("cli.chat", "cli.apply"):
+    for module in ("cli.chat", "cli.apply", "cli.tidy", "cli.map"):  # cli.tidy, cli.map: issue 16
         try:
             mod = __import__(module, fromlist=["add_parser"])
         except ImportError:

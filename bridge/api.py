@@ -76,6 +76,11 @@ COMMANDS: tuple[str, ...] = (
     "delete_conversation",
     "stop_chat",
     "list_models",
+    # DESIGN §6a, built by the gardener issue (16), and its "Propose a fix"
+    "analyze_directory",
+    "gardener_health",
+    "semantic_tree",
+    "propose_gardener_fix",
 )
 
 
@@ -330,6 +335,24 @@ class Api:
     @_command
     def list_models(self, base_url: str | None = None, api_key: str | None = None) -> Any:
         return self._engine.list_models(**_given(base_url=base_url, api_key=api_key))
+
+    # The Gardener and the meaning map (DESIGN §6a, issue 16)
+    @_command
+    def analyze_directory(self, path: str) -> Any:
+        return self._engine.analyze_directory(path=path)
+
+    @_command
+    def gardener_health(self) -> Any:
+        return self._engine.gardener_health()
+
+    @_command
+    def semantic_tree(self, query: Query, scope: str | None = None, limit: Limit | None = None) -> Any:
+        return self._engine.semantic_tree(query=query, **_given(scope=scope, limit=limit))
+
+    @_command
+    def propose_gardener_fix(self, path: str, kind: str, keep: list[str] | None = None) -> Any:
+        """A draft plan fixing one kind of finding (the plan card reviews it); changes nothing."""
+        return self._engine.propose_gardener_fix(path=path, kind=kind, **_given(keep=keep))
 
 
 def attach_window(api: Api, window: Any) -> None:

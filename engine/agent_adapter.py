@@ -22,9 +22,11 @@ class EngineAgentHost:
         search: Callable[..., list[dict[str, Any]]],
         propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
         max_chars: Callable[[], int],
+        folder_health: Callable[[str], str] | None = None,
     ):
         self._index, self._search, self._propose, self._max_chars = index, search, propose, max_chars
         self.roots = roots
+        self._folder_health = folder_health
 
     def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
         return self._search(query, scope=scope, limit=limit)
@@ -37,3 +39,8 @@ class EngineAgentHost:
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
         return self._propose(summary, operations)
+
+    def folder_health(self, path: str) -> str:
+        if self._folder_health is None:
+            return "The folder-health audit is not available in this session."
+        return self._folder_health(path)

@@ -105,6 +105,21 @@ class AgentSettings(_Section):
     approval_timeout_s: float = 300.0  # an MCP call nobody answers is denied after 5 minutes (DESIGN §2a)
 
 
+class GardenerSettings(_Section):
+    """The folder-health audit's thresholds (engine/gardener): what counts as clutter, too deep, stale
+    and large, how alike two files must be to be near-duplicates, and how much a pass may read."""
+
+    clutter_files: int = 40  # more files than this directly in one folder is a junk drawer
+    max_depth: int = 6  # folders nested deeper than this below the checked folder
+    near_duplicate_cosine: float = 0.92  # chunk #0 cosine: P 1.000 / R 0.977 on bench/gardener.py near
+    misplaced_margin: float = 0.15  # another folder's centroid must be this much closer than its own
+    misplaced_min_cosine: float = 0.3  # ... and at least this close
+    large_file_mb: float = 100.0
+    stale_days: int = 365
+    max_entries: int = 60_000  # a pass lists at most this many entries per folder it checks
+    background: bool = True
+
+
 class AppSettings(_Section):
     autostart: bool = False  # start in the tray at login (per OS convention; engine/autostart.py)
 
@@ -134,6 +149,7 @@ class Settings(_Section):
     indexing: IndexingSettings = Field(default_factory=IndexingSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
     app: AppSettings = Field(default_factory=AppSettings)
+    gardener: GardenerSettings = Field(default_factory=GardenerSettings)
     mcp_servers: dict[str, McpServer] = Field(default_factory=dict, alias="mcpServers")
 
     load_warning: str | None = Field(default=None, exclude=True)

@@ -23,6 +23,7 @@ from engine.indexing.embed import Embedder, embedder_for, embedder_named
 from engine.indexing.indexer import IndexOptions
 from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
+from engine.paths import normalize
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
@@ -31,7 +32,9 @@ from engine.roots import LIST_LIMIT, Entry, Roots
 from engine.txn.results import ApplyResult, TrashItem
 
 if TYPE_CHECKING:
+    from engine.gardener.model import FolderReport, Health
     from engine.key_guard import KeyGuard
+    from engine.retrieval.semantic_tree import TreeNode
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +95,10 @@ class Engine:
             self.indexer, self.search, self.index.catalog, self.vectors_dir, self.events, self._open_vectors
         )
         self._build_actions_and_agent()
+        self._build_gardener()
         self._background = background
         if background:
+            self.gardener.start()
             self.index.start_background()
             self.search.warm()  # the query model loads now, not at the first search
             if embedder is None and self.embedder.name != self._wanted_embedder().name:
@@ -192,6 +197,7 @@ class Engine:
             self.semantic_search,
             self._propose_plan,
             lambda: self.settings.indexing.max_chars,
+            folder_health=lambda path: self.gardener.folder_health(path),
         )
         factory = (lambda _settings: self._chat_model) if self._chat_model is not None else None
         self.agent = Agent(
@@ -203,6 +209,33 @@ class Engine:
             log_dir=self.home / "logs",
             save_always_allow=self._save_always_allow,
         )
+
+    def _build_gardener(self) -> None:
+        """The folder-health audit (issue 16): reads the catalog, stored vectors and listing only."""
+        from engine.gardener.service import GardenerService
+
+        listing = self.roots
+        self.gardener = GardenerService(
+            self.db,
+            self.index.catalog,
+            lambda: self.vectors,
+            listing,
+            listing.require,
+            listing.paths,
+            lambda: self.settings.gardener,
+            self.events,
+            self._propose_plan,
+            self._gardener_busy,
+        )
+
+    def _gardener_busy(self) -> bool:
+        """Indexing has work queued, or the index is locked (a batch is written or a plan applied)."""
+        if self.index.queue.pending() and not self.index.worker.paused:
+            return True
+        if not self.indexer.lock.acquire(blocking=False):
+            return True
+        self.indexer.lock.release()
+        return False
 
     def _save_always_allow(self, server: str, tools: list[str]) -> None:
         """The person's "Always allow" for an MCP tool, written to `mcpServers.<server>.alwaysAllow`."""
@@ -229,6 +262,7 @@ class Engine:
         return self.drain()
 
     def close(self) -> None:
+        self.gardener.stop()
         self.reembedder.stop()
         self.agent.close()
         self.index.stop()
@@ -367,6 +401,28 @@ class Engine:
 
     def agent_memory_confirm(self, id: int) -> dict[str, Any]:
         return self.agent.agent_memory_confirm(id)
+
+    # ---- the Gardener and the meaning map (issue 16; DESIGN §6a) ------------------------------------
+    def analyze_directory(self, path: str) -> FolderReport:
+        return self.gardener.analyze_directory(path)
+
+    def gardener_health(self) -> Health:
+        return self.gardener.gardener_health()
+
+    def propose_gardener_fix(self, path: str, kind: str, keep: list[str] | None = None) -> dict[str, Any]:
+        return self.gardener.propose_fix(path, kind, keep or ())
+
+    def semantic_tree(self, query: str, scope: str | None = None, limit: int = 50) -> TreeNode | None:
+        """The meaning map: the folder tree of the best `limit` files for `query`, shaded by score."""
+        from engine.retrieval.semantic_tree import MAP_LIMIT, build_tree
+
+        if not query or not query.strip():
+            raise InvalidInput("Type a few words to map.")
+        scope_path = self.roots.require(scope) if scope else None
+        hits = self.search.search(query, scope=scope_path, limit=max(1, min(int(limit), MAP_LIMIT)))
+        sizes = {h.path: getattr(self.index.catalog.get(h.path), "size", None) for h in hits}
+        bases = [scope_path] if scope_path else [normalize(r) for r in self.index.roots()]
+        return build_tree(((h.path, h.score) for h in hits), bases, sizes)
 
     # ---- files --------------------------------------------------------------------------------
     def list_directory(self, path: str) -> list[Entry]:

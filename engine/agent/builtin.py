@@ -87,6 +87,9 @@ class TurnTools:
             tool_from_function(
                 self.read_semantics, label=lambda a: f"🧾 Reading senses: {a.get('path', '')}"
             ),
+            tool_from_function(
+                self.folder_health, label=lambda a: f"🌱 Checking folder health: {a.get('path', '')}"
+            ),
             tool_from_function(self.propose_actions, label=lambda a: "🛠️ Preparing an action plan"),
             tool_from_function(self.remember, label=lambda a: "🧠 Remembering"),
         ]
@@ -180,6 +183,23 @@ class TurnTools:
         return "\n".join(
             f"- {r['path']} [{r.get('doc_type') or '?'}]: {r.get('sense') or '(no sense yet)'}" for r in rows
         )
+
+    def folder_health(self, path: str) -> str:
+        """Audit a folder: duplicates, near-duplicates, old versions, misplaced files, unhelpful names,
+        stale large files, clutter, empty folders and deep nesting, with evidence. Read-only.
+
+        Args:
+            path: the exact absolute path of the folder
+        """
+        try:
+            target = self._bounds.check(path)
+            report = self._host.folder_health(target)
+        except OutOfBounds as exc:
+            return refusal(exc)
+        except NotFound as exc:
+            return f"Could not check {path}: {exc.message}"
+        self.read_content = True  # file names and senses are written by whoever made the files
+        return report
 
     def propose_actions(self, summary: str, operations: list[dict[str, Any]]) -> str:
         """Propose a plan of file operations for the person to review; nothing is executed until they approve.

@@ -27,3 +27,7 @@ class AgentHost(Protocol):
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
         """Validate and persist a draft ActionPlan; raises PlanInvalid(problems). Executes nothing."""
         ...
+
+    def folder_health(self, path: str) -> str:
+        """The Gardener's findings under a folder, as text with evidence (engine/gardener). Read-only."""
+        ...

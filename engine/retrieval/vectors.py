@@ -297,6 +297,18 @@ class VectorIndex:
     def text(self, path: str, chunk_index: int) -> str | None:
         return self.texts([(path, chunk_index)]).get((path, chunk_index))
 
+    def lead_vectors(self, scope: str | None = None) -> tuple[list[str], np.ndarray]:
+        """Every file's chunk #0 vector under `scope` (the sense-bearing chunk), as stored: the Gardener
+        compares files with these and never embeds anything itself."""
+        where = "chunk_index = 0" + (f" AND {path_filter(scope)}" if scope is not None else "")
+        with _store_errors("read the stored vectors"):
+            rows = self._table.search().where(where).select(["path", "vector"]).limit(None).to_arrow()
+        paths = rows["path"].to_pylist()
+        if not paths:
+            return [], np.zeros((0, self.dim), np.float32)
+        flat = rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        return paths, np.asarray(flat, dtype=np.float32).reshape(len(paths), self.dim)
+
     def chunk_counts(self) -> dict[str, int]:
         with _store_errors("count chunks"):
             paths = self._table.search().select(["path"]).limit(None).to_arrow()

@@ -54,7 +54,7 @@ DOCUMENTED = {
     "app_version",
 }
 # Built beyond DESIGN §6 by open issues (agent_memory_confirm: issue 11's pending notes).
-BUILT_BEYOND_DESIGN = {"agent_memory_confirm"}
+BUILT_BEYOND_DESIGN = {"agent_memory_confirm", "propose_gardener_fix"}
 
 # DESIGN §6a commands the bridge has built, one set per issue; each is checked against the §6a table.
 BUILT_6A_APPROVAL = {"approve_tool_call"}
@@ -66,7 +66,8 @@ BUILT_6A_CONVERSATIONS = {
     "stop_chat",
     "list_models",
 }
-BUILT_6A = BUILT_6A_APPROVAL | BUILT_6A_CONVERSATIONS
+BUILT_6A_GARDENER = {"analyze_directory", "gardener_health", "semantic_tree"}
+BUILT_6A = BUILT_6A_APPROVAL | BUILT_6A_CONVERSATIONS | BUILT_6A_GARDENER
 BUILT = DOCUMENTED | BUILT_6A | BUILT_BEYOND_DESIGN
 
 
@@ -147,6 +148,9 @@ def _sample_arguments(folder: Path) -> dict[str, dict]:
         "path_details": {"path": file},
         "set_config": {"patch": {"agent": {"max_rounds": 4}}},
         "approve_tool_call": {"call_id": "missing", "decision": "deny"},
+        "analyze_directory": {"path": str(folder)},
+        "semantic_tree": {"query": "ACME invoice", "scope": str(folder), "limit": 5},
+        "propose_gardener_fix": {"path": str(folder), "kind": "duplicate"},
     }
 
 

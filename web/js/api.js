@@ -50,9 +50,13 @@ export const SIGNATURES = {
   delete_conversation: ["conversation_id"],
   stop_chat: ["conversation_id"],
   list_models: ["base_url", "api_key"],
+  analyze_directory: ["path"],
+  gardener_health: [],
+  semantic_tree: ["query", "scope", "limit"],
+  propose_gardener_fix: ["path", "kind", "keep"],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval", "chat-turn"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval", "chat-turn", "gardener-report"];
 
 export class ApiError extends Error {
   constructor(code, message) {

@@ -4,12 +4,14 @@
 import { initChat } from "./chat.js";
 import { indexingBusy, initFolders, onFoldersShown } from "./folders.js";
 import { initSearch } from "./search.js";
+import { initMeaningMap } from "./meaning_map.js";
+import { initTidy, onTidyShown } from "./tidy.js";
 import { loadSettings, initSettings } from "./settings.js";
 import { onShowFile, refreshStats, state } from "./state.js";
 import { call, on } from "./api.js";
 import { $, toast } from "./ui.js";
 
-const VIEWS = ["chat", "search", "folders", "settings"];
+const VIEWS = ["chat", "search", "folders", "tidy", "settings"];
 
 export function navigate(view) {
   for (const name of VIEWS) {
@@ -21,6 +23,7 @@ export function navigate(view) {
   document.body.dataset.view = view;
   if (view === "folders") onFoldersShown();
   if (view === "settings") loadSettings();
+  if (view === "tidy") onTidyShown();
   const focusTarget = { chat: "#chat-input", search: "#search-input" }[view];
   if (focusTarget) $(focusTarget).focus();
 }
@@ -28,7 +31,9 @@ export function navigate(view) {
 function init() {
   initChat();
   initSearch();
+  initMeaningMap();
   initFolders();
+  initTidy();
   initSettings();
   for (const item of document.querySelectorAll(".nav-item")) item.addEventListener("click", () => navigate(item.dataset.view));
   document.addEventListener("keydown", (e) => {

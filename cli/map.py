@@ -1,0 +1,57 @@
+"""`sensetree map "query" [--scope DIR]`: the meaning map in the terminal — the folder tree of the best
+matches, each folder scored by its best file, branches sorted by score, with a bar per line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from engine.retrieval.semantic_tree import TreeNode
+
+BAR = 20
+
+
+def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
+    p = subparsers.add_parser("map", help="show where in your folders a topic lives, as a scored tree")
+    p.add_argument("query", help="what to look for, in natural words")
+    p.add_argument("--scope", help="map only this folder")
+    p.add_argument("--limit", type=int, default=50, help="files to place on the map (default 50)")
+    p.add_argument("--json", action="store_true", help="print the tree as JSON")
+
+    def func(args: argparse.Namespace) -> int:
+        engine = build_engine()
+        try:
+            scope = os.path.abspath(args.scope) if args.scope else None
+            tree = engine.semantic_tree(args.query, scope=scope, limit=args.limit)
+        finally:
+            engine.close()
+        return run(tree, args.json, sys.stdout)
+
+    p.set_defaults(func=func)
+
+
+def run(tree: TreeNode | None, as_json: bool, out: TextIO) -> int:
+    if as_json:
+        from bridge.api import to_jsonable
+
+        print(json.dumps(to_jsonable(tree), indent=2, ensure_ascii=False), file=out)
+        return 0 if tree else 1
+    if tree is None:
+        print("Nothing matches. Is the folder indexed? Try `sensetree status`.", file=out)
+        return 1
+    print("\n".join(tree_lines(tree, tree.score)), file=out)
+    return 0
+
+
+def tree_lines(node: TreeNode, top: float, depth: int = 0) -> list[str]:
+    filled = round(BAR * node.score / top) if top > 0 else 0
+    bar = "█" * filled + "·" * (BAR - filled)
+    label = (node.path if depth == 0 and node.path else node.name) + ("/" if node.is_dir else "")
+    lines = [f"{bar} {node.score:6.3f}  {'  ' * depth}{label}"]
+    for child in node.children:
+        lines.extend(tree_lines(child, top, depth + 1))
+    return lines

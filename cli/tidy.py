@@ -1,0 +1,72 @@
+"""`sensetree tidy PATH [--json]`: the Gardener's report for a folder — severity, headline, then the
+findings grouped by kind with their evidence. It only reads; fixes are proposed in the app's Tidy view
+(or by the chat agent) as plans the person approves."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from engine.gardener.model import LABELS, FolderReport
+
+
+def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
+    p = subparsers.add_parser("tidy", help="check a folder's health: duplicates, clutter, bad names …")
+    p.add_argument("path", help="an indexed folder (or one inside it)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    def func(args: argparse.Namespace) -> int:
+        engine = build_engine()
+        try:
+            return run(engine.analyze_directory(os.path.abspath(args.path)), args.json, sys.stdout)
+        finally:
+            engine.close()
+
+    p.set_defaults(func=func)
+
+
+def run(report: FolderReport, as_json: bool, out: TextIO) -> int:
+    if as_json:
+        from bridge.api import to_jsonable
+
+        print(json.dumps(to_jsonable(report), indent=2, ensure_ascii=False), file=out)
+        return 0
+    print("\n".join(report_lines(report)), file=out)
+    return 0
+
+
+def report_lines(report: FolderReport) -> list[str]:
+    lines = [f"{report.path}: {report.severity.upper()} — {report.headline} ({report.files} indexed files)"]
+    if report.truncated:
+        lines.append("  (the folder listing stopped at the entries cap; empty folders were not checked)")
+    for kind, label in LABELS.items():
+        group = [f for f in report.findings if f.kind == kind]
+        if not group:
+            continue
+        lines.append(f"\n{label.capitalize()} ({len(group)}):")
+        for finding in group:
+            lines.append(f"  • {finding.title}")
+            lines.append(f"    {finding.why}")
+            for e in finding.evidence:
+                lines.append(f"      - {e.path}{_figures(e.size, e.modified, e.score)}{_note(e.note)}")
+    return lines
+
+
+def _figures(size: int | None, modified: float | None, score: float | None) -> str:
+    parts = []
+    if size is not None:
+        parts.append(f"{size:,} bytes")
+    if modified is not None:
+        parts.append(time.strftime("%Y-%m-%d", time.localtime(modified)))
+    if score is not None:
+        parts.append(f"score {score:g}")
+    return f"  ({', '.join(parts)})" if parts else ""
+
+
+def _note(note: str) -> str:
+    return f" — {note[:100]}" if note else ""

@@ -1,0 +1,96 @@
+"""`GardenerService`: the Gardener's commands (DESIGN §6a `analyze_directory`, `gardener_health`, and
+`propose_gardener_fix`), the agent's `folder_health` text, and the background pass, over one Engine's
+catalog, vectors, roots and plan drafts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engine.config import GardenerSettings
+from engine.db import Database
+from engine.events import EventBus
+from engine.gardener.analyze import Gardener
+from engine.gardener.background import GARDENER_REPORT, BackgroundPass
+from engine.gardener.fixes import fix_plan
+from engine.gardener.inputs import LeadVectors
+from engine.gardener.layout import Lister
+from engine.gardener.model import LABELS, FolderReport, Health, RootHealth
+from engine.gardener.store import MIGRATIONS, ReportCache
+from engine.indexing.catalog import Catalog
+
+AGENT_FINDINGS = 40  # findings listed to the model by folder_health
+
+
+class GardenerService:
+    def __init__(
+        self,
+        db: Database,
+        catalog: Catalog,
+        vectors: Callable[[], LeadVectors],
+        roots: Lister,
+        require: Callable[[str], str],
+        configured: Callable[[], list[str]],
+        settings: Callable[[], GardenerSettings],
+        events: EventBus,
+        propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
+        busy: Callable[[], bool],
+    ):
+        db.migrate(MIGRATIONS)
+        self.gardener = Gardener(catalog, vectors, roots, require, settings)
+        self.cache = ReportCache(db)
+        self._lister, self._configured, self._settings = roots, configured, settings
+        self._events, self._propose = events, propose
+        self.background = BackgroundPass(self.gardener.analyze, configured, self.cache, events, busy)
+
+    def analyze_directory(self, path: str) -> FolderReport:
+        report = self.gardener.analyze(path)
+        if report.path in self._configured() and self.cache.save(report):
+            self._events.publish(
+                GARDENER_REPORT,
+                {"path": report.path, "severity": report.severity, "headline": report.headline},
+            )
+        return report
+
+    def gardener_health(self) -> Health:
+        rows = []
+        for root in self._configured():
+            report = self.cache.get(root)
+            if report is None:
+                rows.append(RootHealth(root, "pending", "Not checked yet."))
+            else:
+                rows.append(
+                    RootHealth(root, report.severity, report.headline, report.counts, report.scanned_at)
+                )
+        times = [r.scanned_at for r in rows if r.scanned_at is not None]
+        return Health(rows, max(times) if times else None)
+
+    def propose_fix(self, path: str, kind: str, keep: Iterable[str] = ()) -> dict[str, Any]:
+        """A draft plan fixing every finding of `kind` under `path`; nothing is changed."""
+        summary, operations = fix_plan(self.gardener.analyze(path), kind, self._lister, keep)
+        return self._propose(summary, operations)
+
+    def folder_health(self, path: str) -> str:
+        """The report as text for the chat agent: headline, then findings with their evidence."""
+        report = self.gardener.analyze(path)
+        lines = [f"{report.path}: {report.severity} — {report.headline} ({report.files} indexed files)"]
+        for finding in report.findings[:AGENT_FINDINGS]:
+            lines.append(f"- [{LABELS[finding.kind]}] {finding.title}. {finding.why}")
+            for e in finding.evidence[:6]:
+                score = f", score {e.score:g}" if e.score is not None else ""
+                size = f", {e.size} bytes" if e.size is not None else ""
+                lines.append(f"    {e.path}{size}{score}{', ' + e.note if e.note else ''}")
+        if len(report.findings) > AGENT_FINDINGS:
+            lines.append(f"[… {len(report.findings) - AGENT_FINDINGS} more findings]")
+        lines.append(
+            "To fix, propose_actions with the operations you recommend (trash older duplicates, move "
+            "misplaced files to the folder named, rename from the sense); the person reviews the plan."
+        )
+        return "\n".join(lines)
+
+    def start(self) -> None:
+        if self._settings().background:
+            self.background.start()
+
+    def stop(self) -> None:
+        self.background.stop()

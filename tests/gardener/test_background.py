@@ -1,0 +1,41 @@
+"""The background pass stays out of the way: it counts the engine busy while indexing has work queued or
+the index lock is held (a batch being written, a plan being applied), and an engine started in the
+background runs its thread and stops it on close."""
+
+from __future__ import annotations
+
+import threading
+
+from engine.engine import Engine
+from engine.indexing.embed import HashingEmbedder
+
+
+def test_the_pass_waits_while_the_index_lock_is_held_or_work_is_queued(engine, tmp_path):
+    assert engine._gardener_busy() is False
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with engine.indexer.lock:
+            held.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    assert held.wait(10)
+    try:
+        assert engine._gardener_busy() is True
+    finally:
+        release.set()
+        worker.join(10)
+    assert engine._gardener_busy() is False
+    engine.index.queue.push(str(tmp_path / "new.txt"), 5)
+    assert engine._gardener_busy() is True
+
+
+def test_a_background_engine_starts_the_gardener_thread_and_close_stops_it(tmp_path):
+    engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), background=True)
+    try:
+        assert any(t.name == "sensetree-gardener" for t in threading.enumerate())
+    finally:
+        engine.close()
+    assert not any(t.name == "sensetree-gardener" for t in threading.enumerate())

@@ -1,0 +1,133 @@
+"""The Gardener's small pure pieces: candidate pairs, name rules, the meaning map's tree, the schedule,
+the report cache and the background pass's event — each without an index."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from engine.db import Database
+from engine.events import EventBus
+from engine.gardener import similar
+from engine.gardener.background import GARDENER_REPORT, BackgroundPass, Schedule
+from engine.gardener.duplicates import version_stem
+from engine.gardener.model import Evidence, Finding, FolderReport, summarise
+from engine.gardener.names import is_unhelpful, proposed_name
+from engine.gardener.store import MIGRATIONS, ReportCache
+from engine.retrieval.semantic_tree import ALL_FOLDERS, build_tree, top_branches
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_hashed_candidates_find_the_same_near_pairs_as_the_exact_product():
+    rng = np.random.default_rng(0)
+    base = _unit(rng.standard_normal((similar.EXACT_ROWS + 500, 64)))
+    near = _unit(base[:200] + 0.03 * rng.standard_normal((200, 64)))  # cosine ≈ 0.97 to their originals
+    vectors = np.vstack([base, near])
+    found = {(i, j) for i, j, _ in similar.similar_pairs(vectors, 0.95)}
+    exact = {(i, j) for i, j, _ in similar._exact(vectors, np.arange(len(vectors)), 0.95)}
+    assert len(exact) >= 190
+    assert found == exact
+
+
+def test_version_marks_are_stripped_down_to_one_stem():
+    names = [
+        "report.docx",
+        "report (1).docx",
+        "Report-final-v2.docx",
+        "Copy of report.docx",
+        "report_old.docx",
+    ]
+    assert {version_stem(n) for n in names} == {"report.docx"}
+    assert version_stem("report.pdf") != version_stem("report.docx")
+    assert version_stem("2024-01-05.txt") == "2024-01-05.txt"  # a name that is only a date stays
+
+
+def test_unhelpful_names_are_recognised_and_helpful_ones_left_alone():
+    for name in [
+        "scan_0042.pdf",
+        "IMG_2041.JPG",
+        "Document1.docx",
+        "Untitled 3.txt",
+        "DSC00012.jpg",
+        "20240312_1010.jpg",
+    ]:
+        assert is_unhelpful(name), name
+    for name in ["invoice-acme.pdf", "scanner-manual.pdf", "Documentation.md", "img-of-lisbon.png"]:
+        assert not is_unhelpful(name), name
+
+
+def test_a_name_is_proposed_from_the_sense_keeping_the_extension():
+    assert proposed_name(
+        "scan_0042.PDF", "[invoice] Invoice from ACME Corp for consulting, March 2024. Paid."
+    ) == ("invoice-acme-corp-consulting-march-2024.pdf")
+    assert proposed_name("scan_0042.txt", "scan_0042.txt: Finance note 12. More.") == "finance-note-12.txt"
+    assert proposed_name("scan_0042.pdf", None) is None
+
+
+def test_the_meaning_map_scores_folders_by_their_best_file_and_sorts_branches():
+    hits = [("/r/A/x.txt", 0.2), ("/r/B/C/y.txt", 0.9), ("/r/B/z.txt", 0.5), ("/r/A/x.txt", 0.4)]
+    tree = build_tree(hits, ["/r"], {"/r/B/C/y.txt": 10, "/r/B/z.txt": 5, "/r/A/x.txt": 1})
+    assert tree is not None and tree.path == "/r" and tree.score == 0.9 and tree.size == 16
+    assert [c.name for c in tree.children] == ["B", "A"]
+    b = tree.children[0]
+    assert [(c.name, c.score) for c in b.children] == [("C", 0.9), ("z.txt", 0.5)]
+    assert tree.children[1].children[0].score == 0.4  # a file's best score
+    assert top_branches(tree) == ["/r/B", "/r/A"]
+
+
+def test_the_meaning_map_joins_several_roots_and_is_none_without_hits():
+    tree = build_tree([("/a/f.txt", 0.3), ("/b/g.txt", 0.7), ("/elsewhere/h.txt", 0.99)], ["/a", "/b"])
+    assert tree is not None and tree.name == ALL_FOLDERS
+    assert [c.path for c in tree.children] == ["/b", "/a"]
+    assert build_tree([], ["/a"]) is None
+
+
+def test_the_schedule_runs_45_s_after_start_then_every_5_minutes_and_when_roots_change():
+    schedule = Schedule(start=100.0)
+    assert not schedule.due(144.0, ["/a"]) and schedule.due(145.0, ["/a"])
+    schedule.ran(145.0, ["/a"])
+    assert not schedule.due(444.0, ["/a"]) and schedule.due(445.0, ["/a"])
+    assert schedule.due(200.0, ["/a", "/b"])
+
+
+def _report(path: str, findings: list[Finding], at: float) -> FolderReport:
+    severity, headline, counts = summarise(findings)
+    return FolderReport(path, severity, headline, counts, findings, at, 3)
+
+
+def test_the_pass_publishes_a_report_only_when_its_findings_change(tmp_path):
+    db = Database(tmp_path / "g.db")
+    db.migrate(MIGRATIONS)
+    cache, events, seen = ReportCache(db), EventBus(), []
+    events.subscribe(lambda topic, payload: seen.append(payload), GARDENER_REPORT)
+    findings: list[Finding] = []
+    clock = iter(range(1000, 2000, 10))
+    bg = BackgroundPass(
+        lambda root: _report(root, list(findings), float(next(clock))),
+        lambda: ["/r"],
+        cache,
+        events,
+        busy=lambda: False,
+        clock=lambda: 0.0,
+    )
+    bg.run_once()
+    bg.run_once()
+    assert [p["severity"] for p in seen] == ["ok"]
+    findings.append(Finding("empty_folder", "info", "x is empty", "empty", [Evidence("/r/x")]))
+    bg.run_once()
+    assert [p["severity"] for p in seen] == ["ok", "info"]
+    cached = cache.get("/r")
+    assert cached is not None and cached.findings == findings and cached.headline == "1 empty folder"
+
+
+def test_no_gardener_module_walks_the_disk_itself():
+    for module in (REPO / "engine" / "gardener").glob("*.py"):
+        source = module.read_text(encoding="utf-8")
+        assert not re.search(r"os\.(scandir|listdir|walk)\b", source), module.name
