@@ -113,9 +113,8 @@ class SingleInstance:
             ).start()
 
     def _answer(self, conn: socket.socket, actions: dict[str, Callable[[], None]], api: Any) -> None:
-        with conn, contextlib.suppress(OSError, ValueError):
+        with conn, conn.makefile("rb") as reader, contextlib.suppress(OSError, ValueError):
             conn.settimeout(HANDSHAKE_S)
-            reader = conn.makefile("rb")
             secret, _, verb = reader.readline(256).decode(errors="replace").strip().partition(" ")
             if not secrets.compare_digest(secret.encode(), self._secret.encode()):
                 return
@@ -221,8 +220,7 @@ def _connect(file: Path, verb: str = "show", body: dict[str, Any] | None = None)
         conn = socket.create_connection(("127.0.0.1", int(info["port"])), timeout=HANDSHAKE_S)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise Unreachable("No SenseTree is running.") from exc
-    with conn:
-        reader = conn.makefile("rb")
+    with conn, conn.makefile("rb") as reader:
         try:
             message = f"{info['secret']} {verb}\n".encode()
             if body is not None:
