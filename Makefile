@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/index_throughput.py
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/compare.py
+	$(BIN)/python bench/startup.py
 
 lint: $(STAMP)
 	$(BIN)/python -m ruff check engine bridge app.py tests bench

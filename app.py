@@ -86,10 +86,10 @@ class _Version(argparse.Action):
 
 
 def data_dir() -> Path:
-    """The data dir (engine.config.data_dir), imported when a command first needs it: not for --help."""
-    from engine.config import data_dir as settings_dir
+    """The data dir, imported when a command first needs it: not for --help."""
+    from engine.datadir import data_dir as home
 
-    return settings_dir()
+    return home()
 
 
 def context() -> Any:
