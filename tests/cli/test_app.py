@@ -13,7 +13,7 @@ import pytest
 import app
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
-from tests.cli.helpers import REPO, indexed_home
+from tests.cli.helpers import REPO, indexed_home, run_cli
 
 LOGGING_PROBE = """
 import logging, sys, warnings
@@ -72,15 +72,7 @@ def test_serve_prints_its_url_before_the_engine_opens_and_stops_when_it_cannot(t
     indexed_home(tmp_path, sensetree_home)
     holder = Engine(sensetree_home, embedder=HashingEmbedder())  # holds the stores, and runs no socket
     try:
-        done = subprocess.run(
-            [sys.executable, "app.py", "serve"],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**os.environ, "PYTHONPATH": str(REPO), "SENSETREE_HOME": str(sensetree_home)},
-            check=False,
-        )
+        done, _modules = run_cli(["serve"], sensetree_home)
     finally:
         holder.close()
     assert done.stdout.startswith("SenseTree UI: http://127.0.0.1:"), done.stderr
