@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/compare.py
 	$(BIN)/python bench/serve_latency.py
+	$(BIN)/python bench/startup.py
 
 # ruff (E,F,I,B,UP, line length 110) over all our Python, then mypy with check_untyped_defs over
 # engine/, bridge/ and cli/ (both configured in pyproject.toml). Both must report zero findings.

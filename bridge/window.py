@@ -16,23 +16,20 @@ import contextlib
 import json
 import logging
 import os
-import secrets
-import socket
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 from bridge.api import Api, attach_window, event_bus
 from bridge.geometry import MIN_SIZE, Rect, WindowState, fit, minimum_size
+from bridge.instance import SingleInstance
 from bridge.tray import NOTICE, TrayActions, start_tray, uses_qt_tray
 from engine.config import data_dir
 from engine.resources import web_dir
 
 log = logging.getLogger(__name__)
 
-INSTANCE_FILE = "instance.json"
 WINDOW_TITLE = "SenseTree"
 
 
@@ -47,63 +44,6 @@ def event_script(topic: str, payload: dict[str, Any]) -> str:
     """The JavaScript that hands one engine event to the page (JSON is valid JavaScript)."""
     detail = json.dumps({"topic": topic, "payload": payload}, ensure_ascii=True, default=str)
     return f"window.dispatchEvent(new CustomEvent('sensetree-event', {{detail: {detail}}}));"
-
-
-class SingleInstance:
-    """The first launch listens on a loopback port (with a secret) and records both in the data dir;
-    later launches connect, send the secret and "show", and leave. "quit" runs the same quit as the
-    tray's Quit item, for desktops without a tray (and the packaging smoke test under Xvfb)."""
-
-    def __init__(self, home: Path | None = None) -> None:
-        self._file = (home or data_dir()) / INSTANCE_FILE
-        self._secret = secrets.token_hex(16)
-        self._listener: socket.socket | None = None
-
-    def notify_running(self, command: str = "show") -> bool:
-        """True when another instance answered (it has been asked to show its window, or to quit)."""
-        try:
-            info = json.loads(self._file.read_text(encoding="utf-8"))
-            with socket.create_connection(("127.0.0.1", int(info["port"])), timeout=2) as conn:
-                conn.sendall(f"{info['secret']} {command}\n".encode())
-                return conn.recv(16).startswith(b"ok")
-        except (OSError, ValueError, KeyError):
-            return False
-
-    def listen(self, on_show: Callable[[], None], on_quit: Callable[[], None] | None = None) -> None:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(4)
-        self._listener = listener
-        tmp = self._file.with_suffix(".tmp")
-        tmp.write_text(
-            json.dumps({"port": listener.getsockname()[1], "secret": self._secret, "pid": os.getpid()})
-        )
-        os.replace(tmp, self._file)
-        actions = {"show": on_show, **({"quit": on_quit} if on_quit is not None else {})}
-        threading.Thread(
-            target=self._serve, args=(listener, actions), name="sensetree-instance", daemon=True
-        ).start()
-
-    def _serve(self, listener: socket.socket, actions: dict[str, Callable[[], None]]) -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.settimeout(2)
-                with contextlib.suppress(OSError):
-                    secret, _, command = conn.recv(128).decode(errors="replace").strip().partition(" ")
-                    if secrets.compare_digest(secret, self._secret) and command in actions:
-                        conn.sendall(b"ok\n")
-                        actions[command]()
-
-    def release(self) -> None:
-        if self._listener is not None:
-            self._listener.close()
-            with contextlib.suppress(OSError, ValueError):
-                if json.loads(self._file.read_text(encoding="utf-8")).get("secret") == self._secret:
-                    self._file.unlink()
 
 
 def webview_gui(platform: str = sys.platform) -> Literal["qt"] | None:
@@ -226,7 +166,7 @@ def run_window(
         return False
 
     window.events.closing += on_closing
-    instance.listen(lambda: _show(window), on_quit=quit_app)
+    instance.listen(lambda: _show(window), on_quit=quit_app, api=api)  # the CLI calls in too
 
     def started() -> None:
         state["tray"] = start_tray(

@@ -1,21 +1,23 @@
 """`sensetree apply ID`: approve a proposed plan from the command line, all of it or all but the
 operations the person skips; `sensetree apply --undo ID` undoes a committed one. The same rules as the
 app's Approve button apply: only operations that are in the stored draft, fingerprints re-checked,
-journaled, rolled back on the first failure."""
+journaled, rolled back on the first failure.
+
+The plan is read from this process's engine (`Engine.get_action_plan` is not an IPC command), so
+while a SenseTree is running the plan is approved in its window; `--undo` works through it too."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import Any, TextIO
 
 from cli.chat import plan_lines
-from engine.errors import InvalidInput, NotFound
-from engine.txn.results import ApplyResult
+from cli.context import Context, plain
+from engine.errors import EngineError, InvalidInput
 
 
-def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
+def add_parser(subparsers: Any, context: Context) -> None:
     p = subparsers.add_parser("apply", help="approve a proposed action plan (or undo an applied one)")
     p.add_argument("transaction_id", help="the id printed with the plan")
     p.add_argument(
@@ -29,23 +31,26 @@ def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
     p.add_argument("--yes", action="store_true", help="apply without asking")
     p.add_argument("--undo", action="store_true", help="undo this committed plan instead")
 
-    def func(args: argparse.Namespace) -> int:
-        engine = build_engine()
-        try:
-            return run(args, engine, sys.stdout, sys.stdin)
-        finally:
-            engine.close()
+    p.set_defaults(func=lambda args: _run_in(context, args))
 
-    p.set_defaults(func=func)
+
+def _run_in(context: Context, args: argparse.Namespace) -> int:
+    remote = context.running()
+    if remote is not None and args.undo:
+        return _report(plain(remote.undo_transaction(transaction_id=args.transaction_id)), sys.stdout)
+    if remote is not None:
+        raise EngineError(
+            "SenseTree is running: approve the plan in its window (Chat), or quit it and run "
+            f"`sensetree apply {args.transaction_id}` again."
+        )
+    with context.local() as engine:
+        return run(args, engine, sys.stdout, sys.stdin)
 
 
 def run(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO | None) -> int:
     if args.undo:
-        return _report(engine.undo_transaction(args.transaction_id), out)
-    record = engine.txn.store.get(args.transaction_id)
-    if record is None:
-        raise NotFound(f"No plan has the id {args.transaction_id}; `sensetree chat` prints it with the plan.")
-    plan = record.plan.to_json_dict()
+        return _report(plain(engine.undo_transaction(transaction_id=args.transaction_id)), out)
+    plan = plain(engine.get_action_plan(args.transaction_id))
     operations = plan["operations"]
     skipped = set(args.skip or [])
     if not skipped <= set(range(1, len(operations) + 1)):
@@ -55,7 +60,9 @@ def run(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO | None
     if not args.yes and not _confirmed(len(chosen), out, stdin):
         print("Nothing was changed.", file=out)
         return 1
-    return _report(engine.apply_action_plan(args.transaction_id, chosen), out)
+    return _report(
+        plain(engine.apply_action_plan(transaction_id=args.transaction_id, operations=chosen)), out
+    )
 
 
 def _confirmed(count: int, out: TextIO, stdin: TextIO | None) -> bool:
@@ -66,9 +73,9 @@ def _confirmed(count: int, out: TextIO, stdin: TextIO | None) -> bool:
     return stdin.readline().strip().lower() in ("y", "yes")
 
 
-def _report(result: ApplyResult, out: TextIO) -> int:
-    print(result.message, file=out)
-    for step in result.rollback or []:
+def _report(result: dict[str, Any], out: TextIO) -> int:
+    print(result["message"], file=out)
+    for step in result.get("rollback") or []:
         mark = "ok" if step.get("ok") else "FAILED"
         print(f"  [{mark}] {step['step']}: {step.get('detail') or step.get('error') or ''}", file=out)
-    return 0 if result.applied else 1
+    return 0 if result.get("applied") else 1

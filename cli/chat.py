@@ -1,4 +1,4 @@
-"""`sensetree chat "question" [--scope DIR]` and `sensetree mcp list`: the agent from a terminal.
+"""`sensetree chat "question" [--scope DIR]`: the agent from a terminal.
 
 Every turn is stored like the window's: `--continue` asks in the newest conversation (or
 `--conversation ID` in a given one), `--list` lists them newest first, `--export ID` prints one as
@@ -7,6 +7,8 @@ Markdown.
 Steps are printed as they happen (the same `agent-step` events the window shows), the answer streams
 as `answer-delta` events arrive, then the sources are listed. A proposed plan is printed as a
 Before → After list with its transaction id; approving it happens in the app or with `sensetree apply`.
+With a SenseTree running, the turn runs there (cli/context.py) and its events come back over the
+single-instance socket; only the events of this turn are shown, and only its approvals asked.
 
 An MCP call that needs the person's approval (DESIGN §2a) is asked on the terminal:
 `Allow mcp__x__y? [o]nce/[a]lways/[D]eny`, after the tool's description and exact arguments. Deny is
@@ -20,14 +22,13 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
 from typing import Any, TextIO
 
-from engine.agent.mcp import tool_name
+from cli.context import Context, plain
 from engine.events import AGENT_STEP, ANSWER_DELTA, TOOL_APPROVAL
 
 
-def add_parser(subparsers: Any, build_engine: Callable[[], Any] | None = None) -> None:
+def add_parser(subparsers: Any, context: Context | None = None) -> None:
     chat = subparsers.add_parser("chat", help="ask the assistant about your files")
     chat.add_argument("question", nargs="?", help="what to ask")
     chat.add_argument("--scope", help="restrict the answer to this folder")
@@ -37,36 +38,17 @@ def add_parser(subparsers: Any, build_engine: Callable[[], Any] | None = None) -
     chat.add_argument("--conversation", metavar="ID", help="continue this conversation")
     chat.add_argument("--list", dest="list_conversations", action="store_true", help="list the conversations")
     chat.add_argument("--export", metavar="ID", help="print a conversation as Markdown")
-    chat.set_defaults(func=_with_engine(build_engine, run))
-    mcp = subparsers.add_parser("mcp", help="MCP servers")
-    mcp_sub = mcp.add_subparsers(dest="mcp_command", required=True)
-    listing = mcp_sub.add_parser("list", help="list the tools of the enabled MCP servers")
-    listing.set_defaults(func=_with_engine(build_engine, run))
+    if context is not None:
+        chat.set_defaults(func=lambda args: _run_in(context, args))
 
 
-def _with_engine(
-    build_engine: Callable[[], Any] | None, command: Callable[[argparse.Namespace, Any], int]
-) -> Callable[[argparse.Namespace], int]:
-    def func(args: argparse.Namespace) -> int:
-        if build_engine is None:
-            from engine.engine import Engine
-
-            engine = Engine()
-        else:
-            engine = build_engine()
-        try:
-            return command(args, engine)
-        finally:
-            engine.close()
-
-    return func
+def _run_in(context: Context, args: argparse.Namespace) -> int:
+    with context.engine() as engine:
+        return run(args, engine)
 
 
 def run(args: argparse.Namespace, engine: Any, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
-    stream = out or sys.stdout
-    if getattr(args, "mcp_command", None) == "list":
-        return _mcp_list(engine, stream)
-    return _chat(args, engine, stream, stdin or sys.stdin)
+    return _chat(args, engine, out or sys.stdout, stdin or sys.stdin)
 
 
 ANSWERS = {"o": "once", "once": "once", "a": "always", "always": "always"}
@@ -75,15 +57,14 @@ ARGUMENT_CHARS = 2000
 
 def _ask_on_terminal(engine: Any, payload: dict[str, Any], out: TextIO, stdin: TextIO) -> None:
     """The terminal's answer to a `tool-approval` question; deny by default and without a terminal."""
+    from engine.agent.mcp import tool_name  # MCP loads only when a tool asks
+
     name = tool_name(payload["server"], payload["tool"])
     arguments = json.dumps(payload.get("arguments") or {}, indent=2, ensure_ascii=False)
     if len(arguments) > ARGUMENT_CHARS:
         arguments = arguments[:ARGUMENT_CHARS] + f"\n… ({len(arguments) - ARGUMENT_CHARS} more characters)"
-    print(
-        f"\n  🔌 {payload['server']} wants to run {payload['tool']}: "
-        f"{payload.get('description') or ''}".rstrip(),
-        file=out,
-    )
+    wants = f"\n  🔌 {payload['server']} wants to run {payload['tool']}: {payload.get('description') or ''}"
+    print(wants.rstrip(), file=out)
     print("  with " + arguments.replace("\n", "\n  "), file=out)
     decision = "deny"
     if stdin.isatty():
@@ -92,11 +73,11 @@ def _ask_on_terminal(engine: Any, payload: dict[str, Any], out: TextIO, stdin: T
         decision = ANSWERS.get(line.strip().lower(), "deny")
     else:
         print(f"  Denied {name}: no terminal to ask on (approving a tool is a person's act).", file=out)
-    engine.approve_tool_call(payload["call_id"], decision)
+    engine.approve_tool_call(call_id=payload["call_id"], decision=decision)
 
 
 def _list(engine: Any, out: TextIO) -> int:
-    rows = engine.list_conversations()
+    rows = plain(engine.list_conversations())
     if not rows:
         print('No conversations yet. Start one with: sensetree chat "your question"', file=out)
     for row in rows:
@@ -109,12 +90,12 @@ def _history(args: argparse.Namespace, engine: Any) -> tuple[str | None, list[di
     """The conversation to continue and its stored messages (none for a new conversation)."""
     conversation_id = args.conversation
     if args.resume and not conversation_id:
-        newest = engine.list_conversations()
+        newest = plain(engine.list_conversations())
         conversation_id = newest[0]["conversation_id"] if newest else None
     if not conversation_id:
         return None, []
     messages = []
-    for turn in engine.get_conversation(conversation_id)["turns"]:
+    for turn in plain(engine.get_conversation(conversation_id=conversation_id))["turns"]:
         messages.append({"role": "user", "content": turn["user"]})
         if turn["answer"]:
             messages.append({"role": "assistant", "content": turn["answer"]})
@@ -125,7 +106,7 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
     if args.list_conversations:
         return _list(engine, out)
     if args.export:
-        out.write(engine.get_conversation(args.export)["markdown"])
+        out.write(plain(engine.get_conversation(conversation_id=args.export))["markdown"])
         return 0
     if not args.question or not args.question.strip():
         print('Ask a question: sensetree chat "…" (or --list to see your conversations).', file=out)
@@ -155,7 +136,7 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
     try:
         messages.append({"role": "user", "content": args.question})
         options = {"conversation_id": conversation_id} if conversation_id else {}
-        result = engine.chat_with_assistant(messages, scope=args.scope, **options)
+        result = plain(engine.chat_with_assistant(messages=messages, scope=args.scope, **options))
     finally:
         for stop in unsubscribe:
             stop()
@@ -210,19 +191,3 @@ def _before_after(op: dict[str, Any]) -> str:
     if kind == "requalify":
         return f"{old}: sense → {op.get('new_summary')!r}"
     return f"{old} → {new}"
-
-
-def _mcp_list(engine: Any, out: TextIO) -> int:
-    rows = engine.list_mcp_tools()
-    if not rows:
-        print("No MCP servers are configured (add them under mcpServers in the settings file).", file=out)
-        return 0
-    failed = 0
-    for row in rows:
-        if row.get("error"):
-            failed += 1
-            print(f"{row['server']}: not available — {row['error']}", file=out)
-        else:
-            asks = "  (asks before running)" if row.get("approval", "asks") == "asks" else ""
-            print(f"{row['name']}  {row['description']}{asks}", file=out)
-    return 1 if failed == len(rows) else 0

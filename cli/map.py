@@ -7,15 +7,15 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 from typing import Any, TextIO
 
+from cli.context import Context
 from engine.retrieval.semantic_tree import TreeNode
 
 BAR = 20
 
 
-def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
+def add_parser(subparsers: Any, context: Context) -> None:
     p = subparsers.add_parser("map", help="show where in your folders a topic lives, as a scored tree")
     p.add_argument("query", help="what to look for, in natural words")
     p.add_argument("--scope", help="map only this folder")
@@ -23,12 +23,9 @@ def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
     p.add_argument("--json", action="store_true", help="print the tree as JSON")
 
     def func(args: argparse.Namespace) -> int:
-        engine = build_engine()
-        try:
+        with context.local() as engine:
             scope = os.path.abspath(args.scope) if args.scope else None
             tree = engine.semantic_tree(args.query, scope=scope, limit=args.limit)
-        finally:
-            engine.close()
         return run(tree, args.json, sys.stdout)
 
     p.set_defaults(func=func)

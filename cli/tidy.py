@@ -9,23 +9,20 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
 from typing import Any, TextIO
 
+from cli.context import Context
 from engine.gardener.model import LABELS, FolderReport
 
 
-def add_parser(subparsers: Any, build_engine: Callable[[], Any]) -> None:
+def add_parser(subparsers: Any, context: Context) -> None:
     p = subparsers.add_parser("tidy", help="check a folder's health: duplicates, clutter, bad names …")
     p.add_argument("path", help="an indexed folder (or one inside it)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
     def func(args: argparse.Namespace) -> int:
-        engine = build_engine()
-        try:
+        with context.local() as engine:
             return run(engine.analyze_directory(os.path.abspath(args.path)), args.json, sys.stdout)
-        finally:
-            engine.close()
 
     p.set_defaults(func=func)
 

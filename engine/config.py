@@ -18,25 +18,16 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import privacy, secrets
+from engine.datadir import data_dir  # re-exported: its home is the light module the CLI starts with
 from engine.errors import ConfigError, InvalidInput
 
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
 MASK = "••••••••"
-
-
-def data_dir() -> Path:
-    """Where SenseTree keeps its settings, databases, logs and trash (created on first use)."""
-    override = os.environ.get("SENSETREE_HOME")
-    path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir("SenseTree", False))
-    if not path.is_dir():
-        path.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
-    return path
 
 
 class _Section(BaseModel):

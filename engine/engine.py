@@ -327,6 +327,13 @@ class Engine:
     ) -> ApplyResult:
         return self.txn.apply_action_plan(transaction_id, operations)
 
+    def get_action_plan(self, transaction_id: str) -> dict[str, Any]:
+        """The stored plan of a transaction, as proposed (`sensetree apply` shows it before asking)."""
+        record = self.txn.store.get(transaction_id)
+        if record is None:
+            raise NotFound(f"No plan has the id {transaction_id}; `sensetree chat` prints it with the plan.")
+        return record.plan.to_json_dict()
+
     def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
         return self.txn.discard_action_plan(transaction_id)
 

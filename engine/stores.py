@@ -22,12 +22,15 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.config import Settings, save_settings, settings_path
 from engine.db import Database, Migration
 from engine.errors import ConfigError, StoreError
 from engine.paths import is_within, normalize
-from engine.retrieval.vectors import VectorIndex
+
+if TYPE_CHECKING:  # LanceDB loads only where vectors are opened: `sensetree status` reads roots without it
+    from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +89,8 @@ def _check(db: Database) -> None:
 def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
     """Open the chunk table and probe it; damaged index structures are dropped (they are derived and
     rebuilt by `optimize()`), a table whose data cannot be read is kept aside and started anew."""
+    from engine.retrieval.vectors import VectorIndex
+
     vectors: VectorIndex | None = None
     try:
         vectors = VectorIndex(directory, dim)

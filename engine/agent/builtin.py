@@ -192,10 +192,10 @@ class TurnTools:
             path: the exact absolute path of the folder
         """
         try:
-            target = self._bounds.check(path)
+            target = self._roots.require(path)
             report = self._host.folder_health(target)
         except OutOfBounds as exc:
-            return refusal(exc)
+            return _refusal(exc)
         except NotFound as exc:
             return f"Could not check {path}: {exc.message}"
         self.read_content = True  # file names and senses are written by whoever made the files

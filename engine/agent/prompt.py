@@ -36,7 +36,8 @@ to read on.
 - propose_actions(summary, operations): prepare an action plan of mkdir / move / rename / delete / requalify \
 operations. Nothing executes: the person reviews and approves the plan, and it is validated first.
 - folder_health(path): the Gardener's findings for a folder (duplicates, near-duplicates, old versions, \
-misplaced files, unhelpful names, stale large files, clutter, empty folders) with evidence; start a tidy-up here.
+misplaced files, unhelpful names, stale large files, clutter, empty folders) with evidence; \
+start a tidy-up here.
 - remember(note): save a durable one-line fact about the person or their files for future conversations.
 - Tools named mcp__<server>__<tool> come from external servers the person enabled.
 

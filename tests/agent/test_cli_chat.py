@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 from mcp.server.mcpserver import MCPServer
 
+from cli import mcp as mcp_command
 from cli.chat import add_parser, run
 from engine.agent import Call, ScriptedModel
 from tests.agent.helpers import FolderHost
@@ -22,7 +23,9 @@ def cli_engine(agent, bus) -> SimpleNamespace:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    add_parser(parser.add_subparsers(dest="command"))
+    commands = parser.add_subparsers(dest="command")
+    add_parser(commands)
+    mcp_command.add_parser(commands)
     return parser.parse_args(argv)
 
 
@@ -74,7 +77,7 @@ def test_mcp_list_prints_each_tool_with_its_prefixed_name(tmp_path, make_agent):
         FolderHost([tmp_path]), ScriptedModel([]), mcp_in_process={"notes": server}
     )
     out = io.StringIO()
-    assert run(parse(["mcp", "list"]), cli_engine(agent, bus), out) == 0
+    assert mcp_command.run(parse(["mcp", "list"]), cli_engine(agent, bus), out) == 0
     assert out.getvalue() == "mcp__notes__shout  Repeat the text in capitals.  (asks before running)\n"
 
 

@@ -8,7 +8,7 @@ import json
 import socket
 import threading
 
-from bridge.window import INSTANCE_FILE, SingleInstance
+from bridge.instance import INSTANCE_FILE, SingleInstance
 
 BOUND_S = 10
 

@@ -1,0 +1,39 @@
+"""`sensetree --help`, `status` and `config get` start without the heavy libraries (issue 12, item 6):
+they are run as the person runs them, in a fresh interpreter, which then lists what it imported."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.engine import Engine
+from engine.indexing.embed import HashingEmbedder
+from tests.cli.helpers import HEAVY, indexed_home, run_cli
+
+
+@pytest.mark.parametrize("args", [["--help"], ["config", "get", "reasoning.base_url"], ["status"]])
+def test_fast_commands_do_not_import_the_stores_the_model_or_the_agent(args, sensetree_home):
+    done, modules = run_cli(args, sensetree_home)
+    assert done.returncode == 0, done.stderr
+    assert sorted(modules & set(HEAVY)) == []
+
+
+def test_status_of_an_indexed_folder_reads_the_counts_without_opening_the_stores(tmp_path, sensetree_home):
+    docs = indexed_home(tmp_path, sensetree_home)
+    done, modules = run_cli(["status"], sensetree_home)
+    assert done.returncode == 0, done.stderr
+    assert f"  {docs}" in done.stdout
+    assert "Files: 2 (2 done, 0 by name only, 0 failed, 0 queued); chunks: 2" in done.stdout
+    assert sorted(modules & set(HEAVY)) == []
+
+
+def test_status_json_from_the_database_has_the_engines_figures(tmp_path, sensetree_home):
+    docs = indexed_home(tmp_path, sensetree_home)
+    done, _modules = run_cli(["status", "--json"], sensetree_home)
+    report = json.loads(done.stdout)
+    engine = Engine(sensetree_home, embedder=HashingEmbedder())
+    try:
+        assert report == {"roots": [str(docs)], **engine.indexing_stats(), "failed_files": []}
+    finally:
+        engine.close()
