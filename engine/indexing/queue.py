@@ -220,18 +220,21 @@ class WorkQueue:
         return int(self.db.scalar("SELECT count(*) FROM queue WHERE state = 'queued'"))
 
     def pending_under(self, root: str) -> int:
-        row = self.db.one(
-            f"SELECT count(*) AS n FROM queue WHERE state = 'queued' AND {under_clause()}", under_params(root)
+        return int(
+            self.db.scalar(
+                f"SELECT count(*) FROM queue WHERE state = 'queued' AND {under_clause()}", under_params(root)
+            )
         )
-        return row["n"]
 
     def pending_new(self) -> int:
         """Queued index jobs for files not yet searchable (what the keyword phase has still to add)."""
-        return self.db.one(
-            """SELECT count(*) AS n FROM queue q WHERE q.state = 'queued' AND q.action = 'index'
-               AND NOT EXISTS (SELECT 1 FROM files f
-                               WHERE f.path = q.path AND f.status IN ('done', 'skipped'))"""
-        )["n"]
+        return int(
+            self.db.scalar(
+                """SELECT count(*) FROM queue q WHERE q.state = 'queued' AND q.action = 'index'
+                   AND NOT EXISTS (SELECT 1 FROM files f
+                                   WHERE f.path = q.path AND f.status IN ('done', 'skipped'))"""
+            )
+        )
 
     def listing(self, limit: int = 100) -> list[dict[str, object]]:
         rows = self.db.query(
