@@ -72,23 +72,23 @@ def _follow(engine: Any, paths: list[str], printer: Any, err: TextIO) -> list[st
     when it is paused (they are indexed when it resumes)."""
     from cli.remote import watch
     from engine.events import INDEXING_PROGRESS
-    from engine.paths import is_within, normalize
+    from engine.paths import normalize
 
     tops = [normalize(os.path.abspath(path)) for path in paths]
-    scanned, finished = threading.Event(), threading.Event()
+    finished = threading.Event()
 
     def on_progress(topic: str, stats: dict[str, Any]) -> None:
         printer.on_progress(topic, stats)
-        current = stats.get("current")
-        if current and any(is_within(str(current), top) for top in tops):
-            scanned.set()  # the scan of our folders (or a file in them) has run
-        elif scanned.is_set() and not current and not stats.get("queued"):
-            finished.set()  # and then the worker went idle with nothing queued
+        if _settled(stats, tops):
+            finished.set()
 
     with watch(engine, [INDEXING_PROGRESS], on_progress):
         roots = _add(engine, paths, err)
         while not finished.wait(POLL_S):
-            if plain(engine.indexing_stats()).get("paused"):
+            stats = plain(engine.indexing_stats())
+            if _settled(stats, tops):
+                break
+            if stats.get("paused"):
                 print(
                     "Indexing is paused in the running SenseTree: the folders were added and are "
                     "indexed when it resumes (the tray menu, or Folders & indexing).",
@@ -98,22 +98,38 @@ def _follow(engine: Any, paths: list[str], printer: Any, err: TextIO) -> list[st
     return roots
 
 
+def _settled(stats: dict[str, Any], tops: list[str]) -> bool:
+    """Our folders are known, scanned, and both phases are idle with nothing queued (a snapshot, pushed
+    or polled, says so; a quick folder may never be seen mid-way)."""
+    from engine.roots import Roots
+
+    known = Roots(lambda: [str(r.get("path")) for r in stats.get("roots") or [] if isinstance(r, dict)])
+    busy = Roots(lambda: [*(stats.get("scanning") or []), *(stats.get("removing") or [])])
+    if not all(known.allows(top) and not busy.allows(top) for top in tops):
+        return False
+    if stats.get("current") or stats.get("queued"):
+        return False
+    phases = [stats.get(name) or {} for name in ("keyword", "semantic")]
+    return all(int(p.get("done") or 0) >= int(p.get("total") or 0) for p in phases)
+
+
 def _report(
     engine: Any, paths: list[str], roots: list[str], stats: dict[str, Any], out: TextIO, err: TextIO
 ) -> int:
     from engine.indexing.pathtext import printable
-    from engine.paths import is_within, normalize
+    from engine.paths import normalize
+    from engine.roots import Roots
 
     print(
         f"Indexed {stats['done']} file(s), {stats['chunks']} chunk(s); {stats['skipped']} by name only; "
         f"{stats['failed']} failed. Roots: {', '.join(printable(r) for r in roots)}",
         file=out,
     )
-    tops = [normalize(path) for path in paths]  # own up to every failure beneath these folders
-    failed = [
+    ours = Roots(lambda: [normalize(os.path.abspath(path)) for path in paths])
+    failed = [  # own up to every failure beneath these folders
         q
         for q in plain(engine.indexing_queue(limit=1000))
-        if q["status"] == "failed" and any(is_within(str(q["path"]), top) for top in tops)
+        if q["status"] == "failed" and ours.allows(str(q["path"]))
     ]
     for item in failed[:FAILED_SHOWN]:
         print(f"  failed: {printable(str(item['path']))}: {item['error']}", file=err)

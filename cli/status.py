@@ -50,7 +50,8 @@ def report(args: argparse.Namespace, engine: Any, context: Context, out: TextIO)
     stats, roots = plain(engine.indexing_stats()), plain(engine.get_roots())
     failed = [q for q in plain(engine.indexing_queue(limit=1000)) if q["status"] == "failed"]
     if args.json:
-        print(json.dumps({"roots": roots, **stats, "failed_files": failed}, indent=2), file=out)
+        summary = {**stats, "roots": roots, "per_root": stats.get("roots", []), "failed_files": failed}
+        print(json.dumps(summary, indent=2), file=out)
         return 0
     print(f"Data folder: {context.home()}", file=out)
     print("Indexed folders:" if roots else "No indexed folders yet: run `sensetree index FOLDER`.", file=out)

@@ -50,15 +50,19 @@ class IndexSnapshot:
         return list(self.settings.roots)
 
     def indexing_stats(self) -> dict[str, Any]:
-        """The figures IndexService.indexing_stats gives, from the same catalog and queue tables."""
-        counts = dict.fromkeys((*catalog_mod.STATUSES, "chunks"), 0)
-        pending = 0
-        if self._db is not None:
-            counts, pending = self._catalog.counts(), self._queue.pending()
-        stats: dict[str, Any] = {status: counts[status] for status in ("done", "failed", "skipped")}
-        stats["files"] = sum(counts[status] for status in catalog_mod.STATUSES)
-        stats.update(chunks=counts["chunks"], queued=pending, paused=self.settings.indexing.paused)
-        return stats
+        """The progress model IndexService.indexing_stats gives, from the same catalog and queue tables
+        (idle: no file is current and no rate has been measured in this process)."""
+        from engine.indexing.progress import ProgressTracker, measure
+
+        paused = self.settings.indexing.paused
+        if self._db is None:
+            counts = dict.fromkeys((*catalog_mod.STATUSES, "chunks", "semantic_pending"), 0)
+            return measure(
+                _Empty(counts), _Empty(counts), self.get_roots(), ProgressTracker(), paused=paused
+            ).to_dict()
+        return measure(
+            self._catalog, self._queue, self.get_roots(), ProgressTracker(), paused=paused
+        ).to_dict()
 
     def indexing_queue(self, limit: int = 100) -> list[dict[str, object]]:
         if self._db is None:
@@ -69,3 +73,25 @@ class IndexSnapshot:
         if self._db is not None:
             self._db.close()
             self._db = None
+
+
+class _Empty:
+    """Catalog and queue of a data folder with no database yet: nothing indexed, nothing queued."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        self._counts = counts
+
+    def counts(self) -> dict[str, int]:
+        return self._counts
+
+    def root_counts(self) -> dict[str, dict[str, int]]:
+        return {}
+
+    def pending_new(self) -> int:
+        return 0
+
+    def pending_under(self, _root: str) -> int:
+        return 0
+
+    def pending(self) -> int:
+        return 0

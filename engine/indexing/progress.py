@@ -75,6 +75,44 @@ class IndexingProgress:
         return asdict(self)
 
 
+def measure(
+    catalog: Any,
+    queue: Any,
+    roots: list[str],
+    tracker: ProgressTracker,
+    *,
+    paused: bool,
+    current: str | None = None,
+    removing: list[str] | None = None,
+    scanning: list[str] | None = None,
+) -> IndexingProgress:
+    """The progress model from the catalog and queue tables (and the tracker's live rates): one
+    computation for the running indexer and for `sensetree status` reading the database alone."""
+    counts = catalog.counts()
+    searchable = counts["done"] + counts["skipped"]
+    to_add = queue.pending_new()
+    per_root = catalog.root_counts()
+    return IndexingProgress(
+        seq=tracker.next_seq(),
+        keyword=tracker.phase("keyword", searchable, searchable + to_add),
+        semantic=tracker.phase("semantic", searchable - counts["semantic_pending"], searchable + to_add),
+        roots=[
+            RootProgress(path=root, queued=queue.pending_under(root), **per_root.get(root, {}))
+            for root in roots
+        ],
+        files=counts["done"] + counts["failed"] + counts["skipped"] + counts["queued"],
+        chunks=counts["chunks"],
+        queued=queue.pending(),
+        done=counts["done"],
+        failed=counts["failed"],
+        skipped=counts["skipped"],
+        paused=paused,
+        current=tracker.current["keyword"] or tracker.current["semantic"] or current,
+        removing=list(removing or []),
+        scanning=list(scanning or []),
+    )
+
+
 class RateMeter:
     """Completions per second over a sliding window, from an injectable clock."""
 

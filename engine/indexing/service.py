@@ -19,7 +19,7 @@ from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer, IndexOptions
 from engine.indexing.keyword_rebuild import rebuild_keywords
 from engine.indexing.pathtext import to_store
-from engine.indexing.progress import IndexingProgress, RootProgress
+from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.watch import RootWatcher
@@ -139,28 +139,13 @@ class IndexService:
         return self.progress().to_dict()
 
     def progress(self) -> IndexingProgress:
-        counts = self.catalog.counts()
-        tracker = self.indexer.tracker
-        searchable = counts["done"] + counts["skipped"]
-        to_add = self.queue.pending_new()
-        per_root = self.catalog.root_counts()
-        roots = [
-            RootProgress(path=root, queued=self.queue.pending_under(root), **per_root.get(root, {}))
-            for root in self.roots()
-        ]
-        return IndexingProgress(
-            seq=tracker.next_seq(),
-            keyword=tracker.phase("keyword", searchable, searchable + to_add),
-            semantic=tracker.phase("semantic", searchable - counts["semantic_pending"], searchable + to_add),
-            roots=roots,
-            files=counts["done"] + counts["failed"] + counts["skipped"] + counts["queued"],
-            chunks=counts["chunks"],
-            queued=self.queue.pending(),
-            done=counts["done"],
-            failed=counts["failed"],
-            skipped=counts["skipped"],
+        return measure(
+            self.catalog,
+            self.queue,
+            self.roots(),
+            self.indexer.tracker,
             paused=self.worker.paused,
-            current=tracker.current["keyword"] or tracker.current["semantic"] or self.worker.current,
+            current=self.worker.current,
             removing=self.worker.removing,
             scanning=self.worker.scanning,
         )

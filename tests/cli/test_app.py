@@ -35,6 +35,8 @@ ARGS = {
     "chat": ["q"],
     "mcp": ["list"],
     "apply": ["id"],
+    "tidy": ["Docs"],
+    "map": ["q"],
 }
 
 

@@ -106,7 +106,7 @@ def test_index_through_the_running_instance_follows_its_progress_until_the_folde
     finally:
         engine.close()
     assert out.getvalue().startswith("Indexed 2 file(s), 2 chunk(s)")
-    assert f"Indexing {docs}" in err.getvalue() and "2/2 files" in err.getvalue()
+    assert f"Indexing {docs}" in err.getvalue() and "2/2 searchable" in err.getvalue()
 
 
 def test_chat_through_the_running_instance_streams_the_steps_and_answer_of_its_own_turn(

@@ -130,7 +130,7 @@ def test_the_sense_follows_a_rename_applied_as_a_plan_and_back_on_undo(indexed):
     old, new = f"{root}/scan_0042.txt", f"{root}/lease-elm-street.txt"
     assert engine.indexer.sense_of(old)[0].startswith("scan_0042.txt: Rental agreement renewal")
     embedded = engine.embedder.embedded
-    service = TxnService(engine.db, engine.home, engine.get_roots, engine.indexer, None)
+    service = TxnService(engine.db, engine.home, engine.roots, engine.indexer, None)
     plan = service.propose_plan(
         "Clearer name", [{"kind": "rename", "old_path": old, "new_path": new, "reason": "r"}]
     )
@@ -148,7 +148,7 @@ def test_a_pinned_sense_is_left_as_the_person_wrote_it_on_rename(indexed):
     old, new = f"{root}/pinned.txt", f"{root}/monday.txt"
     engine.set_file_summary(old, "pinned.txt holds Monday's meeting notes.")
     engine.drain()
-    service = TxnService(engine.db, engine.home, engine.get_roots, engine.indexer, None)
+    service = TxnService(engine.db, engine.home, engine.roots, engine.indexer, None)
     plan = service.propose_plan(
         "Rename", [{"kind": "rename", "old_path": old, "new_path": new, "reason": "r"}]
     )
