@@ -34,10 +34,10 @@ from engine.retrieval.vectors import VectorIndex
 log = logging.getLogger(__name__)
 
 FUSIONS = ("calibrated", "rrf", "relative")
-FUSION = "rrf"
+FUSION = "calibrated"
 # The keyword arm's share of the calibrated fusion's weighted mean (the dense arm has the rest), chosen
 # by bench/fusion_study.py on one half of SciFact train's queries and checked on the other half.
-KEYWORD_WEIGHT = 0.5
+KEYWORD_WEIGHT = 0.4
 # Whether a chunk an arm did not return takes that arm's lowest score when the arm was cut off at the
 # candidate depth (True), or 0 (False): fusion.calibrated's `depth`; chosen the same way.
 ABSENT_AT_CUTOFF = True
