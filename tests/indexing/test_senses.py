@@ -134,7 +134,7 @@ def test_the_sense_follows_a_rename_applied_as_a_plan_and_back_on_undo(indexed):
     plan = service.propose_plan(
         "Clearer name", [{"kind": "rename", "old_path": old, "new_path": new, "reason": "r"}]
     )
-    assert service.apply_action_plan(plan["transaction_id"])["applied"] == 1
+    assert service.apply_action_plan(plan["transaction_id"]).applied == 1
     sense, pinned = engine.indexer.sense_of(new)
     assert sense.startswith("lease-elm-street.txt: Rental agreement renewal") and not pinned
     assert "scan_0042" not in sense
