@@ -18,6 +18,22 @@ class Crash(BaseException):
     """The process dying between two writes (not an Exception: nothing may catch and carry on)."""
 
 
+def crashed_at(sensetree_home, root, monkeypatch, method: str):
+    """An Engine indexing `root` that dies when the catalog's `method` is called (after the write it
+    commits), its stores still open so the test can see what landed; the crash hook is removed."""
+    engine = make_engine(sensetree_home)
+    engine.add_indexed_folder(str(root))
+
+    def crash(*_args, **_kwargs):
+        raise Crash
+
+    monkeypatch.setattr(engine.index.catalog, method, crash)
+    with pytest.raises(Crash):
+        engine.drain()
+    monkeypatch.undo()
+    return engine
+
+
 def keyword_phase_only(engine, root) -> None:
     scan_root(str(root), engine.index.catalog, engine.index.queue, lambda: False)
     jobs = engine.index.queue.claim_batch(100)
@@ -51,17 +67,8 @@ def test_a_crash_after_the_keyword_write_and_before_the_catalog_commit_is_repair
     tmp_path, sensetree_home, monkeypatch
 ):
     root = write_docs(tmp_path / "Docs", SAMPLE)
-    engine = make_engine(sensetree_home)
-    engine.add_indexed_folder(str(root))
-
-    def crash(*_args, **_kwargs):
-        raise Crash
-
-    monkeypatch.setattr(engine.index.catalog, "record_indexed", crash)
-    with pytest.raises(Crash):
-        engine.drain()
+    engine = crashed_at(sensetree_home, root, monkeypatch, "record_indexed")
     assert engine.keywords.chunk_counts()  # the keyword rows were written
-    monkeypatch.undo()
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
@@ -78,17 +85,8 @@ def test_a_crash_after_the_vector_write_and_before_the_semantic_commit_is_re_emb
     tmp_path, sensetree_home, monkeypatch
 ):
     root = write_docs(tmp_path / "Docs", SAMPLE)
-    engine = make_engine(sensetree_home)
-    engine.add_indexed_folder(str(root))
-
-    def crash(*_args, **_kwargs):
-        raise Crash
-
-    monkeypatch.setattr(engine.index.catalog, "mark_semantic_done", crash)
-    with pytest.raises(Crash):
-        engine.drain()
+    engine = crashed_at(sensetree_home, root, monkeypatch, "mark_semantic_done")
     assert engine.vectors.chunk_counts()  # vectors landed, the catalog never said so
-    monkeypatch.undo()
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
