@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.config import Settings, load_settings
 from engine.db import Database
@@ -20,6 +20,9 @@ from engine.errors import StoreError
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
 from engine.stores import known_roots
+
+if TYPE_CHECKING:
+    from engine.indexing.progress import IndexingProgress
 
 DATABASE = "sensetree.db"
 
@@ -56,10 +59,7 @@ class IndexSnapshot:
 
         paused = self.settings.indexing.paused
         if self._db is None:
-            counts = dict.fromkeys((*catalog_mod.STATUSES, "chunks", "semantic_pending"), 0)
-            return measure(
-                _Empty(counts), _Empty(counts), self.get_roots(), ProgressTracker(), paused=paused
-            ).to_dict()
+            return _nothing_yet(self.get_roots(), paused).to_dict()
         return measure(
             self._catalog, self._queue, self.get_roots(), ProgressTracker(), paused=paused
         ).to_dict()
@@ -75,23 +75,21 @@ class IndexSnapshot:
             self._db = None
 
 
-class _Empty:
-    """Catalog and queue of a data folder with no database yet: nothing indexed, nothing queued."""
+def _nothing_yet(roots: list[str], paused: bool) -> IndexingProgress:
+    """The progress model's zero for a data folder with no database yet: nothing indexed, nothing
+    queued, nothing left to do (an `eta_s` of 0, as `measure` says when no file remains)."""
+    from engine.indexing.progress import IndexingProgress, PhaseProgress, RootProgress
 
-    def __init__(self, counts: dict[str, int]) -> None:
-        self._counts = counts
-
-    def counts(self) -> dict[str, int]:
-        return self._counts
-
-    def root_counts(self) -> dict[str, dict[str, int]]:
-        return {}
-
-    def pending_new(self) -> int:
-        return 0
-
-    def pending_under(self, _root: str) -> int:
-        return 0
-
-    def pending(self) -> int:
-        return 0
+    return IndexingProgress(
+        seq=1,
+        keyword=PhaseProgress(eta_s=0.0),
+        semantic=PhaseProgress(eta_s=0.0),
+        roots=[RootProgress(path=root) for root in roots],
+        files=0,
+        chunks=0,
+        queued=0,
+        done=0,
+        failed=0,
+        skipped=0,
+        paused=paused,
+    )
