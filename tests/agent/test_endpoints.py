@@ -7,11 +7,11 @@ import pytest
 
 from engine.agent.endpoints import fix_base_url, slip_hint
 from engine.errors import InvalidInput
-from tests.e2e.openai_endpoint import ScriptedEndpoint
+from tests.fake_openai import FakeOpenAI
 
 
 def test_list_models_reads_the_typed_endpoint_and_the_saved_one(engine):
-    with ScriptedEndpoint([]) as endpoint:
+    with FakeOpenAI([]) as endpoint:
         assert engine.list_models(base_url=endpoint.base_url) == ["scripted"]
         engine.set_config({"reasoning": {"base_url": endpoint.base_url, "max_retries": 0}})
         assert engine.list_models() == ["scripted"]
@@ -19,7 +19,7 @@ def test_list_models_reads_the_typed_endpoint_and_the_saved_one(engine):
 
 def test_testing_what_is_typed_saves_nothing(engine):
     saved = engine.settings.reasoning.model_dump()
-    with ScriptedEndpoint([]) as endpoint:
+    with FakeOpenAI([]) as endpoint:
         verdict = engine.test_chat_endpoint(base_url=endpoint.base_url, model="scripted")
     assert verdict["ok"] is True and verdict["tools_supported"] is True
     assert engine.settings.reasoning.model_dump() == saved
@@ -28,7 +28,7 @@ def test_testing_what_is_typed_saves_nothing(engine):
 
 
 def test_a_url_without_http_or_v1_gets_a_specific_hint_and_the_url_that_answers(engine):
-    with ScriptedEndpoint([]) as endpoint:
+    with FakeOpenAI([]) as endpoint:
         bare = endpoint.base_url.removeprefix("http://").removesuffix("/v1")
         verdict = engine.test_chat_endpoint(base_url=bare, model="scripted")
         no_v1 = engine.test_chat_endpoint(base_url=endpoint.base_url.removesuffix("/v1"), model="scripted")

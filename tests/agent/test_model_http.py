@@ -8,7 +8,7 @@ from engine.agent.model import ModelReply, OpenAIChatModel, ToolsRejected
 from engine.agent.probe import probe_endpoint
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
-from tests.agent.fake_openai import FakeOpenAI, Reply, chunk, completion
+from tests.fake_openai import FakeOpenAI, Raw, chunk, completion
 
 
 def settings_for(url: str, **extra: object) -> ReasoningSettings:
@@ -42,8 +42,8 @@ TOOL = {
 
 def test_tool_call_arguments_are_read_when_sent_as_a_json_string():
     with FakeOpenAI() as fake:
-        fake.replies.append(
-            Reply(
+        fake.script.append(
+            Raw(
                 body=completion(
                     tool_calls=[
                         {
@@ -62,8 +62,8 @@ def test_tool_call_arguments_are_read_when_sent_as_a_json_string():
 
 def test_tool_call_arguments_are_read_when_sent_as_an_object():
     with FakeOpenAI() as fake:
-        fake.replies.append(
-            Reply(
+        fake.script.append(
+            Raw(
                 body=completion(
                     tool_calls=[
                         {
@@ -81,8 +81,8 @@ def test_tool_call_arguments_are_read_when_sent_as_an_object():
 
 def test_streaming_deltas_arrive_in_order_and_tool_call_pieces_are_joined():
     with FakeOpenAI() as fake:
-        fake.replies.append(
-            Reply(
+        fake.script.append(
+            Raw(
                 stream=[
                     chunk({"role": "assistant", "content": "Hel"}),
                     chunk({"content": "lo"}),
@@ -110,7 +110,7 @@ def test_streaming_deltas_arrive_in_order_and_tool_call_pieces_are_joined():
 
 def test_reasoning_effort_is_sent_only_when_set():
     with FakeOpenAI() as fake:
-        fake.replies += [Reply(body=completion("a")), Reply(body=completion("b"))]
+        fake.script += [Raw(body=completion("a")), Raw(body=completion("b"))]
         OpenAIChatModel(settings_for(fake.base_url)).text("sys", "user")
         OpenAIChatModel(settings_for(fake.base_url, reasoning_effort="low")).text(
             "sys", "user", json_mode=True
@@ -122,7 +122,7 @@ def test_reasoning_effort_is_sent_only_when_set():
 
 def test_an_endpoint_that_rejects_tools_raises_tools_rejected():
     with FakeOpenAI() as fake:
-        fake.replies.append(Reply(400, {"error": {"message": "model fake does not support tools"}}))
+        fake.script.append(Raw(400, {"error": {"message": "model fake does not support tools"}}))
         with pytest.raises(ToolsRejected, match="does not accept tool calls"):
             final(OpenAIChatModel(settings_for(fake.base_url)), [TOOL])
 
@@ -134,9 +134,9 @@ def test_tools_rejected_then_retried_without_tools_through_a_real_turn(tmp_path,
     root.mkdir()
     (root / "invoice.txt").write_text("Invoice total 1200 EUR")
     with FakeOpenAI() as fake:
-        fake.replies += [
-            Reply(400, {"error": {"message": "tools are not supported by this model"}}),
-            Reply(stream=[chunk({"content": "1200 EUR, per invoice.txt"})]),
+        fake.script += [
+            Raw(400, {"error": {"message": "tools are not supported by this model"}}),
+            Raw(stream=[chunk({"content": "1200 EUR, per invoice.txt"})]),
         ]
         model = OpenAIChatModel(settings_for(fake.base_url))
         agent, _bus, _seen = make_agent(FolderHost([root]), model)
@@ -148,9 +148,9 @@ def test_tools_rejected_then_retried_without_tools_through_a_real_turn(tmp_path,
 
 def test_a_429_is_retried_with_back_off_and_then_succeeds():
     with FakeOpenAI() as fake:
-        fake.replies += [
-            Reply(429, {"error": {"message": "slow down"}}, headers={"retry-after-ms": "10"}),
-            Reply(body=completion("fine")),
+        fake.script += [
+            Raw(429, {"error": {"message": "slow down"}}, headers={"retry-after-ms": "10"}),
+            Raw(body=completion("fine")),
         ]
         answer = OpenAIChatModel(settings_for(fake.base_url, max_retries=2)).text("s", "u")
     assert answer == "fine" and len(fake.requests) == 2
@@ -158,7 +158,7 @@ def test_a_429_is_retried_with_back_off_and_then_succeeds():
 
 def test_a_429_that_persists_says_so_after_the_bounded_retries():
     with FakeOpenAI() as fake:
-        fake.replies += [Reply(429, {"error": {"message": "slow"}}, headers={"retry-after-ms": "1"})] * 2
+        fake.script += [Raw(429, {"error": {"message": "slow"}}, headers={"retry-after-ms": "1"})] * 2
         with pytest.raises(
             EndpointError, match=r"rate-limiting requests \(429\) and still was after 1 retries"
         ):
@@ -171,7 +171,7 @@ def test_a_429_that_persists_says_so_after_the_bounded_retries():
 )
 def test_status_errors_have_specific_messages(status, message):
     with FakeOpenAI() as fake:
-        fake.replies.append(Reply(status, {"error": {"message": "nope"}}))
+        fake.script.append(Raw(status, {"error": {"message": "nope"}}))
         with pytest.raises(EndpointError, match=message):
             OpenAIChatModel(settings_for(fake.base_url)).text("s", "u")
 
@@ -188,25 +188,9 @@ def test_an_unreachable_endpoint_names_the_address_and_what_to_check():
 
 
 def test_probe_reports_reachability_model_presence_and_tool_support():
-    with FakeOpenAI() as fake:
-        fake.replies += [
-            Reply(
-                body={
-                    "object": "list",
-                    "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "x"}],
-                }
-            ),
-            Reply(stream=[chunk({"content": "OK"})]),
-        ]
+    with FakeOpenAI([Raw(stream=[chunk({"content": "OK"})])], models=["fake"]) as fake:
         ok = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
-        fake.replies += [
-            Reply(
-                body={
-                    "object": "list",
-                    "data": [{"id": "other", "object": "model", "created": 0, "owned_by": "x"}],
-                }
-            )
-        ]
+        fake.models = ["other"]
         missing = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
     assert ok == {"ok": True, "tools_supported": True, "message": ok["message"]}
     assert (

@@ -13,36 +13,19 @@ from engine.config import MASK
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 from engine.key_guard import origin
-from tests.e2e.openai_endpoint import ScriptedEndpoint
+from tests.fake_openai import FakeOpenAI
 
 
-class RecordingEndpoint(ScriptedEndpoint):
-    """The scripted OpenAI-compatible endpoint, noting the Authorization header of each request."""
-
-    def __init__(self) -> None:
-        super().__init__([])
-        self.authorizations: list[str | None] = []
-        outer = self
-        base = self._server.RequestHandlerClass
-
-        class Recording(base):  # type: ignore[misc, valid-type]
-            def parse_request(self) -> bool:
-                parsed = super().parse_request()
-                if parsed:
-                    outer.authorizations.append(self.headers.get("Authorization"))
-                return parsed
-
-        self._server.RequestHandlerClass = Recording
-
-    def keys_seen(self) -> set[str | None]:
-        seen = set(self.authorizations)
-        self.authorizations.clear()
-        return seen
+def keys_seen(endpoint: FakeOpenAI) -> set[str | None]:
+    """The Authorization headers of the requests `endpoint` received since the last look."""
+    seen = {headers.get("Authorization") for headers in endpoint.headers}
+    endpoint.headers.clear()
+    return seen
 
 
 @pytest.fixture
 def endpoints():
-    with RecordingEndpoint() as a, RecordingEndpoint() as b:
+    with FakeOpenAI() as a, FakeOpenAI() as b:
         yield a, b
 
 
@@ -74,13 +57,13 @@ def test_the_masked_key_sent_with_a_new_address_does_not_reach_it(api, endpoints
     a, b = endpoints
     _save(api, base_url=a.base_url, model="scripted", api_key="sk-for-a", max_retries=0)
     assert _test_endpoint(api)["ok"] is True
-    assert a.keys_seen() == {"Bearer sk-for-a"}
+    assert keys_seen(a) == {"Bearer sk-for-a"}
 
     saved = _save(api, base_url=b.base_url, api_key=MASK)  # what the form sends when only the URL changed
     assert len(saved["save_notices"]) == 1 and b.base_url in saved["save_notices"][0]
     assert saved["reasoning"]["api_key"] == ""
     _test_endpoint(api)
-    assert "Bearer sk-for-a" not in b.keys_seen()
+    assert "Bearer sk-for-a" not in keys_seen(b)
 
 
 def test_a_new_address_without_any_key_in_the_patch_drops_the_stored_key_too(api, endpoints):
@@ -88,7 +71,7 @@ def test_a_new_address_without_any_key_in_the_patch_drops_the_stored_key_too(api
     _save(api, base_url=a.base_url, model="scripted", api_key="sk-for-a", max_retries=0)
     assert _save(api, base_url=b.base_url)["save_notices"]
     _test_endpoint(api)
-    assert "Bearer sk-for-a" not in b.keys_seen()
+    assert "Bearer sk-for-a" not in keys_seen(b)
 
 
 def test_a_key_typed_with_the_new_address_goes_there_and_the_old_one_never_follows_back(api, endpoints):
@@ -96,10 +79,10 @@ def test_a_key_typed_with_the_new_address_goes_there_and_the_old_one_never_follo
     _save(api, base_url=a.base_url, model="scripted", api_key="sk-for-a", max_retries=0)
     assert _save(api, base_url=b.base_url, api_key="sk-for-b")["save_notices"] == []
     _test_endpoint(api)
-    assert b.keys_seen() == {"Bearer sk-for-b"}
+    assert keys_seen(b) == {"Bearer sk-for-b"}
     assert _save(api, base_url=a.base_url, api_key=MASK)["save_notices"]  # sk-for-b was entered for b only
     _test_endpoint(api)
-    assert "Bearer sk-for-b" not in a.keys_seen()
+    assert "Bearer sk-for-b" not in keys_seen(a)
 
 
 def test_an_explicit_confirmation_sends_the_stored_key_to_the_new_address(api, endpoints, home):
@@ -112,7 +95,7 @@ def test_an_explicit_confirmation_sends_the_stored_key_to_the_new_address(api, e
         and "keep_api_key" not in (home / "settings.json").read_text()
     )
     _test_endpoint(api)
-    assert b.keys_seen() == {"Bearer sk-shared"}
+    assert keys_seen(b) == {"Bearer sk-shared"}
     assert api.set_config(patch={"reasoning": {"keep_api_key": "yes"}})["error"]["code"] == "invalid_input"
 
 
@@ -122,7 +105,7 @@ def test_the_same_server_under_another_path_keeps_the_key_and_so_does_a_plain_re
     assert _save(api, base_url=a.base_url + "/", api_key=MASK)["save_notices"] == []
     assert _save(api, model="scripted", api_key=MASK, temperature=0.1)["save_notices"] == []
     _test_endpoint(api)
-    assert a.keys_seen() == {"Bearer sk-for-a"}
+    assert keys_seen(a) == {"Bearer sk-for-a"}
 
 
 def test_the_address_and_key_saved_before_a_restart_are_trusted_after_it(home, endpoints):
@@ -143,7 +126,7 @@ def test_the_address_and_key_saved_before_a_restart_are_trusted_after_it(home, e
     api = Api(second)
     try:
         _test_endpoint(api)
-        assert a.keys_seen() == {"Bearer sk-for-a"}
+        assert keys_seen(a) == {"Bearer sk-for-a"}
         assert second.key_guard.key_for("reasoning", second.settings, b.base_url) == ""
         assert second.key_guard.key_for("reasoning", second.settings, a.base_url + "/x") == "sk-for-a"
         assert second.key_guard.key_for("reasoning", second.settings, b.base_url, "sk-typed") == "sk-typed"

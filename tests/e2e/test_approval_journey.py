@@ -30,8 +30,8 @@ from engine.indexing.embed import HashingEmbedder
 from engine.txn.model import ActionPlan
 from engine.txn.store import DRAFT_TTL_S
 from tests.agent.approval_support import STDIO_SERVER
-from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
 from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api  # noqa: F401 (fixture)
+from tests.fake_openai import FakeOpenAI, Reply
 
 LONG_TEXT = "HACKED " * 60
 
@@ -42,7 +42,7 @@ def _shot(target: Any, name: str) -> None:
     target.screenshot(path=str(ARTIFACTS / f"approval-{name}.png"))
 
 
-def _start(tmp_path: Path, endpoint: ScriptedEndpoint, docs: Path, **extra: Any) -> Engine:
+def _start(tmp_path: Path, endpoint: FakeOpenAI, docs: Path, **extra: Any) -> Engine:
     home = tmp_path / "home"
     home.mkdir()
     settings = {
@@ -78,7 +78,7 @@ def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_
         Reply(tool_calls=[write]),
         Reply(content="Saved your note."),
     ]
-    with ScriptedEndpoint(replies) as endpoint:
+    with FakeOpenAI(replies) as endpoint:
         servers = {"files": {"command": sys.executable, "args": [str(script), str(docs)]}}
         engine = _start(tmp_path, endpoint, docs, mcpServers=servers)
         server = start_server(Api(engine))
@@ -190,7 +190,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             tool_calls=[("propose_actions", {"summary": "Archive alpha", "operations": archive})],
         )
     ]
-    with ScriptedEndpoint(replies) as endpoint:
+    with FakeOpenAI(replies) as endpoint:
         engine = _start(tmp_path, endpoint, docs)
         server = start_server(Api(engine))
         try:

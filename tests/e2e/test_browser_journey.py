@@ -16,7 +16,7 @@ import pytest
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
-from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
+from tests.fake_openai import FakeOpenAI, Reply
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="pip install playwright (no browser download needed)"
@@ -110,7 +110,7 @@ def _shot(page, name: str) -> None:
 def test_a_new_user_indexes_searches_chats_approves_part_of_a_plan_and_undoes_it(tmp_path, browser):
     docs = _make_folder(tmp_path)
     expect = playwright_api.expect
-    with ScriptedEndpoint(_script(docs)) as endpoint:
+    with FakeOpenAI(_script(docs)) as endpoint:
         _write_settings(tmp_path / "home", endpoint.base_url)
         engine = Engine(tmp_path / "home", background=True)
         server = start_server(Api(engine))

@@ -14,7 +14,7 @@ import pytest
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
-from tests.e2e.openai_endpoint import Reply, ScriptedEndpoint
+from tests.fake_openai import FakeOpenAI, Reply
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="pip install playwright (no browser download needed)"
@@ -77,7 +77,7 @@ def _ask(page, text: str) -> None:
 def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reload(tmp_path, browser):
     docs = _folder(tmp_path)
     expect = playwright_api.expect
-    with ScriptedEndpoint(_script(docs)) as endpoint:
+    with FakeOpenAI(_script(docs)) as endpoint:
         _settings(tmp_path / "home", endpoint.base_url)
         engine = Engine(tmp_path / "home")
         engine.add_indexed_folder(str(docs))
@@ -184,7 +184,7 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
     engine = Engine(tmp_path / "home")
     server = start_server(Api(engine))
     try:
-        with ScriptedEndpoint([]) as endpoint:
+        with FakeOpenAI([]) as endpoint:
             page, errors = open_page(browser, server.url)
             _ask(page, "Anything about invoices?")
             banner = page.get_by_test_id("chat-error")
