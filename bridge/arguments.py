@@ -20,6 +20,7 @@ from pydantic import ConfigDict, Field, ValidationError, create_model
 from typing_extensions import TypedDict
 
 from engine.errors import InvalidInput
+from engine.roots import refuse_unusable
 
 QUERY_CHARS = 2_000  # a search text; the longest real question we have seen is ~400 characters
 MESSAGE_CHARS = 20_000  # one chat message: room for a pasted paragraph or two, not for a file
@@ -30,7 +31,8 @@ MAX_DEPTH = 32  # nested JSON deeper than this is no argument any command takes
 _SHOWN = 60  # characters of a refused value quoted back
 # Paths may carry the bytes of a file name that is not UTF-8 as surrogate escapes (U+DC80–U+DCFF, the
 # way Python reads such names); no other text an argument holds may contain a lone surrogate, which
-# SQLite and the file system cannot encode.
+# SQLite and the file system cannot encode. A path that can name no file (a NUL byte, a lone surrogate
+# that escapes no byte) is refused as out of bounds, with the one message engine/roots.py gives.
 PATH_ARGUMENTS = frozenset({"path", "scope", "target_path"})
 _ANY_SURROGATE = re.compile("[\ud800-\udfff]")
 _NOT_AN_ESCAPE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
@@ -80,6 +82,8 @@ class ArgumentCheck:
             raise InvalidInput(f"{self.name}: {exc}. {self._takes()}") from None
         given = {k: v for k, v in bound.arguments.items() if k in self._names}
         for key, value in given.items():
+            if key in PATH_ARGUMENTS and isinstance(value, str):
+                refuse_unusable(value)  # a path that names no file is out of bounds, the one refusal
             problem = _shape_problem(value, _NOT_AN_ESCAPE if key in PATH_ARGUMENTS else _ANY_SURROGATE)
             if problem:
                 raise InvalidInput(f"{self.name}: argument `{key}` {problem}.")

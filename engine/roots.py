@@ -115,8 +115,7 @@ class Roots:
         shown = _shown(path)
         if not isinstance(path, str) or not path.strip():
             raise OutOfBounds("An empty path was given; use an exact absolute path inside an indexed folder.")
-        if "\x00" in path:
-            raise OutOfBounds(f"{shown} contains a NUL byte, so it names no file; use an exact path.")
+        refuse_unusable(path)
         if not os.path.isabs(os.path.expanduser(path)):
             raise OutOfBounds(f"{shown} is not an absolute path; use an exact path from a listing.")
         roots = self.paths()
@@ -200,6 +199,20 @@ def _resolved(path: str) -> str | None:
         return normalize(path)
     except (ValueError, OSError):
         return None
+
+
+def refuse_unusable(path: str) -> None:
+    """`OutOfBounds` for text that can name no file anywhere — a NUL byte, or a lone surrogate that is
+    not the escape of an undecodable byte — so it cannot lie inside a root. `Roots.require` asks this
+    first, and the bridge asks it of every path argument before anything else reads the text."""
+    if "\x00" in path:
+        raise OutOfBounds(f"{_shown(path)} contains a NUL byte, so it names no file; use an exact path.")
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        raise OutOfBounds(
+            f"{_shown(path)} is not valid text for a file name, so it names no file; use an exact path."
+        ) from None
 
 
 def _loops(path: str) -> bool:

@@ -1,5 +1,6 @@
 """Wrong argument types never reach the engine: every command answers `invalid_input` naming the argument,
-through the Api (pywebview's door) and through `sensetree serve` (the HTTP door) alike."""
+through the Api (pywebview's door) and through `sensetree serve` (the HTTP door) alike. A path whose
+text can name no file (a NUL byte, a lone surrogate) is refused there too, as `out_of_bounds`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import typing
 from typing import Any
 
 from bridge import COMMANDS, Api
-from bridge.arguments import QUERY_CHARS
+from bridge.arguments import PATH_ARGUMENTS, QUERY_CHARS
 from bridge.server import TOKEN_HEADER, start_server
 from engine.events import EventBus
 
@@ -95,8 +96,24 @@ def test_the_table_covers_every_argument_of_every_command():
     assert len(CASES) > 200
 
 
-def _assert_refused(envelope: dict[str, Any], command: str, argument: str) -> None:
+def _names_no_file(kwargs: dict[str, Any], argument: str) -> bool:
+    """A path argument whose text can name no file (NUL, a lone surrogate): out of bounds, not a type."""
+    value = kwargs.get(argument)
+    return (
+        argument in PATH_ARGUMENTS
+        and isinstance(value, str)
+        and value in ("a\x00b", "half \ud83d of an emoji")
+    )
+
+
+def _assert_refused(
+    envelope: dict[str, Any], command: str, argument: str, kwargs: dict[str, Any] | None = None
+) -> None:
     assert envelope["ok"] is False, (command, argument)
+    if kwargs is not None and _names_no_file(kwargs, argument):
+        assert envelope["error"]["code"] == "out_of_bounds", (command, argument, envelope)
+        assert "names no file" in envelope["error"]["message"], envelope
+        return
     assert envelope["error"]["code"] == "invalid_input", (command, argument, envelope)
     message = envelope["error"]["message"]
     assert command in message and f"`{argument}" in message, message
@@ -107,7 +124,7 @@ def test_every_wrong_argument_is_invalid_input_through_the_api():
     engine = _EngineThatMustNotBeCalled()
     api = Api(engine)
     for command, kwargs, argument in CASES:
-        _assert_refused(getattr(api, command)(**kwargs), command, argument)
+        _assert_refused(getattr(api, command)(**kwargs), command, argument, kwargs)
     assert engine.calls == []
 
 
@@ -126,7 +143,7 @@ def test_every_wrong_argument_is_invalid_input_through_the_http_server():
             response = conn.getresponse()
             envelope = json.loads(response.read())
             assert response.status == 200
-            _assert_refused(envelope, command, argument)
+            _assert_refused(envelope, command, argument, kwargs)
     finally:
         conn.close()
         server.stop()

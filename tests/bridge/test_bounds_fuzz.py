@@ -1,9 +1,10 @@
 """The bounds fuzz through the bridge: 10,000 hostile paths against every IPC command that takes a path,
 with a real Engine on a temporary data folder.
 
-What must hold: no call answers `internal`; a path `Roots` refuses comes back as `out_of_bounds` from
-every command (a NUL byte is refused one step earlier, by the bridge's argument check, as
-`invalid_input`: it never reaches the engine); no answer carries a byte of a file outside the roots;
+What must hold: no call answers `internal`; a path `Roots` refuses comes back from every command as
+`out_of_bounds` with the very message `Roots.require` gives for it (a NUL byte included: the bridge's
+argument check refuses it before the engine sees it, with the same error); no answer carries a byte of
+a file outside the roots;
 and — watched with a Python audit hook on every `open` and directory listing the process makes —
 nothing outside the roots is ever opened or listed while the fuzz runs.
 """
@@ -118,7 +119,7 @@ def test_ten_thousand_hostile_paths_through_every_path_command_never_leave_the_r
                 answers |= _acting(api, path, trash_item, inside=True)
             counts["accepted" if allowed else "refused"] += 1
             for command, envelope in answers.items():
-                _check(command, path, allowed, envelope, world)
+                _check(command, path, allowed, envelope, world, roots)
     finally:
         seen, _watch.seen = _watch.seen, None
     assert not _touched_outside(seen, world)
@@ -134,14 +135,24 @@ def _kept_allowed(roots: Roots, path: str) -> bool:
     return True
 
 
-def _check(command: str, path: str, allowed: bool, envelope: dict[str, Any], world: World) -> None:
+def _refusal(roots: Roots, path: str) -> str:
+    """The one message `Roots` refuses `path` with."""
+    with pytest.raises(OutOfBounds) as refused:
+        roots.require(path)
+    return refused.value.message
+
+
+def _check(
+    command: str, path: str, allowed: bool, envelope: dict[str, Any], world: World, roots: Roots
+) -> None:
     where = f"{command}({path!r})"
     assert envelope["ok"] or envelope["error"]["code"] != "internal", (where, envelope)
     assert SECRET not in json.dumps(envelope), where
-    if "\x00" in path:
-        assert envelope["error"]["code"] == "invalid_input", (where, envelope)
-    elif not allowed:
-        assert not envelope["ok"] and envelope["error"]["code"] == "out_of_bounds", (where, envelope)
+    if not allowed:
+        assert not envelope["ok"] and envelope["error"] == {
+            "code": "out_of_bounds",
+            "message": _refusal(roots, path),
+        }, (where, envelope)
     elif command == "list_directory" and envelope["ok"]:
         for entry in envelope["data"]:
             assert physically_inside(entry["path"], world.roots) or os.path.islink(entry["path"]), entry
