@@ -24,14 +24,20 @@ from engine.indexing.indexer import IndexOptions
 from engine.indexing.reembed import Reembedder, read_active, slug, write_active
 from engine.indexing.service import IndexService
 from engine.paths import normalize
+from engine.results import Done, GpuInfo
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
 from engine.roots import LIST_LIMIT, Entry, Roots
-from engine.txn.results import ApplyResult, TrashItem
+from engine.txn.model import ActionPlan
+from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 
 if TYPE_CHECKING:
+    from engine.agent.conversations import ConversationSummary
+    from engine.agent.mcp import McpTool
+    from engine.agent.memory import MemoryNote
+    from engine.agent.probe import EndpointCheck
     from engine.gardener.model import FolderReport, Health
     from engine.key_guard import KeyGuard
     from engine.retrieval.semantic_tree import TreeNode
@@ -319,7 +325,7 @@ class Engine:
         return [r.to_dict() for r in self.search.search(query, scope=scope_path, limit=limit)]
 
     # ---- action commands ----------------------------------------------------------------------
-    def plan_reorganization(self, instruction: str, scope: str) -> dict[str, Any]:
+    def plan_reorganization(self, instruction: str, scope: str) -> ActionPlan:
         return self.txn.plan_reorganization(instruction, scope)
 
     def apply_action_plan(
@@ -334,10 +340,10 @@ class Engine:
             raise NotFound(f"No plan has the id {transaction_id}; `sensetree chat` prints it with the plan.")
         return record.plan.to_json_dict()
 
-    def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
+    def discard_action_plan(self, transaction_id: str) -> Done:
         return self.txn.discard_action_plan(transaction_id)
 
-    def list_transactions(self) -> list[dict[str, Any]]:
+    def list_transactions(self) -> list[Transaction]:
         return self.txn.list_transactions()
 
     def undo_transaction(self, transaction_id: str) -> ApplyResult:
@@ -346,7 +352,7 @@ class Engine:
     def trash_list(self) -> list[TrashItem]:
         return self.txn.trash_list()
 
-    def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:
+    def trash_restore(self, item_id: str, target_path: str | None = None) -> Restored:
         return self.txn.trash_restore(item_id, target_path)
 
     # ---- agent commands -----------------------------------------------------------------------
@@ -360,7 +366,7 @@ class Engine:
 
     def test_chat_endpoint(
         self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
-    ) -> dict[str, Any]:
+    ) -> EndpointCheck:
         return self.agent.test_chat_endpoint(base_url, self._typed_key(base_url, api_key), model)
 
     def _typed_key(self, base_url: str | None, api_key: str | None) -> str | None:
@@ -371,42 +377,42 @@ class Engine:
         return self.key_guard.key_for("reasoning", self.settings, base_url.strip(), api_key)
 
     # ---- conversations (issue 13; DESIGN §6a) ---------------------------------------------------
-    def list_conversations(self, query: str | None = None) -> list[dict[str, Any]]:
+    def list_conversations(self, query: str | None = None) -> list[ConversationSummary]:
         return self.agent.conversations.find(query)
 
     def get_conversation(self, conversation_id: str) -> dict[str, Any]:
         return self.agent.get_conversation(conversation_id)
 
-    def rename_conversation(self, conversation_id: str, title: str) -> dict[str, bool]:
+    def rename_conversation(self, conversation_id: str, title: str) -> Done:
         self.agent.conversations.rename(conversation_id, title)
-        return {"ok": True}
+        return Done()
 
-    def delete_conversation(self, conversation_id: str) -> dict[str, bool]:
+    def delete_conversation(self, conversation_id: str) -> Done:
         self.agent.conversations.delete(conversation_id)
-        return {"ok": True}
+        return Done()
 
-    def stop_chat(self, conversation_id: str) -> dict[str, Any]:
+    def stop_chat(self, conversation_id: str) -> Done:
         return self.agent.stop_chat(conversation_id)
 
     def list_models(self, base_url: str | None = None, api_key: str | None = None) -> list[str]:
         return self.agent.list_models(base_url, self._typed_key(base_url, api_key))
 
-    def list_mcp_tools(self) -> list[dict[str, Any]]:
+    def list_mcp_tools(self) -> list[McpTool]:
         return self.agent.list_mcp_tools()
 
-    def approve_tool_call(self, call_id: str, decision: str) -> dict[str, Any]:
+    def approve_tool_call(self, call_id: str, decision: str) -> Done:
         return self.agent.approve_tool_call(call_id, decision)
 
-    def agent_memory_list(self) -> list[dict[str, Any]]:
+    def agent_memory_list(self) -> list[MemoryNote]:
         return self.agent.agent_memory_list()
 
-    def agent_memory_delete(self, id: int) -> dict[str, Any]:
+    def agent_memory_delete(self, id: int) -> Done:
         return self.agent.agent_memory_delete(id)
 
-    def agent_memory_clear(self) -> dict[str, Any]:
+    def agent_memory_clear(self) -> Done:
         return self.agent.agent_memory_clear()
 
-    def agent_memory_confirm(self, id: int) -> dict[str, Any]:
+    def agent_memory_confirm(self, id: int) -> MemoryNote:
         return self.agent.agent_memory_confirm(id)
 
     # ---- the Gardener and the meaning map (issue 16; DESIGN §6a) ------------------------------------
@@ -435,12 +441,12 @@ class Engine:
     def list_directory(self, path: str) -> list[Entry]:
         return self.roots.listing(path, limit=LIST_LIMIT)
 
-    def open_path(self, path: str, reveal: bool = False) -> dict[str, bool]:
+    def open_path(self, path: str, reveal: bool = False) -> Done:
         target = self.roots.require(path)
         if not os.path.exists(target):
             raise NotFound(f'"{path}" no longer exists.')
         _open_with_os(target, reveal)
-        return {"ok": True}
+        return Done()
 
     def pick_folder(self) -> str | None:
         return None  # only a window can show a folder picker; the bridge answers this in the window
@@ -514,12 +520,12 @@ class Engine:
     def get_default_prompts(self) -> dict[str, str]:
         return dict(prompts.DEFAULTS)
 
-    def gpu_available(self) -> dict[str, Any]:
+    def gpu_available(self) -> GpuInfo:
         import torch
 
         if torch.cuda.is_available():
-            return {"cuda": True, "device_name": torch.cuda.get_device_name(0)}
-        return {"cuda": False}
+            return GpuInfo(cuda=True, device_name=torch.cuda.get_device_name(0))
+        return GpuInfo(cuda=False)
 
     def app_version(self) -> str:
         from importlib.metadata import PackageNotFoundError, version

@@ -28,3 +28,17 @@ class Result(BaseModel):
             for key, value in handler(self).items()
             if value is not None or (key in fields and fields[key].is_required())
         }
+
+
+class Done(Result):
+    """`{ok: true}`: what a command that only acts answers when it acted (discard, delete, stop, approve…);
+    a refusal is an error, never `ok: false`."""
+
+    ok: bool = True
+
+
+class GpuInfo(Result):
+    """`gpu_available`: whether CUDA can embed, and the device's name when it can."""
+
+    cuda: bool
+    device_name: str | None = None

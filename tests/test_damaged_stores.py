@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.config import load_settings
+from engine.txn.results import Restored
 from tests.indexing.helpers import SAMPLE, indexed_sample, make_engine
 
 TRAVEL = "notes/travel.txt"
@@ -162,7 +163,7 @@ def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_
     try:
         [item] = restarted.trash_list()
         assert item.original_path == target and item.transaction_id == plan["transaction_id"]
-        assert restarted.trash_restore(item.item_id) == {"path": target}
+        assert restarted.trash_restore(item.item_id) == Restored(path=target)
         restarted.drain()
         assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == target
     finally:

@@ -32,6 +32,7 @@ from typing import Any
 from engine.agent.loop import STOP_POLL_S, turn_stopped
 from engine.errors import InvalidInput, NotFound
 from engine.events import TOOL_APPROVAL, EventBus
+from engine.results import Done
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ class ToolApprovals:
             self._settled(pending, TIMED_OUT)
         return decision
 
-    def answer(self, call_id: str, decision: str) -> dict[str, bool]:
+    def answer(self, call_id: str, decision: str) -> Done:
         """The person's answer to a pending call (`approve_tool_call`)."""
         if decision not in DECISIONS:
             raise InvalidInput(f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}")
@@ -184,7 +185,7 @@ class ToolApprovals:
                 log.exception("could not save 'always allow' for %s", pending.payload["tool"])
         pending.done.set()
         self._settled(pending, decision)
-        return {"ok": True}
+        return Done()
 
     def close(self) -> None:
         """Deny every call still waiting: the app is closing and nobody is left to answer."""

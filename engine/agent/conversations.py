@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.db import Database, Migration
 from engine.errors import InvalidInput, NotFound
+from engine.results import Result
 
 TITLE_CHARS = 80
 TRACE_RESULT_CHARS = 1500
@@ -93,6 +94,15 @@ def _turn(row: Any) -> dict[str, Any]:
     }
 
 
+class ConversationSummary(Result):
+    """One row of `list_conversations` (DESIGN §6a): `turns` counts the questions asked."""
+
+    conversation_id: str
+    title: str
+    updated_at: float
+    turns: int
+
+
 class Conversations:
     def __init__(self, db: Database):
         self._db = db
@@ -119,7 +129,7 @@ class Conversations:
             )
         return dict(row)
 
-    def find(self, query: str | None = None) -> list[dict[str, Any]]:
+    def find(self, query: str | None = None) -> list[ConversationSummary]:
         """Newest first; `query` matches the title, the questions and the answers (case-insensitive)."""
         sql = (
             "SELECT c.id, c.title, c.updated_at, (SELECT count(*) FROM conversation_turns t "
@@ -135,12 +145,9 @@ class Conversations:
             params = (_like(query),) * 3
         rows = self._db.query(sql + " ORDER BY c.updated_at DESC, c.rowid DESC", params)
         return [
-            {
-                "conversation_id": r["id"],
-                "title": r["title"],
-                "updated_at": r["updated_at"],
-                "turns": r["turns"],
-            }
+            ConversationSummary(
+                conversation_id=r["id"], title=r["title"], updated_at=r["updated_at"], turns=r["turns"]
+            )
             for r in rows
         ]
 

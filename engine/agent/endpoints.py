@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from engine.agent.model import ChatModel, OpenAIChatModel
-from engine.agent.probe import probe_endpoint
+from engine.agent.probe import EndpointCheck, failed, probe_endpoint
 from engine.config import MASK, ReasoningSettings
 from engine.errors import EndpointError, InvalidInput
 
@@ -92,25 +92,22 @@ def list_models(settings: ReasoningSettings, factory: ModelFactory | None = None
         raise EndpointError(f"{exc.message} {hint}" if hint else exc.message) from exc
 
 
-def check_typed(settings: ReasoningSettings, factory: ModelFactory | None = None) -> dict[str, Any]:
+def check_typed(settings: ReasoningSettings, factory: ModelFactory | None = None) -> EndpointCheck:
     """`test_chat_endpoint` for what is typed: the probe's verdict, with a hint and a fix for slips."""
     make = factory or (lambda rs: OpenAIChatModel(rs))
     hint = slip_hint(settings.base_url)
     if not settings.model:
-        return {
-            "ok": False,
-            "tools_supported": False,
-            "message": "No model is set: pick one from the list (Refresh reads the endpoint's models).",
-        }
+        return failed("No model is set: pick one from the list (Refresh reads the endpoint's models).")
     if hint is None:
         return _with_model(make, settings, lambda m: probe_endpoint(m, settings))
     fixed = settings.model_copy(update={"base_url": fix_base_url(settings.base_url)})
     verdict = _with_model(make, fixed, lambda m: probe_endpoint(m, fixed))
-    if verdict["ok"]:
-        return {
-            **verdict,
-            "ok": False,
-            "suggested_base_url": fixed.base_url,
-            "message": f"{hint} It answers there: {verdict['message']}",
-        }
-    return {**verdict, "message": f"{hint} ({verdict['message']})"}
+    if verdict.ok:
+        return verdict.model_copy(
+            update={
+                "ok": False,
+                "suggested_base_url": fixed.base_url,
+                "message": f"{hint} It answers there: {verdict.message}",
+            }
+        )
+    return verdict.model_copy(update={"message": f"{hint} ({verdict.message})"})

@@ -34,6 +34,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from engine.agent.approval import Gate, ToolRequest, declared_read_only
 from engine.agent.tools import Tool
 from engine.config import McpServer
+from engine.results import Result
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,20 @@ class _Connection:
                 await asyncio.wait_for(task, 5)
 
 
+class McpTool(Result):
+    """One row of `list_mcp_tools`: `name` as the model calls it, `tool` the server's own name (what
+    `alwaysAllow` lists), `read_only` what the server declares, `approval` whether a call asks first;
+    a server that could not be listed gives one row with its `error` instead."""
+
+    server: str
+    name: str
+    description: str
+    tool: str | None = None
+    read_only: bool | None = None
+    approval: str | None = None
+    error: str | None = None
+
+
 class McpHub:
     """Sync facade over the MCP sessions of the configured servers."""
 
@@ -166,25 +181,22 @@ class McpHub:
                 tools.append(self._as_tool(server, spec, gate))
         return tools
 
-    def list_tools(self) -> list[dict[str, Any]]:
-        """`[{server, name, tool, description, read_only, error?}]` for Settings and `sensetree mcp list`.
-
-        `tool` is the server's own name for it (what `alwaysAllow` lists); `read_only` is what the server
-        declares in its annotations.
-        """
-        rows: list[dict[str, Any]] = []
+    def list_tools(self) -> list[McpTool]:
+        """Every tool of every enabled server (one error row for a server that failed), for Settings and
+        `sensetree mcp list`."""
+        rows: list[McpTool] = []
         for server, info in self._listing().items():
             if info.get("error"):
-                rows.append({"server": server, "name": "", "description": "", "error": info["error"]})
+                rows.append(McpTool(server=server, name="", description="", error=info["error"]))
             for spec in info.get("tools", []):
                 rows.append(
-                    {
-                        "server": server,
-                        "name": tool_name(server, spec.name),
-                        "tool": spec.name,
-                        "description": spec.description or "",
-                        "read_only": declared_read_only(spec.annotations),
-                    }
+                    McpTool(
+                        server=server,
+                        name=tool_name(server, spec.name),
+                        tool=spec.name,
+                        description=spec.description or "",
+                        read_only=declared_read_only(spec.annotations),
+                    )
                 )
         return rows
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.db import Database, Migration
 from engine.errors import NotFound
+from engine.results import Result
 
 PROMPT_NOTES = 50
 MAX_NOTE_CHARS = 500
@@ -66,15 +67,15 @@ class Memory:
         with self._db.atomic() as conn:
             row = conn.execute(f"SELECT {_COLUMNS} FROM agent_memory WHERE note_key = ?", (key,)).fetchone()
             if row is not None:
-                return {**_entry(row), "duplicate": True}
+                return {**_entry(row).model_dump(), "duplicate": True}
             cur = conn.execute(
                 "INSERT INTO agent_memory(note, note_key, created_at, pending) VALUES (?, ?, ?, ?)",
                 (text, key, now, int(pending)),
             )
         return {"id": cur.lastrowid, "note": text, "created_at": now, "pending": pending, "duplicate": False}
 
-    def entries(self, limit: int | None = None, *, confirmed_only: bool = False) -> list[dict[str, Any]]:
-        """Newest first: `[{id, note, created_at, pending}]`."""
+    def entries(self, limit: int | None = None, *, confirmed_only: bool = False) -> list[MemoryNote]:
+        """Newest first."""
         where = " WHERE pending = 0" if confirmed_only else ""
         sql = f"SELECT {_COLUMNS} FROM agent_memory{where} ORDER BY created_at DESC, id DESC"
         rows = self._db.query(sql + " LIMIT ?", (limit,)) if limit else self._db.query(sql)
@@ -82,9 +83,9 @@ class Memory:
 
     def prompt_notes(self) -> list[str]:
         """The notes that go into the prompt: the newest PROMPT_NOTES confirmed ones, oldest of them first."""
-        return [r["note"] for r in reversed(self.entries(PROMPT_NOTES, confirmed_only=True))]
+        return [r.note for r in reversed(self.entries(PROMPT_NOTES, confirmed_only=True))]
 
-    def confirm(self, note_id: int) -> dict[str, Any]:
+    def confirm(self, note_id: int) -> MemoryNote:
         """The person keeps a pending note: from now on it enters prompts like any other."""
         if (
             self._db.execute("UPDATE agent_memory SET pending = 0 WHERE id = ?", (int(note_id),)).rowcount
@@ -101,10 +102,16 @@ class Memory:
         return self._db.execute("DELETE FROM agent_memory").rowcount
 
 
-def _entry(row: Any) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "note": row["note"],
-        "created_at": row["created_at"],
-        "pending": bool(row["pending"]),
-    }
+class MemoryNote(Result):
+    """One note of `agent_memory_list` (newest first); `pending` until the person keeps it."""
+
+    id: int
+    note: str
+    created_at: float
+    pending: bool
+
+
+def _entry(row: Any) -> MemoryNote:
+    return MemoryNote(
+        id=row["id"], note=row["note"], created_at=row["created_at"], pending=bool(row["pending"])
+    )

@@ -8,6 +8,7 @@ from typing import Any
 from engine.agent.model import ChatModel, ModelReply, ToolsRejected
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
+from engine.results import Result
 
 PING_TOOL = {
     "type": "function",
@@ -18,6 +19,20 @@ PING_TOOL = {
     },
 }
 PING = [{"role": "user", "content": "Reply with the single word OK."}]
+
+
+class EndpointCheck(Result):
+    """`test_chat_endpoint`'s verdict: `ok`, a sentence for the person, whether tool calls work, and —
+    when what was typed is a slip (no scheme, no `/v1`) — the address that does answer."""
+
+    ok: bool
+    message: str
+    tools_supported: bool
+    suggested_base_url: str | None = None
+
+
+def failed(message: str) -> EndpointCheck:
+    return EndpointCheck(ok=False, message=message, tools_supported=False)
 
 
 def _finish(model: ChatModel, tools: list[dict[str, Any]] | None) -> ModelReply:
@@ -46,30 +61,30 @@ def _missing_model(model: ChatModel, settings: ReasoningSettings) -> str | None:
     return None
 
 
-def probe_endpoint(model: ChatModel, settings: ReasoningSettings) -> dict[str, Any]:
+def probe_endpoint(model: ChatModel, settings: ReasoningSettings) -> EndpointCheck:
     missing = _missing_model(model, settings)
     if missing:
-        return {"ok": False, "message": missing, "tools_supported": False}
+        return failed(missing)
     try:
         _finish(model, [PING_TOOL])
         tools_supported = True
     except ToolsRejected:
         tools_supported = False
     except EndpointError as exc:
-        return {"ok": False, "message": exc.message, "tools_supported": False}
+        return failed(exc.message)
     if not tools_supported:
         try:
             _finish(model, None)
         except EndpointError as exc:
-            return {"ok": False, "message": exc.message, "tools_supported": False}
-        return {
-            "ok": True,
-            "tools_supported": False,
-            "message": f"Connected to {settings.model!r}, but it does not accept tool calls: chat answers "
+            return failed(exc.message)
+        return EndpointCheck(
+            ok=True,
+            tools_supported=False,
+            message=f"Connected to {settings.model!r}, but it does not accept tool calls: chat answers "
             f"from the search excerpts only.",
-        }
-    return {
-        "ok": True,
-        "tools_supported": True,
-        "message": f"Connected to {settings.model!r} at {settings.base_url}; tool calls are supported.",
-    }
+        )
+    return EndpointCheck(
+        ok=True,
+        tools_supported=True,
+        message=f"Connected to {settings.model!r} at {settings.base_url}; tool calls are supported.",
+    )

@@ -33,10 +33,10 @@ from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversations, truncate_result
 from engine.agent.host import AgentHost
 from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, run_turn
-from engine.agent.mcp import McpHub
-from engine.agent.memory import Memory
+from engine.agent.mcp import McpHub, McpTool
+from engine.agent.memory import Memory, MemoryNote
 from engine.agent.model import ChatModel, OpenAIChatModel
-from engine.agent.probe import probe_endpoint
+from engine.agent.probe import EndpointCheck, failed, probe_endpoint
 from engine.agent.prompt import PromptParts, assemble, scope_tree
 from engine.agent.sources import select_sources
 from engine.agent.tools import ToolRegistry
@@ -45,6 +45,7 @@ from engine.db import Database
 from engine.errors import Conflict, InvalidInput, ModelError
 from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, CHAT_TURN, EventBus
 from engine.prompts import effective
+from engine.results import Done
 
 log = logging.getLogger(__name__)
 
@@ -165,14 +166,14 @@ class Agent:
             self.conversations.finish_turn(conversation_id, position, result, status)
         return result
 
-    def stop_chat(self, conversation_id: str) -> dict[str, Any]:
+    def stop_chat(self, conversation_id: str) -> Done:
         """Stop the conversation's running turn; stopping a conversation with no running turn is a no-op."""
         self.conversations.require(conversation_id)
         with self._running_lock:
             flag = self._running.get(conversation_id)
         if flag is not None:
             flag.set()
-        return {"ok": True}
+        return Done()
 
     def _turn(
         self,
@@ -223,12 +224,12 @@ class Agent:
 
     def test_chat_endpoint(
         self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
-    ) -> dict[str, Any]:
+    ) -> EndpointCheck:
         """Test the saved endpoint, or what the person typed (any argument given) without saving it."""
         saved = self._settings().reasoning
         if base_url is None and api_key is None and model is None:
             if not saved.model:
-                return {"ok": False, "message": "No model is set. " + NO_ENDPOINT, "tools_supported": False}
+                return failed("No model is set. " + NO_ENDPOINT)
             return probe_endpoint(self._current_model(saved), saved)
         return endpoints.check_typed(endpoints.typed_settings(saved, base_url, api_key, model), self._factory)
 
@@ -242,29 +243,32 @@ class Agent:
             conversation["running"] = conversation_id in self._running
         return conversation
 
-    def list_mcp_tools(self) -> list[dict[str, Any]]:
-        rows = self.mcp.list_tools()
-        for row in rows:
-            if not row.get("error"):
-                row["approval"] = self.approvals.status(row["server"], row["tool"], row["read_only"])
-        return rows
+    def list_mcp_tools(self) -> list[McpTool]:
+        return [
+            row
+            if row.error or row.tool is None
+            else row.model_copy(
+                update={"approval": self.approvals.status(row.server, row.tool, bool(row.read_only))}
+            )
+            for row in self.mcp.list_tools()
+        ]
 
-    def approve_tool_call(self, call_id: str, decision: str) -> dict[str, Any]:
+    def approve_tool_call(self, call_id: str, decision: str) -> Done:
         return self.approvals.answer(call_id, decision)
 
-    def agent_memory_list(self) -> list[dict[str, Any]]:
+    def agent_memory_list(self) -> list[MemoryNote]:
         return self.memory.entries()
 
-    def agent_memory_delete(self, id: int) -> dict[str, Any]:  # the IPC argument is named id
+    def agent_memory_delete(self, id: int) -> Done:  # the IPC argument is named id
         self.memory.delete(id)
-        return {"ok": True}
+        return Done()
 
-    def agent_memory_confirm(self, id: int) -> dict[str, Any]:
+    def agent_memory_confirm(self, id: int) -> MemoryNote:
         return self.memory.confirm(id)
 
-    def agent_memory_clear(self) -> dict[str, Any]:
+    def agent_memory_clear(self) -> Done:
         self.memory.clear()
-        return {"ok": True}
+        return Done()
 
     def close(self) -> None:
         self.approvals.close()  # a turn waiting for an answer ends now, as a denial

@@ -24,3 +24,26 @@ class TrashItem(Result):
     original_path: str
     trashed_at: str
     transaction_id: str | None
+
+
+class Transaction(Result):
+    """One row of `list_transactions` (History). `committed_at` once committed, `undo_of` on an undo,
+    `message` on the outcomes that carry one (a rollback, a refusal); a draft carries its plan's
+    `operations` as proposed (History's Review shows them) and `refused: true` when an approval of it
+    was refused."""
+
+    transaction_id: str
+    status: str
+    summary: str
+    created_at: str
+    committed_at: str | None = None
+    undo_of: str | None = None
+    message: str | None = None
+    operations: list[dict[str, Any]] | None = None
+    refused: bool | None = None
+
+
+class Restored(Result):
+    """Where `trash_restore` put the item back."""
+
+    path: str

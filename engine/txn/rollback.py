@@ -23,7 +23,7 @@ from engine.db import Database
 from engine.txn import trash
 from engine.txn.executor import DiskPhase, Writeback, rollback_entry
 from engine.txn.model import Step
-from engine.txn.results import ApplyResult
+from engine.txn.results import ApplyResult, Transaction
 from engine.txn.states import Phase, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
 from engine.txn.sync import IndexSync, SenseChange, enqueue_tree, index_backward, senses_backward
@@ -98,12 +98,14 @@ class Rollbacks:
         for txn_id, (status, message, owed) in list(self._unsettled.items()):
             self.settle(txn_id, status, message, owed)
 
-    def overlay(self, listing: Report) -> Report:
+    def overlay(self, listing: list[Transaction]) -> list[Transaction]:
         """The History list with the outcomes SQLite has not taken yet (never a stale `applying`)."""
-        for item in listing:
-            if item["transaction_id"] in self._unsettled:
-                item["status"] = self._unsettled[item["transaction_id"]][0]
-        return listing
+        return [
+            item.model_copy(update={"status": self._unsettled[item.transaction_id][0]})
+            if item.transaction_id in self._unsettled
+            else item
+            for item in listing
+        ]
 
     # start-up -----------------------------------------------------------------------------------
     def recover(self) -> Report:

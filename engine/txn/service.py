@@ -30,12 +30,13 @@ from typing import Any
 from engine import paths
 from engine.db import Database
 from engine.errors import Conflict, EngineError, InvalidInput, NotFound, PlanInvalid
+from engine.results import Done
 from engine.roots import Roots
 from engine.txn import fsops, trash
 from engine.txn.executor import DiskPhase, Fault, env_fault
 from engine.txn.model import ActionPlan, Operation, Step
 from engine.txn.planner import Planner, plan_request
-from engine.txn.results import ApplyResult, TrashItem
+from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 from engine.txn.rollback import Rollbacks, outcome, unsaved
 from engine.txn.states import Phase, StepState, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
@@ -77,6 +78,10 @@ class TxnService:
 
     # proposals ----------------------------------------------------------------------------------
     def propose_plan(self, summary: str, operations: Sequence[Any]) -> dict[str, Any]:
+        """`draft`, as the JSON the agent's `propose_actions` and the Gardener hand on."""
+        return self.draft(summary, operations).to_json_dict()
+
+    def draft(self, summary: str, operations: Sequence[Any]) -> ActionPlan:
         """Validate on a virtual tree and store a draft with source fingerprints; executes nothing."""
         validated = validate(list(operations or []), self.roots)
         plan = ActionPlan(
@@ -87,24 +92,24 @@ class TxnService:
         prints = {path: fsops.fingerprint(path) for path in validated.fingerprint_paths}
         with self.db.atomic():
             self.store.create(plan, prints)
-        return plan.to_json_dict()
+        return plan
 
-    def plan_reorganization(self, instruction: str, scope: str) -> dict[str, Any]:
+    def plan_reorganization(self, instruction: str, scope: str) -> ActionPlan:
         """Ask the reasoning model for a plan over `scope`'s direct children, validate it, store a draft."""
         folder = self._bounded_folder(scope)
         summary, operations = plan_request(
             self.planner, self._prompt(), instruction, folder, self.index, self.roots
         )
-        return self.propose_plan(summary, operations)
+        return self.draft(summary, operations)
 
-    def discard_action_plan(self, transaction_id: str) -> dict[str, Any]:
+    def discard_action_plan(self, transaction_id: str) -> Done:
         self.store.expire_drafts()
         record = self._record(transaction_id)
         if not self.store.claim(record.id, TxnStatus.DRAFT, TxnStatus.DISCARDED):
             raise Conflict(f"The plan {record.id} is {record.status}; only a draft can be discarded")
-        return {"ok": True}
+        return Done()
 
-    def list_transactions(self) -> list[dict[str, Any]]:
+    def list_transactions(self) -> list[Transaction]:
         with self._lock:
             self.rollbacks.settle_pending()
             self.store.expire_drafts()
@@ -191,7 +196,7 @@ class TxnService:
     def trash_list(self) -> list[TrashItem]:
         return self.store.trash_items()
 
-    def trash_restore(self, item_id: str, target_path: str | None = None) -> dict[str, str]:
+    def trash_restore(self, item_id: str, target_path: str | None = None) -> Restored:
         """Put a trashed item back at its original place (or `target_path`), never over anything."""
         with self._lock:
             self.rollbacks.settle_pending()
@@ -216,7 +221,7 @@ class TxnService:
             )
             if result.rollback is not None:
                 raise Conflict(result.message)
-            return {"path": target}
+            return Restored(path=target)
 
     # the three phases ---------------------------------------------------------------------------
     def _run(

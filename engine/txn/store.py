@@ -28,7 +28,7 @@ from typing import Any, overload
 
 from engine.db import Database
 from engine.txn.model import ActionPlan, Step
-from engine.txn.results import TrashItem
+from engine.txn.results import Transaction, TrashItem
 from engine.txn.states import ACTIVE, Phase, StepState, TxnStatus
 
 log = logging.getLogger(__name__)
@@ -185,29 +185,9 @@ class TxnStore:
         )
         return [_record(r) for r in rows]
 
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self) -> list[Transaction]:
         rows = self.db.query("SELECT * FROM txn_transactions ORDER BY created_at DESC, rowid DESC")
-        out = []
-        for row in rows:
-            item: dict[str, Any] = {
-                "transaction_id": row["id"],
-                "status": row["status"],
-                "summary": row["summary"],
-                "created_at": iso(row["created_at"]),
-            }
-            if row["committed_at"] is not None:
-                item["committed_at"] = iso(row["committed_at"])
-            if row["kind"] == "undo":
-                item["undo_of"] = row["undo_of"]
-            if row["message"] and row["status"] in _SHOWS_MESSAGE:
-                item["message"] = row["message"]
-            if row["status"] == TxnStatus.DRAFT:  # what History's Review shows: the plan card, as proposed
-                plan = ActionPlan.model_validate_json(row["plan"]).to_json_dict()
-                item["operations"] = plan["operations"]
-                if row["message"]:
-                    item["refused"] = True
-            out.append(item)
-        return out
+        return [_transaction(row) for row in rows]
 
     # journal ------------------------------------------------------------------------------------
     def journal_intent(self, txn_id: str, seq: int, step: Step) -> None:
@@ -281,4 +261,22 @@ def _record(row: Any) -> TxnRecord:
         undo_of=row["undo_of"],
         created_at=row["created_at"],
         committed_at=row["committed_at"],
+    )
+
+
+def _transaction(row: Any) -> Transaction:
+    """A History row: the optional keys only where they say something."""
+    draft = row["status"] == TxnStatus.DRAFT
+    # what History's Review shows for a draft: the plan card, as proposed
+    shown = ActionPlan.model_validate_json(row["plan"]).to_json_dict()["operations"] if draft else None
+    return Transaction(
+        transaction_id=row["id"],
+        status=row["status"],
+        summary=row["summary"],
+        created_at=iso(row["created_at"]),
+        committed_at=iso(row["committed_at"]),
+        undo_of=row["undo_of"] if row["kind"] == "undo" else None,
+        message=row["message"] if row["message"] and row["status"] in _SHOWS_MESSAGE else None,
+        operations=shown,
+        refused=True if draft and row["message"] else None,
     )

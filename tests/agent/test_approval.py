@@ -9,6 +9,7 @@ from engine.agent import Call, ScriptedModel
 from engine.agent.approval import ALWAYS, ASKS, READ_ONLY, declared_read_only, tool_status
 from engine.errors import InvalidInput, NotFound
 from engine.events import AGENT_RESULT, AGENT_STEP, TOOL_APPROVAL
+from engine.results import Done
 from tests.agent.approval_support import WAIT_S, ApprovalWatcher, files_server, turn_in_background
 from tests.agent.helpers import FolderHost, chat_settings
 
@@ -54,7 +55,7 @@ def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(
         assert question["server"] == "files" and question["tool"] == "write_note"
         assert question["arguments"] == {"name": "todo.txt", "text": "HACKED"}
         assert question["description"] == "Write a note, replacing what was there." and question["turn_id"]
-        assert agent.approve_tool_call(question["call_id"], "once") == {"ok": True}
+        assert agent.approve_tool_call(question["call_id"], "once") == Done()
         result = turn.result(WAIT_S)
     assert result["answer"] == "Updated." and (notes / "todo.txt").read_text() == "HACKED"
     assert watcher.events[-1] == {
@@ -86,7 +87,7 @@ def test_always_allow_is_remembered_and_the_tool_is_not_asked_about_again(notes,
         turn.result(WAIT_S)
     assert agent.chat_with_assistant(ASK)["answer"] == "second"
     assert len(watcher.pending) == 1 and (notes / "todo.txt").read_text() == "two"
-    listed = {row["tool"]: row["approval"] for row in agent.list_mcp_tools()}
+    listed = {row.tool: row.approval for row in agent.list_mcp_tools()}
     assert listed == {"peek": READ_ONLY, "write_note": ALWAYS, "wipe": ASKS}
 
 
@@ -178,7 +179,7 @@ def test_stop_while_a_call_waits_for_the_person_withdraws_the_question_and_ends_
     model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "never asked for"])
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         question = watcher.next_pending()
-        conversation_id = agent.conversations.find(None)[0]["conversation_id"]
+        conversation_id = agent.conversations.find(None)[0].conversation_id
         agent.stop_chat(conversation_id)
         result = turn.result(WAIT_S)
     assert result["stopped"] and (notes / "todo.txt").read_text() == "buy milk\n"

@@ -63,7 +63,7 @@ def test_every_turn_is_stored_with_trace_sources_and_model_and_survives_a_new_en
 
     again = Engine(tmp_path / "home", embedder=HashingEmbedder())
     try:
-        listed = again.list_conversations()
+        listed = [c.model_dump() for c in again.list_conversations()]  # the JSON the page reads
         stored = again.get_conversation(cid)
     finally:
         again.close()
@@ -122,12 +122,12 @@ def test_rename_delete_list_filter_and_unknown_ids(tmp_path):
     try:
         trip = engine.chat_with_assistant([_user("Plan the Lisbon trip")])["conversation_id"]
         taxes = engine.chat_with_assistant([_user("Which invoices are unpaid?")])["conversation_id"]
-        newest_first = [c["conversation_id"] for c in engine.list_conversations()]
+        newest_first = [c.conversation_id for c in engine.list_conversations()]
         engine.rename_conversation(trip, "Holidays 2024")
-        by_title = [c["title"] for c in engine.list_conversations("holidays")]
-        by_answer = [c["conversation_id"] for c in engine.list_conversations("about which INVOICES")]
+        by_title = [c.title for c in engine.list_conversations("holidays")]
+        by_answer = [c.conversation_id for c in engine.list_conversations("about which INVOICES")]
         engine.delete_conversation(taxes)
-        remaining = [c["conversation_id"] for c in engine.list_conversations()]
+        remaining = [c.conversation_id for c in engine.list_conversations()]
         with pytest.raises(NotFound):
             engine.chat_with_assistant([_user("hello")], conversation_id="nope")
         with pytest.raises(NotFound):
@@ -170,7 +170,7 @@ def test_a_turn_that_crashes_is_stored_as_an_error_not_as_a_finished_answer(tmp_
     try:
         with pytest.raises(RuntimeError):
             engine.chat_with_assistant([_user("hello?")])
-        turn = engine.get_conversation(engine.list_conversations()[0]["conversation_id"])["turns"][0]
+        turn = engine.get_conversation(engine.list_conversations()[0].conversation_id)["turns"][0]
     finally:
         engine.close()
     assert (turn["status"], turn["error"]["code"]) == ("error", "internal")

@@ -21,7 +21,7 @@ def test_testing_what_is_typed_saves_nothing(engine):
     saved = engine.settings.reasoning.model_dump()
     with FakeOpenAI([]) as endpoint:
         verdict = engine.test_chat_endpoint(base_url=endpoint.base_url, model="scripted")
-    assert verdict["ok"] is True and verdict["tools_supported"] is True
+    assert verdict.ok is True and verdict.tools_supported is True
     assert engine.settings.reasoning.model_dump() == saved
     settings_file = engine.home / "settings.json"
     assert not settings_file.exists() or endpoint.base_url not in settings_file.read_text()
@@ -34,10 +34,10 @@ def test_a_url_without_http_or_v1_gets_a_specific_hint_and_the_url_that_answers(
         no_v1 = engine.test_chat_endpoint(base_url=endpoint.base_url.removesuffix("/v1"), model="scripted")
         with pytest.raises(InvalidInput, match="no http://"):
             engine.list_models(base_url=bare)
-    assert verdict["ok"] is False and "has no http://" in verdict["message"]
-    assert verdict["suggested_base_url"] == endpoint.base_url and "It answers there" in verdict["message"]
-    assert no_v1["ok"] is False and "missing the /v1" in no_v1["message"]
-    assert no_v1["suggested_base_url"] == endpoint.base_url
+    assert verdict.ok is False and "has no http://" in verdict.message
+    assert verdict.suggested_base_url == endpoint.base_url and "It answers there" in verdict.message
+    assert no_v1.ok is False and "missing the /v1" in no_v1.message
+    assert no_v1.suggested_base_url == endpoint.base_url
 
 
 def test_url_fixes_cover_the_slips_and_leave_good_urls_alone():

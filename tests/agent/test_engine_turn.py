@@ -74,5 +74,5 @@ def test_an_injected_instruction_in_a_file_can_only_produce_a_draft_and_the_disk
     assert INJECTION in model.requests[1].messages[-1]["content"]
     assert result["plan"] is not None and len(result["plan"]["operations"]) == 3
     assert tree_snapshot(root) == before
-    assert [t["status"] for t in transactions] == ["draft"]
+    assert [t.status for t in transactions] == ["draft"]
     assert not (engine.home / "trash").exists() or not any((engine.home / "trash").iterdir())

@@ -155,7 +155,7 @@ def test_remember_saves_a_note_that_reaches_the_next_turns_prompt(tmp_path, make
     assert result["steps"] == ["🧠 Remembering"]
     agent.chat_with_assistant([{"role": "user", "content": "hello"}])
     assert "- Jane is my accountant" in model.requests[2].system
-    assert [n["note"] for n in agent.agent_memory_list()] == ["Jane is my accountant"]
+    assert [n.note for n in agent.agent_memory_list()] == ["Jane is my accountant"]
 
 
 def test_answer_streams_as_answer_delta_events(tmp_path, make_agent):

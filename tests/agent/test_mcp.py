@@ -46,7 +46,7 @@ def test_in_process_server_tools_are_listed_with_the_server_named(tmp_path, make
     agent, _bus, _seen = make_agent(
         FolderHost([tmp_path]), ScriptedModel([]), mcp_in_process={"notes": notes_server()}
     )
-    rows = agent.list_mcp_tools()
+    rows = [r.model_dump() for r in agent.list_mcp_tools()]  # the JSON Settings reads
     assert {r["name"] for r in rows} == {"mcp__notes__shout", "mcp__notes__explode"}
     assert all(r["server"] == "notes" and "error" not in r for r in rows)
 
@@ -102,7 +102,7 @@ def test_a_server_that_fails_to_start_is_reported_and_never_breaks_the_turn(tmp_
     agent, _bus, _seen = make_agent(
         FolderHost([tmp_path]), model, settings=settings, mcp_in_process={"notes": notes_server()}
     )
-    rows = agent.list_mcp_tools()
+    rows = [r.model_dump() for r in agent.list_mcp_tools()]
     broken = [r for r in rows if r["server"] == "broken"]
     assert len(broken) == 1 and broken[0]["error"]
     assert agent.chat_with_assistant([{"role": "user", "content": "hi"}])["answer"] == "Still here."
@@ -157,7 +157,7 @@ def test_the_real_mcp_server_time_over_stdio_lists_and_answers_through_a_turn(tm
     agent, _bus, _seen = make_agent(
         FolderHost([tmp_path]), model, settings=settings, log_dir=tmp_path / "logs"
     )
-    names = {r["name"] for r in agent.list_mcp_tools()}
+    names = {r.name for r in agent.list_mcp_tools()}
     assert {"mcp__time__get_current_time", "mcp__time__convert_time"} <= names
     result = agent.chat_with_assistant([{"role": "user", "content": "What time is it in Paris?"}])
     assert result["steps"] == ["🔌 time: get_current_time"]

@@ -86,7 +86,7 @@ def _ask(engine: Engine, text: str = "Please update my budget") -> dict[str, Any
 def test_its_read_tools_are_declared_read_only_and_its_write_tools_ask(tmp_path, docs):
     engine = _engine(tmp_path, docs, ScriptedModel([]))
     try:
-        status = {row["tool"]: row["approval"] for row in engine.list_mcp_tools()}
+        status = {row.tool: row.approval for row in engine.list_mcp_tools()}
     finally:
         engine.close()
     assert {"read_text_file", "list_directory", "search_files"} <= {

@@ -18,7 +18,7 @@ def test_remember_trims_and_ignores_empty_notes(tmp_path):
     assert memory.remember("   \n ") is None
     saved = memory.remember("  Invoices go to   Finance  ")
     assert saved is not None and saved["note"] == "Invoices go to Finance"
-    assert [n["note"] for n in memory.entries()] == ["Invoices go to Finance"]
+    assert [n.note for n in memory.entries()] == ["Invoices go to Finance"]
 
 
 def test_duplicates_ignoring_case_and_whitespace_are_saved_once(tmp_path):
@@ -44,7 +44,7 @@ def test_delete_and_clear(tmp_path):
     memory.remember("b")
     assert first is not None
     memory.delete(first["id"])
-    assert [n["note"] for n in memory.entries()] == ["b"]
+    assert [n.note for n in memory.entries()] == ["b"]
     with pytest.raises(NotFound, match="no memory note with id"):
         memory.delete(first["id"])
     memory.clear()

@@ -4,6 +4,7 @@ import socket
 
 import pytest
 
+from bridge.api import to_jsonable
 from engine.agent.model import ModelReply, OpenAIChatModel, ToolsRejected
 from engine.agent.probe import probe_endpoint
 from engine.config import ReasoningSettings
@@ -40,43 +41,16 @@ TOOL = {
 }
 
 
-def test_tool_call_arguments_are_read_when_sent_as_a_json_string():
-    with FakeOpenAI() as fake:
-        fake.script.append(
-            Raw(
-                body=completion(
-                    tool_calls=[
-                        {
-                            "id": "c1",
-                            "type": "function",
-                            "function": {"name": "search_files", "arguments": '{"query": "tax 2024"}'},
-                        }
-                    ]
-                )
-            )
-        )
+@pytest.mark.parametrize(
+    "sent", ['{"query": "tax 2024"}', {"query": "tax 2024"}], ids=["as a JSON string", "as an object"]
+)
+def test_tool_call_arguments_are_read_however_the_endpoint_sends_them(sent):
+    call = {"id": "c1", "type": "function", "function": {"name": "search_files", "arguments": sent}}
+    with FakeOpenAI([Raw(body=completion(tool_calls=[call]))]) as fake:
         _deltas, reply = final(OpenAIChatModel(settings_for(fake.base_url), stream=False), [TOOL])
     assert reply.tool_calls[0].arguments == {"query": "tax 2024"} and reply.tool_calls[0].id == "c1"
+    assert reply.tool_calls[0].error is None
     assert fake.requests[0]["tool_choice"] == "auto" and fake.requests[0]["tools"] == [TOOL]
-
-
-def test_tool_call_arguments_are_read_when_sent_as_an_object():
-    with FakeOpenAI() as fake:
-        fake.script.append(
-            Raw(
-                body=completion(
-                    tool_calls=[
-                        {
-                            "id": "c1",
-                            "type": "function",
-                            "function": {"name": "search_files", "arguments": {"query": "tax 2024"}},
-                        }
-                    ]
-                )
-            )
-        )
-        _deltas, reply = final(OpenAIChatModel(settings_for(fake.base_url), stream=False), [TOOL])
-    assert reply.tool_calls[0].arguments == {"query": "tax 2024"} and reply.tool_calls[0].error is None
 
 
 def test_streaming_deltas_arrive_in_order_and_tool_call_pieces_are_joined():
@@ -192,9 +166,9 @@ def test_probe_reports_reachability_model_presence_and_tool_support():
         ok = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
         fake.models = ["other"]
         missing = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
-    assert ok == {"ok": True, "tools_supported": True, "message": ok["message"]}
+    assert to_jsonable(ok) == {"ok": True, "tools_supported": True, "message": ok.message}
     assert (
-        missing["ok"] is False
-        and "does not offer model 'fake'" in missing["message"]
-        and "other" in missing["message"]
+        missing.ok is False
+        and "does not offer model 'fake'" in missing.message
+        and "other" in missing.message
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bridge import Api
 from engine.agent import Call, ScriptedModel
 from engine.agent.builtin import TurnTools
-from engine.agent.memory import MIGRATIONS, Memory
+from engine.agent.memory import MIGRATIONS, Memory, MemoryNote
 from engine.agent.tools import tool_from_function
 from engine.db import Database
 from engine.roots import Roots
@@ -84,7 +84,7 @@ def test_discarding_a_pending_note_deletes_it_and_confirming_an_unknown_one_is_n
     saved = memory.remember("From a file", pending=True)
     assert saved["pending"] is True and memory.prompt_notes() == []
     assert memory.remember("from a FILE")["duplicate"] is True  # the duplicate stays pending
-    assert memory.entries()[0]["pending"] is True
+    assert memory.entries()[0].pending is True
     memory.delete(saved["id"])
     assert memory.entries() == []
     api = Api(type("E", (), {"agent_memory_confirm": lambda self, id: memory.confirm(id)})())
@@ -98,7 +98,7 @@ def test_notes_saved_before_the_migration_stay_confirmed(tmp_path):
     db.execute("INSERT INTO agent_memory(note, note_key, created_at) VALUES ('Old note', 'old note', 1.0)")
     db.migrate(MIGRATIONS)
     memory = Memory(db)
-    assert memory.entries() == [{"id": 1, "note": "Old note", "created_at": 1.0, "pending": False}]
+    assert memory.entries() == [MemoryNote(id=1, note="Old note", created_at=1.0, pending=False)]
     assert memory.prompt_notes() == ["Old note"]
     db.close()
 

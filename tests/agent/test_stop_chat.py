@@ -14,6 +14,7 @@ from engine.agent.loop import turn_stopped
 from engine.agent.model import ModelReply
 from engine.errors import Conflict
 from engine.events import CHAT_TURN
+from engine.results import Done
 from tests.agent.helpers import FolderHost
 
 WAIT_S = 10
@@ -94,7 +95,7 @@ def test_stop_from_another_thread_returns_within_a_second_and_keeps_the_partial_
     try:
         assert started.wait(WAIT_S) and streaming.wait(WAIT_S)
         assert agent.get_conversation(ids["conversation"])["running"] is True
-        assert agent.stop_chat(ids["conversation"]) == {"ok": True}
+        assert agent.stop_chat(ids["conversation"]) == Done()
         turn.join(1.0)
         assert not turn.is_alive(), "the turn did not stop within 1 s"
     finally:
@@ -112,7 +113,7 @@ def test_a_second_turn_in_a_running_conversation_is_refused_and_stop_without_a_t
 ):
     agent, _bus, _seen = make_agent(FolderHost([tmp_path]), FunctionModel(lambda _m, _t: "done"))
     result = agent.chat_with_assistant([{"role": "user", "content": "hi"}])
-    assert agent.stop_chat(result["conversation_id"]) == {"ok": True}
+    assert agent.stop_chat(result["conversation_id"]) == Done()
     agent._claim(result["conversation_id"])  # a turn is running in it
     try:
         with pytest.raises(Conflict):

@@ -7,9 +7,15 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from bridge.api import ok, to_jsonable
-from engine.results import Result
-from engine.txn.results import ApplyResult, TrashItem
+from bridge.api import Api, ok, to_jsonable
+from engine.agent.conversations import ConversationSummary
+from engine.agent.mcp import McpTool
+from engine.agent.memory import MemoryNote
+from engine.agent.probe import EndpointCheck
+from engine.results import Done, GpuInfo, Result
+from engine.txn.model import ActionPlan, Operation
+from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
+from engine.txn.states import TxnStatus
 
 STEP = {"step": "move /d/b.txt back to /d/a.txt", "ok": True}
 
@@ -66,3 +72,126 @@ def test_a_trash_item_serialises_as_the_listing_row_did():
         "transaction_id": "t1",
     }
     assert json.dumps(ok([item])) == json.dumps(ok([old]))
+
+
+# Each command typed in this pass, against the JSON its dict used to give (keys and values).
+def _same_json(result: object, old: object) -> None:
+    assert json.dumps(ok(result), sort_keys=True) == json.dumps(ok(old), sort_keys=True)
+
+
+def test_an_only_acting_command_still_answers_ok_true():
+    _same_json(Done(), {"ok": True})
+
+
+def test_history_rows_keep_their_optional_keys_absent_unless_they_say_something():
+    committed = Transaction(
+        transaction_id="t1",
+        status=TxnStatus.COMMITTED,
+        summary="Tidy up",
+        created_at="2026-12-01T10:00:00Z",
+        committed_at="2026-12-01T10:01:00Z",
+    )
+    _same_json(
+        committed,
+        {
+            "transaction_id": "t1",
+            "status": "committed",
+            "summary": "Tidy up",
+            "created_at": "2026-12-01T10:00:00Z",
+            "committed_at": "2026-12-01T10:01:00Z",
+        },
+    )
+    operation = {"kind": "delete", "old_path": "/d/a.txt", "reason": "old"}
+    refused = Transaction(
+        transaction_id="t2",
+        status="draft",
+        summary="Clean",
+        created_at="2026-12-01T10:00:00Z",
+        message="a.txt was modified",
+        operations=[operation],
+        refused=True,
+    )
+    _same_json(
+        refused,
+        {
+            "transaction_id": "t2",
+            "status": "draft",
+            "summary": "Clean",
+            "created_at": "2026-12-01T10:00:00Z",
+            "message": "a.txt was modified",
+            "operations": [operation],
+            "refused": True,
+        },
+    )
+    undo = Transaction(transaction_id="t3", status="committed", summary="Undo", created_at="x", undo_of="t1")
+    assert to_jsonable(undo)["undo_of"] == "t1" and "operations" not in to_jsonable(undo)
+    empty_draft = Transaction(transaction_id="t4", status="draft", summary="", created_at="x", operations=[])
+    assert to_jsonable(empty_draft)["operations"] == []
+
+
+def test_restore_memory_conversation_gpu_and_endpoint_results_keep_their_keys():
+    _same_json(Restored(path="/d/a.txt"), {"path": "/d/a.txt"})
+    _same_json(
+        MemoryNote(id=3, note="Jane is my accountant", created_at=1.5, pending=True),
+        {"id": 3, "note": "Jane is my accountant", "created_at": 1.5, "pending": True},
+    )
+    _same_json(
+        ConversationSummary(conversation_id="c1", title="Taxes", updated_at=2.5, turns=2),
+        {"conversation_id": "c1", "title": "Taxes", "updated_at": 2.5, "turns": 2},
+    )
+    _same_json(GpuInfo(cuda=False), {"cuda": False})
+    _same_json(GpuInfo(cuda=True, device_name="H200"), {"cuda": True, "device_name": "H200"})
+    _same_json(
+        EndpointCheck(ok=True, message="Connected", tools_supported=True),
+        {"ok": True, "tools_supported": True, "message": "Connected"},
+    )
+    _same_json(
+        EndpointCheck(ok=False, message="slip", tools_supported=True, suggested_base_url="http://h/v1"),
+        {"ok": False, "tools_supported": True, "message": "slip", "suggested_base_url": "http://h/v1"},
+    )
+
+
+def test_mcp_tool_rows_keep_the_tool_row_and_the_error_row_shapes():
+    _same_json(
+        McpTool(
+            server="notes",
+            name="mcp__notes__shout",
+            tool="shout",
+            description="Shout",
+            read_only=False,
+            approval="asks",
+        ),
+        {
+            "server": "notes",
+            "name": "mcp__notes__shout",
+            "tool": "shout",
+            "description": "Shout",
+            "read_only": False,
+            "approval": "asks",
+        },
+    )
+    _same_json(
+        McpTool(server="broken", name="", description="", error="could not start"),
+        {"server": "broken", "name": "", "description": "", "error": "could not start"},
+    )
+
+
+def test_the_engine_answers_the_typed_commands_through_the_bridge_as_before(tmp_path, engine):
+    api = Api(engine)
+    assert api.list_transactions() == {"ok": True, "data": []}
+    assert api.agent_memory_list() == {"ok": True, "data": []}
+    assert api.agent_memory_clear() == {"ok": True, "data": {"ok": True}}
+    assert api.list_conversations() == {"ok": True, "data": []}
+    assert api.test_chat_endpoint()["data"]["ok"] is False
+    assert set(api.test_chat_endpoint()["data"]) == {"ok", "message", "tools_supported"}
+    assert api.list_mcp_tools() == {"ok": True, "data": []}
+
+
+def test_a_reorganisation_plan_reaches_the_page_as_the_plan_json_did():
+    plan = ActionPlan(
+        transaction_id="t9",
+        summary="Group invoices",
+        operations=[Operation(kind="mkdir", new_path="/d/Invoices", reason="a home for them")],
+    )
+    _same_json(plan, plan.to_json_dict())
+    assert to_jsonable(plan)["operations"][0]["kind"] == "mkdir"

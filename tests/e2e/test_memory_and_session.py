@@ -44,6 +44,6 @@ def test_a_pending_note_is_kept_from_settings_after_a_reload_without_cookies(tmp
         context.close()
     finally:
         server.stop()
-        notes = {n["id"]: n["pending"] for n in engine.agent_memory_list()}
+        notes = {n.id: n.pending for n in engine.agent_memory_list()}
         engine.close()
     assert notes[pending["id"]] is False

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from engine.errors import Conflict, InvalidInput, NotFound, PlanInvalid
+from engine.results import Done
 from engine.roots import Roots
+from engine.txn.results import Restored
 from tests.txn.txn_support import mixed_plan, snapshot
 
 
@@ -27,7 +30,7 @@ def test_mixed_plan_commits_disk_index_and_senses_together(world):
     [trashed] = service.trash_list()
     assert trashed.original_path == f"{r}/old" and trashed.transaction_id == plan["transaction_id"]
     assert world.trash_files() == [f"{trashed.item_id}__old"]
-    [listed] = service.list_transactions()
+    [listed] = [t.model_dump() for t in service.list_transactions()]  # the JSON History reads
     assert listed["status"] == "committed" and listed["committed_at"] and listed["summary"] == "Tidy up"
 
 
@@ -36,14 +39,14 @@ def test_propose_stores_a_draft_and_touches_nothing(world):
     plan = world.service().propose_plan("Tidy up", mixed_plan(world.root))
     assert snapshot(world.root) == before
     assert len(plan["operations"]) == 7 and plan["transaction_id"]
-    assert world.service().list_transactions()[0]["status"] == "draft"
+    assert world.service().list_transactions()[0].status == "draft"
 
 
 def test_discard_marks_the_draft_and_approval_after_discard_is_refused(world):
     service = world.service()
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
     before = snapshot(world.root)
-    assert service.discard_action_plan(plan["transaction_id"]) == {"ok": True}
+    assert service.discard_action_plan(plan["transaction_id"]) == Done()
     with pytest.raises(Conflict, match="discarded, not a draft"):
         service.apply_action_plan(plan["transaction_id"])
     assert snapshot(world.root) == before
@@ -82,7 +85,7 @@ def test_edited_field_in_the_selection_is_refused(world):
     with pytest.raises(InvalidInput, match="differs from the proposed plan in new_path"):
         service.apply_action_plan(plan["transaction_id"], operations=edited)
     assert snapshot(world.root) == before
-    assert service.list_transactions()[0]["status"] == "draft"
+    assert service.list_transactions()[0].status == "draft"
 
 
 def test_injected_operation_is_refused(world):
@@ -109,12 +112,33 @@ def test_selection_listing_an_operation_twice_is_refused(world):
         service.apply_action_plan(plan["transaction_id"], operations=[plan["operations"][4]] * 2)
 
 
-def test_source_edited_after_proposal_is_refused_before_anything_moves(world):
+def _edit_notes(root: Path) -> None:
+    (root / "notes.md").write_text("# Notes\nbuy oat milk")
+
+
+def _delete_notes(root: Path) -> None:
+    (root / "notes.md").unlink()
+
+
+def _create_target(root: Path) -> None:
+    (root / "shopping.md").write_text("someone else's list")
+
+
+@pytest.mark.parametrize(
+    ("change", "refusal", "message"),
+    [
+        (_edit_notes, Conflict, "notes.md was modified since the plan was proposed"),
+        (_delete_notes, Conflict, "notes.md was moved or deleted since the plan was proposed"),
+        (_create_target, PlanInvalid, "shopping.md already exists; SenseTree never overwrites"),
+    ],
+    ids=["source edited", "source vanished", "target created (never overwritten)"],
+)
+def test_a_change_on_disk_after_proposal_is_refused_before_anything_moves(world, change, refusal, message):
     service = world.service()
     plan = service.propose_plan("Tidy up", mixed_plan(world.root))
-    (world.root / "notes.md").write_text("# Notes\nbuy oat milk")
+    change(world.root)
     before = snapshot(world.root)
-    with pytest.raises(Conflict, match="notes.md was modified since the plan was proposed"):
+    with pytest.raises(refusal, match=message):
         service.apply_action_plan(plan["transaction_id"])
     assert snapshot(world.root) == before
 
@@ -130,26 +154,6 @@ def test_same_size_edit_with_restored_mtime_is_caught_by_the_content_hash(world)
         service.apply_action_plan(plan["transaction_id"])
 
 
-def test_vanished_source_is_refused_before_anything_moves(world):
-    service = world.service()
-    plan = service.propose_plan("Tidy up", mixed_plan(world.root))
-    (world.root / "notes.md").unlink()
-    before = snapshot(world.root)
-    with pytest.raises(Conflict, match="notes.md was moved or deleted since the plan was proposed"):
-        service.apply_action_plan(plan["transaction_id"])
-    assert snapshot(world.root) == before
-
-
-def test_target_created_after_proposal_is_never_overwritten(world):
-    service = world.service()
-    plan = service.propose_plan("Tidy up", mixed_plan(world.root))
-    (world.root / "shopping.md").write_text("someone else's list")
-    before = snapshot(world.root)
-    with pytest.raises(PlanInvalid, match="shopping.md already exists; SenseTree never overwrites"):
-        service.apply_action_plan(plan["transaction_id"])
-    assert snapshot(world.root) == before
-
-
 def test_undo_restores_tree_index_senses_and_empties_the_trash(world):
     service = world.service()
     before, index_before = snapshot(world.root), world.index.state()
@@ -161,7 +165,7 @@ def test_undo_restores_tree_index_senses_and_empties_the_trash(world):
     world.index.drain()
     assert world.index.state() == index_before
     assert service.trash_list() == [] and world.trash_files() == []
-    statuses = {t["transaction_id"]: t["status"] for t in service.list_transactions()}
+    statuses = {t.transaction_id: t.status for t in service.list_transactions()}
     assert statuses[plan["transaction_id"]] == "undone"
     with pytest.raises(Conflict, match="only a committed plan can be undone"):
         service.undo_transaction(plan["transaction_id"])
@@ -187,7 +191,7 @@ def test_undo_never_overwrites_a_file_created_at_an_original_path(world):
     result = service.undo_transaction(plan["transaction_id"])
     assert result.applied == 0 and "notes.md already exists" in result.message
     assert snapshot(world.root) == after
-    assert {t["status"] for t in service.list_transactions()} == {"committed", "rolled_back"}
+    assert {t.status for t in service.list_transactions()} == {"committed", "rolled_back"}
 
 
 def test_trash_restore_puts_the_item_back_and_queues_it_for_indexing(world):
@@ -195,7 +199,7 @@ def test_trash_restore_puts_the_item_back_and_queues_it_for_indexing(world):
     plan = service.propose_plan("Drop old", [{"kind": "delete", "old_path": str(world.root / "old")}])
     service.apply_action_plan(plan["transaction_id"])
     [item] = service.trash_list()
-    assert service.trash_restore(item.item_id) == {"path": str(world.root / "old")}
+    assert service.trash_restore(item.item_id) == Restored(path=str(world.root / "old"))
     assert (world.root / "old/draft.txt").read_text() == "an old draft nobody needs"
     assert (str(world.root / "old/draft.txt"), 9) in world.index.queued
     assert service.trash_list() == [] and world.trash_files() == []
@@ -207,7 +211,7 @@ def test_trash_restore_to_a_chosen_place_creates_its_folders(world):
     service.apply_action_plan(plan["transaction_id"])
     [item] = service.trash_list()
     target = world.root / "Archive/2023/notes.md"
-    assert service.trash_restore(item.item_id, str(target)) == {"path": str(target)}
+    assert service.trash_restore(item.item_id, str(target)) == Restored(path=str(target))
     assert target.read_text() == "# Notes\nbuy milk"
 
 

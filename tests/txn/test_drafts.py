@@ -26,7 +26,7 @@ def _age(world, txn_id: str, seconds: float) -> None:
 def test_a_draft_is_listed_with_its_operations_so_history_can_review_it(world):
     service = world.service()
     plan = service.propose_plan("Rename notes", _rename(world))
-    [listed] = service.list_transactions()
+    [listed] = [t.model_dump() for t in service.list_transactions()]  # the JSON History reads
     assert listed["status"] == "draft" and listed["operations"] == plan["operations"]
     assert "refused" not in listed and "message" not in listed
 
@@ -39,7 +39,7 @@ def test_an_approval_refused_because_a_target_appeared_marks_the_draft_refused(w
     with pytest.raises(PlanInvalid, match="shopping.md already exists"):
         service.apply_action_plan(plan["transaction_id"])
     assert snapshot(world.root) == before
-    [listed] = service.list_transactions()
+    [listed] = [t.model_dump() for t in service.list_transactions()]  # the JSON History reads
     assert listed["status"] == "draft" and listed["refused"] is True
     assert "shopping.md already exists" in listed["message"]
 
@@ -50,7 +50,7 @@ def test_an_approval_refused_because_a_source_changed_marks_the_draft_refused(wo
     (world.root / "notes.md").write_text("# Notes\nbuy milk and bread, edited after the proposal")
     with pytest.raises(Conflict, match="was modified since the plan was proposed"):
         service.apply_action_plan(plan["transaction_id"])
-    [listed] = service.list_transactions()
+    [listed] = [t.model_dump() for t in service.list_transactions()]  # the JSON History reads
     assert listed["refused"] is True and "was modified" in listed["message"]
 
 
@@ -61,7 +61,7 @@ def test_drafts_older_than_30_days_are_listed_expired_and_can_never_be_applied(w
     _age(world, old["transaction_id"], DRAFT_TTL_S + 60)
     _age(world, fresh["transaction_id"], DRAFT_TTL_S - 3600)
     before = snapshot(world.root)
-    statuses = {t["summary"]: t for t in service.list_transactions()}
+    statuses = {t.summary: t.model_dump() for t in service.list_transactions()}
     assert statuses["Old plan"]["status"] == "expired" and "operations" not in statuses["Old plan"]
     assert "expired" in statuses["Old plan"]["message"] and statuses["Fresh plan"]["status"] == "draft"
     with pytest.raises(Conflict, match="is expired"):

@@ -14,6 +14,7 @@ import pytest
 from engine.db import Database
 from engine.errors import NoSpace
 from engine.txn import MIGRATIONS, FaultPoint
+from engine.txn.results import Restored
 from tests.txn.test_crash import _fresh, apply_in_child
 from tests.txn.txn_support import MIXED_FILES, World, make_world, mixed_plan, snapshot
 
@@ -41,7 +42,7 @@ def test_trash_restore_works_after_the_database_file_is_deleted(world):
     service.recover()
     [item] = service.trash_list()
     assert item.original_path == f"{world.root}/notes.md" and item.transaction_id == plan["transaction_id"]
-    assert service.trash_restore(item.item_id) == {"path": f"{world.root}/notes.md"}
+    assert service.trash_restore(item.item_id) == Restored(path=f"{world.root}/notes.md")
     assert (world.root / "notes.md").read_text() == "# Notes\nbuy milk"
     assert world.trash_files() == [] and world.trash_manifests() == [] and service.trash_list() == []
 
@@ -115,9 +116,9 @@ def test_a_disk_full_during_rollback_still_rolls_back_and_reports_plainly(world,
     assert "could not record this in its history yet" in result.message
     assert all(step["ok"] for step in result.rollback)
     assert snapshot(world.root) == before and world.trash_files() == []
-    assert service.list_transactions()[0]["status"] == "rolled_back"  # not `applying`
+    assert service.list_transactions()[0].status == "rolled_back"  # not `applying`
     full.on = False  # room again: the next command writes the outcome back
-    assert service.list_transactions()[0]["status"] == "rolled_back"
+    assert service.list_transactions()[0].status == "rolled_back"
     row = world.db.one("SELECT status FROM txn_transactions WHERE id = ?", (plan["transaction_id"],))
     assert row["status"] == "rolled_back"
     assert not list((world.home / "journal").glob("*.jsonl"))
@@ -133,7 +134,7 @@ def test_a_rollback_sqlite_could_not_record_is_written_back_at_the_next_start(wo
     reports = world.service().recover()
     assert [r["status"] for r in reports] == ["rolled_back"]
     assert snapshot(world.root) == before
-    assert world.service().list_transactions()[0]["status"] == "rolled_back"
+    assert world.service().list_transactions()[0].status == "rolled_back"
     assert not list((world.home / "journal").glob("*.jsonl"))
 
 
@@ -167,7 +168,7 @@ def test_a_plan_copying_more_than_the_data_folder_holds_is_refused_with_the_figu
         with pytest.raises(NoSpace, match=r"needs 3\d\.\d MB in the data folder .*, 300\.0 kB free"):
             service.apply_action_plan(plan["transaction_id"])
         assert (other / "big.bin").exists() and (world.root / "notes.md").exists()
-        assert service.list_transactions()[0]["status"] == "draft"  # it can be approved once there is room
+        assert service.list_transactions()[0].status == "draft"  # it can be approved once there is room
         monkeypatch.setattr(shutil, "disk_usage", real)
         assert service.apply_action_plan(plan["transaction_id"]).applied == 2
         world.db.close()
@@ -195,7 +196,7 @@ def test_a_partial_rollback_says_what_is_where_and_can_be_retried(world):
     assert "could not be fully undone" in message
     assert f"the folder {world.root}/Finance that the plan created is still there" in message
     assert "Retry rollback" in message
-    assert service.list_transactions()[0]["status"] == "rollback_incomplete"
+    assert service.list_transactions()[0].status == "rollback_incomplete"
     restarted = world.service()
     assert restarted.recover() == []
     [notice] = restarted.startup_notices([])
@@ -204,7 +205,7 @@ def test_a_partial_rollback_says_what_is_where_and_can_be_retried(world):
     retried = restarted.undo_transaction(plan["transaction_id"])
     assert retried.applied == 0 and "rollback of “Tidy up” is complete" in retried.message
     assert not (world.root / "Finance").exists()
-    assert restarted.list_transactions()[0]["status"] == "rolled_back"
+    assert restarted.list_transactions()[0].status == "rolled_back"
     assert restarted.startup_notices([]) == []
 
 

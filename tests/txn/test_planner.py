@@ -40,8 +40,8 @@ def test_fenced_json_reply_becomes_a_stored_draft_and_the_prompt_lists_children_
     calls: list[tuple[str, str]] = []
     service = world.service(planner=planner_replying(f"```json\n{plan_json(world.root)}\n```", calls))
     plan = service.plan_reorganization("group the invoices", str(world.root))
-    assert plan["summary"] == "Group invoices" and len(plan["operations"]) == 2
-    assert service.list_transactions()[0]["status"] == "draft"
+    assert plan.summary == "Group invoices" and len(plan.operations) == 2
+    assert service.list_transactions()[0].status == "draft"
     system, user = calls[0]
     assert system == REORGANIZE and "group the invoices" in user
     assert (
@@ -53,7 +53,7 @@ def test_fenced_json_reply_becomes_a_stored_draft_and_the_prompt_lists_children_
 def test_json_with_prose_around_it_is_parsed(world):
     reply = f"Sure! Here is the plan you asked for:\n{plan_json(world.root)}\nLet me know {{if}} it helps."
     plan = world.service(planner=planner_replying(reply, [])).plan_reorganization("tidy", str(world.root))
-    assert [op["kind"] for op in plan["operations"]] == ["mkdir", "move"]
+    assert [op.kind for op in plan.operations] == ["mkdir", "move"]
 
 
 def test_invalid_json_is_quoted_in_the_error_and_nothing_is_stored(world):

@@ -58,7 +58,7 @@ def test_rollback_restores_everything_when_the_apply_fails_at_every_point(tmp_pa
         world.index.drain()
         assert world.index.state() == index_before, k
         assert world.trash_files() == [] and service.trash_list() == [], k
-        assert service.list_transactions()[0]["status"] == "rolled_back"
+        assert service.list_transactions()[0].status == "rolled_back"
         world.db.close()
 
 
