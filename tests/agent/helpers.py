@@ -6,6 +6,7 @@ import os
 import re
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from engine.config import ReasoningSettings, Settings
@@ -86,3 +87,17 @@ def chat_settings(**agent: Any) -> Settings:
     for key, value in agent.items():
         setattr(settings.agent, key, value)
     return settings
+
+
+def cli_engine(agent: Any, bus: Any) -> SimpleNamespace:
+    """The engine `sensetree chat` and `sensetree mcp` talk to, answered by an in-process agent: its
+    chat, approval, MCP listing and conversation commands, and the bus they publish on."""
+    return SimpleNamespace(
+        events=bus,
+        chat_with_assistant=agent.chat_with_assistant,
+        approve_tool_call=agent.approve_tool_call,
+        list_mcp_tools=agent.list_mcp_tools,
+        list_conversations=agent.conversations.find,
+        get_conversation=agent.get_conversation,
+        close=agent.close,
+    )

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import io
-from types import SimpleNamespace
 
 import pytest
 
 from cli.chat import add_parser, run
 from engine.agent import Call, ScriptedModel
 from tests.agent.approval_support import files_server
-from tests.agent.helpers import FolderHost
+from tests.agent.helpers import FolderHost, cli_engine
 
 WRITE = [Call("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})]
 
@@ -23,20 +22,11 @@ class Keyboard(io.StringIO):
         return True
 
 
-def _engine(agent, bus) -> SimpleNamespace:
-    return SimpleNamespace(
-        events=bus,
-        chat_with_assistant=agent.chat_with_assistant,
-        approve_tool_call=agent.approve_tool_call,
-        close=agent.close,
-    )
-
-
 def _chat(agent, bus, stdin) -> str:
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers(dest="command"))
     out = io.StringIO()
-    run(parser.parse_args(["chat", "update my note"]), _engine(agent, bus), out, stdin)
+    run(parser.parse_args(["chat", "update my note"]), cli_engine(agent, bus), out, stdin)
     return out.getvalue()
 
 

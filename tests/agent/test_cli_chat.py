@@ -2,23 +2,13 @@ from __future__ import annotations
 
 import argparse
 import io
-from types import SimpleNamespace
 
 from mcp.server.mcpserver import MCPServer
 
 from cli import mcp as mcp_command
 from cli.chat import add_parser, run
 from engine.agent import Call, ScriptedModel
-from tests.agent.helpers import FolderHost
-
-
-def cli_engine(agent, bus) -> SimpleNamespace:
-    return SimpleNamespace(
-        events=bus,
-        chat_with_assistant=agent.chat_with_assistant,
-        list_mcp_tools=agent.list_mcp_tools,
-        close=agent.close,
-    )
+from tests.agent.helpers import FolderHost, cli_engine
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -81,22 +71,12 @@ def test_mcp_list_prints_each_tool_with_its_prefixed_name(tmp_path, make_agent):
     assert out.getvalue() == "mcp__notes__shout  Repeat the text in capitals.  (asks before running)\n"
 
 
-def conversation_engine(agent, bus) -> SimpleNamespace:
-    return SimpleNamespace(
-        events=bus,
-        chat_with_assistant=agent.chat_with_assistant,
-        close=agent.close,
-        list_conversations=agent.conversations.find,
-        get_conversation=agent.get_conversation,
-    )
-
-
 def test_chat_continue_resumes_the_newest_conversation_with_its_history_and_list_shows_it(
     tmp_path, make_agent
 ):
     model = ScriptedModel(["Paris.", "About 2.1 million people."])
     agent, bus, _seen = make_agent(FolderHost([tmp_path]), model)
-    engine = conversation_engine(agent, bus)
+    engine = cli_engine(agent, bus)
     run(parse(["chat", "Capital of France?"]), engine, io.StringIO())
     out = io.StringIO()
     assert run(parse(["chat", "--continue", "How many live there?"]), engine, out) == 0
