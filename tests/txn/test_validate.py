@@ -124,30 +124,17 @@ def test_impossible_shapes_are_refused(tmp_path):
     root = tmp_path / "Docs"
     (root / "d").mkdir(parents=True)
     (root / "f.txt").write_text("f")
-    found = problems(
-        [
-            {"kind": "move", "old_path": f"{root}/d", "new_path": f"{root}/d/inside"},
-            {"kind": "mkdir", "new_path": f"{root}/f.txt/sub"},
-            {"kind": "requalify", "old_path": f"{root}/d", "new_summary": "a folder"},
-            {"kind": "rename", "old_path": f"{root}/f.txt", "new_path": f"{root}/d/g.txt"},
-            {"kind": "delete", "old_path": str(root)},
-            {"kind": "move", "old_path": "relative.txt", "new_path": f"{root}/r.txt"},
-            {"kind": "explode", "old_path": f"{root}/f.txt"},
-        ],
-        [str(root)],
-    )
+    impossible = [
+        {"kind": "move", "old_path": f"{root}/d", "new_path": f"{root}/d/inside"},
+        {"kind": "mkdir", "new_path": f"{root}/f.txt/sub"},
+        {"kind": "requalify", "old_path": f"{root}/d", "new_summary": "a folder"},
+        {"kind": "rename", "old_path": f"{root}/f.txt", "new_path": f"{root}/d/g.txt"},
+        {"kind": "delete", "old_path": str(root)},
+        {"kind": "move", "old_path": "relative.txt", "new_path": f"{root}/r.txt"},
+    ]
+    found = problems([*impossible, {"kind": "explode", "old_path": f"{root}/f.txt"}], [str(root)])
     assert len(found) == 1 and "operation 7 is malformed" in found[0]  # malformed plans stop early
-    found = problems(
-        [
-            {"kind": "move", "old_path": f"{root}/d", "new_path": f"{root}/d/inside"},
-            {"kind": "mkdir", "new_path": f"{root}/f.txt/sub"},
-            {"kind": "requalify", "old_path": f"{root}/d", "new_summary": "a folder"},
-            {"kind": "rename", "old_path": f"{root}/f.txt", "new_path": f"{root}/d/g.txt"},
-            {"kind": "delete", "old_path": str(root)},
-            {"kind": "move", "old_path": "relative.txt", "new_path": f"{root}/r.txt"},
-        ],
-        [str(root)],
-    )
+    found = problems(impossible, [str(root)])
     assert "cannot be moved inside itself" in found[0]
     assert "f.txt is a file, so nothing can be created inside it" in found[1]
     assert "requalify describes one file at a time" in found[2]
