@@ -23,6 +23,12 @@ The rules:
   build machine's GTK next to the person's own GTK themes and modules is fragile anyway; the runtime hook
   selects Qt's XDG desktop portal theme instead (bundled, no GTK), whose file chooser is the desktop's
   own dialog through the portal where one runs, and Qt's own dialog elsewhere.
+- Qt's own translations (`PySide6/Qt/translations/*.qm`, 10.5 MB): Qt loads a catalog only into a
+  `QTranslator` the application installs, and neither SenseTree nor pywebview installs one (the folder
+  picker and message boxes are in English with or without them). Chromium's own strings are the
+  `qtwebengine_locales` packs (build/bundle_plan.py). Should the app ever translate Qt's dialogs, this
+  rule must go with it.
+- Qt's QML debugging plugins (`plugins/qmltooling`, 1.4 MB): the window has no QML.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 GTK_THEME_PLUGIN = "PySide6/Qt/plugins/platformthemes/libqgtk3.so"
+QT_TRANSLATIONS = re.compile(r"^PySide6/Qt/translations/[^/]+\.qm$")
+QML_DEBUGGING = "PySide6/Qt/plugins/qmltooling/"
 PYARROW_COPIES = re.compile(r"^pyarrow/libarrow_python(_parquet_encryption)?\.so(\.\d+\.\d+\.\d+)?$")
 
 # torch's config modules (`torch/_dynamo/config.py`, `torch/distributed/config.py`…) call
@@ -56,7 +64,9 @@ def keep(dest: str) -> bool:
     """The per-file rules: False for a file the bundle leaves out (`orphans` finds the libraries that
     only a left-out file needed)."""
     dest = dest.replace("\\", "/")
-    return keep_python_source(dest) and dest != GTK_THEME_PLUGIN and not PYARROW_COPIES.match(dest)
+    if dest == GTK_THEME_PLUGIN or dest.startswith(QML_DEBUGGING):
+        return False
+    return keep_python_source(dest) and not PYARROW_COPIES.match(dest) and not QT_TRANSLATIONS.match(dest)
 
 
 def orphans(binaries: Iterable[tuple[str, str]], needed: Callable[[str], set[str]]) -> set[str]:

@@ -100,3 +100,24 @@ def test_the_libraries_only_the_gtk_theme_needs_are_orphans_and_shared_ones_stay
     assert found == {"libgtk-3.so.0", "libcairo.so.2", "libpixman-1.so.0"}
     assert not keep("PySide6/Qt/plugins/platformthemes/libqgtk3.so")
     assert keep("PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so")
+
+
+def test_qt_translations_and_qml_debugging_are_left_out_but_chromium_keeps_its_locale() -> None:
+    assert not keep("PySide6/Qt/translations/qtbase_de.qm")
+    assert not keep("PySide6/Qt/translations/qt_fr.qm")
+    assert not keep("PySide6/Qt/plugins/qmltooling/libqmldbg_debugger.so")
+    assert keep("PySide6/Qt/translations/qtwebengine_locales/en-US.pak")
+    assert keep("PySide6/Qt/plugins/platforms/libqxcb.so")
+
+
+def test_nothing_in_the_app_or_its_webview_installs_a_qt_translator() -> None:
+    """The premise of leaving the .qm catalogs out: Qt reads them only through an installed QTranslator."""
+    import webview
+
+    sources = [*Path(webview.__file__).parent.rglob("*.py")]
+    for package in ("bridge", "engine", "cli"):
+        sources += (Path(__file__).resolve().parents[2] / package).rglob("*.py")
+    assert sources
+    assert not [
+        str(p) for p in sources if "installTranslator" in p.read_text(encoding="utf-8", errors="replace")
+    ]
