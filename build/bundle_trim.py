@@ -23,7 +23,7 @@ The rules:
   build machine's GTK next to the person's own GTK themes and modules is fragile anyway; the runtime hook
   selects Qt's XDG desktop portal theme instead (bundled, no GTK), whose file chooser is the desktop's
   own dialog through the portal where one runs, and Qt's own dialog elsewhere.
-- Qt's own translations (`PySide6/Qt/translations/*.qm`, 10.5 MB): Qt loads a catalog only into a
+- Qt's own translations (`PySide6/Qt/translations/*.qm`, 9.9 MB): Qt loads a catalog only into a
   `QTranslator` the application installs, and neither SenseTree nor pywebview installs one (the folder
   picker and message boxes are in English with or without them). Chromium's own strings are the
   `qtwebengine_locales` packs (build/bundle_plan.py). Should the app ever translate Qt's dialogs, this
