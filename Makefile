@@ -62,7 +62,8 @@ clean:
 PKG_VERSION := 0.1.0
 DEB := build/dist/sensetree_$(PKG_VERSION)_amd64.deb
 PKG_SOURCES := $(shell find app.py engine bridge cli web -type f -not -name '*.pyc' 2>/dev/null) \
-	build/sensetree.spec build/rthook_sensetree.py build/bundle_plan.py build/strip_safe.py pyproject.toml
+	build/sensetree.spec build/rthook_sensetree.py build/bundle_plan.py build/bundle_trim.py build/strip_safe.py \
+	pyproject.toml
 
 .PHONY: package package-test package-estimate
 

@@ -22,6 +22,7 @@ What it prints and how each figure is taken:
 One Xvfb server is started first, so its own start-up is not counted.
 
     python bench/package.py [--deb PATH] [--runs 3]
+    python bench/package.py --bundle build/dist/sensetree   # a onedir bundle, no .deb (start-up only)
 """
 
 from __future__ import annotations
@@ -263,19 +264,31 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="warm starts to take (the median is printed)")
     parser.add_argument("--appimage", action="store_true", help="also estimate an AppImage's size (minutes)")
     parser.add_argument("--sizes-only", action="store_true", help="print the sizes and stop")
+    parser.add_argument(
+        "--bundle",
+        type=Path,
+        default=None,
+        help="time this onedir bundle (e.g. build/dist/sensetree) instead of a .deb: its installed size "
+        "and the start-up figures, without the minutes of xz a .deb costs",
+    )
     args = parser.parse_args()
-    deb = args.deb or find_deb()
+    deb = None if args.bundle else (args.deb or find_deb())
+    print("load average at start: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     xvfb, display = start_xvfb()
     try:
         with tempfile.TemporaryDirectory(prefix="sensetree-bench-") as tmp:
             work = Path(tmp)
-            executable = unpack_deb(deb, work / "prefix")
-            report_sizes(deb, executable.parent)
-            if args.appimage:
-                report_appimage(executable.parent, deb, work)
+            if deb is None:
+                executable = args.bundle.resolve() / "sensetree"
+                print(f"bundle {args.bundle} (no .deb): installed size {du_mb(executable.parent):.0f} MB")
+            else:
+                executable = unpack_deb(deb, work / "prefix")
+                report_sizes(deb, executable.parent)
+                if args.appimage:
+                    report_appimage(executable.parent, deb, work)
             if args.sizes_only:
                 return 0
-            evict(work / "prefix")
+            evict(executable.parent)
             cold = window_start(executable, work, work / "data", display)
             print("cold start (fresh unpack, evicted from page cache, new data dir): " + _fmt(cold))
             warm, bare = [], []
@@ -301,6 +314,7 @@ def main() -> int:
     finally:
         xvfb.terminate()
         xvfb.wait(30)
+        print("load average at end: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 
 

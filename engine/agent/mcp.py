@@ -24,17 +24,18 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, TextIO
-
-from mcp import Client, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+from typing import TYPE_CHECKING, Any, TextIO
 
 from engine.agent.approval import Gate, ToolRequest, declared_read_only
 from engine.agent.tools import Tool
 from engine.config import McpServer
 from engine.results import Result
+
+if TYPE_CHECKING:
+    from mcp import Client
+
+# The `mcp` SDK is imported where a server is first used, not with this module: its pydantic types cost
+# the engine's start seconds (measured: bench/package.py), and most people configure no MCP server.
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,11 @@ class _Connection:
         self._stop = asyncio.Event()
 
     def _transport(self) -> Any:
+        from mcp import StdioServerParameters
+        from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
         if isinstance(self.target, StdioServerParameters):
             return stdio_client(self.target, errlog=self.errlog)
         if isinstance(self.target, tuple):
@@ -101,6 +107,8 @@ class _Connection:
         return self.client
 
     async def _hold(self) -> None:
+        from mcp import Client
+
         try:
             async with Client(self._transport(), read_timeout_seconds=None) as client:
                 self.client = client
@@ -245,6 +253,8 @@ class McpHub:
             return {name: {"error": _describe(exc)} for name in names}
 
     def _enabled(self) -> dict[str, Any]:
+        from mcp import StdioServerParameters
+
         targets: dict[str, Any] = {}
         for name, config in self._servers().items():
             if not config.enabled:
@@ -294,6 +304,8 @@ class McpHub:
             raise
 
     async def _connection(self, name: str, target: Any) -> _Connection:
+        from mcp import StdioServerParameters
+
         key = repr(target) if not isinstance(target, StdioServerParameters) else target.model_dump_json()
         entry = self._conns.get(name)
         if entry is not None and entry[0] == key:

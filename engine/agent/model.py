@@ -14,12 +14,13 @@ import json
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-import openai
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
+
+if TYPE_CHECKING:
+    import openai
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,8 @@ class OpenAIChatModel:
     """Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, LM Studio, vLLM, llama.cpp …)."""
 
     def __init__(self, settings: ReasoningSettings, *, stream: bool = True):
+        import openai  # here, not at module level: its ~1,000 pydantic types cost the engine's start ~1 s
+
         self.settings = settings
         self.stream = stream
         self._client = openai.OpenAI(
@@ -95,6 +98,8 @@ class OpenAIChatModel:
         self._client.close()
 
     def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[str | ModelReply]:
+        import openai  # loaded by __init__ already
+
         params = self._params(messages, tools)
         try:
             if not self.stream:
@@ -107,6 +112,8 @@ class OpenAIChatModel:
 
     def text(self, system: str, user: str, *, json_mode: bool = False, effort: str | None = None) -> str:
         """One request, one answer: used by qualification and the one-shot planner."""
+        import openai  # loaded by __init__ already
+
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         params = self._params(messages, None, effort=effort)
         if json_mode:
@@ -118,6 +125,8 @@ class OpenAIChatModel:
         return self._reply_from_completion(completion).content
 
     def list_models(self) -> list[str]:
+        import openai  # loaded by __init__ already
+
         try:
             return [m.id for m in self._client.models.list()]
         except openai.OpenAIError as exc:
@@ -194,6 +203,8 @@ def translate_error(
     exc: openai.OpenAIError, settings: ReasoningSettings, *, with_tools: bool
 ) -> EndpointError:
     """An SDK failure → an EndpointError that says what failed and what the person can do."""
+    import openai  # loaded by the model that raised `exc`
+
     where = settings.base_url
     model = settings.model or "(no model set)"
     fix = "Check Settings → Reasoning."

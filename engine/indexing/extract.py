@@ -10,6 +10,7 @@ The readers themselves live in `engine.indexing.extractors`, one small function 
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import stat
@@ -21,9 +22,6 @@ from dataclasses import dataclass
 from engine.errors import ExtractionError, InvalidInput
 from engine.indexing.extractors.archive import check_archive
 from engine.indexing.extractors.base import NotText, ReadMeta, TextBudget
-from engine.indexing.extractors.markup import read_epub, read_html, read_rtf
-from engine.indexing.extractors.office import read_docx, read_odf, read_pptx, read_xlsx
-from engine.indexing.extractors.pdf import read_pdf
 from engine.indexing.extractors.plaintext import read_markdown, read_plain
 
 log = logging.getLogger(__name__)
@@ -54,6 +52,31 @@ class Format:
         False  # a zip container underneath (its inflated size is checked first: extractors/archive)
     )
     streamed: str | None = None  # members the reader streams rather than parses whole (name prefix)
+
+
+def _deferred(module: str, name: str) -> Reader:
+    """A reader whose module (and its parser library: pypdf, python-docx, openpyxl, python-pptx, odfpy,
+    BeautifulSoup, ebooklib) is imported at its first file, not when the engine starts: together they
+    cost the engine's start about a second (measured: `python -X importtime`), and many folders hold
+    none of those formats."""
+
+    def read(path: str, budget: TextBudget) -> ReadMeta:
+        try:
+            loaded = importlib.import_module(f"engine.indexing.extractors.{module}")
+        except ImportError as exc:  # an incomplete installation, not a damaged file
+            raise ExtractionError(f"SenseTree cannot read this format: {exc}. Reinstall SenseTree.") from exc
+        reader: Reader = getattr(loaded, name)
+        return reader(path, budget)
+
+    read.__name__ = name
+    return read
+
+
+read_html, read_epub, read_rtf = (_deferred("markup", n) for n in ("read_html", "read_epub", "read_rtf"))
+read_docx, read_odf, read_pptx, read_xlsx = (
+    _deferred("office", n) for n in ("read_docx", "read_odf", "read_pptx", "read_xlsx")
+)
+read_pdf = _deferred("pdf", "read_pdf")
 
 
 def _formats() -> dict[str, Format]:
