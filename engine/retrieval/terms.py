@@ -81,8 +81,9 @@ class TermMatcher:
         with self._lock:
             missing = [w for w in wanted if w not in self._words]
             if missing:
-                if len(self._words) + len(missing) > _CACHE_LIMIT:
-                    self._words.clear()
+                if len(self._words) + len(missing) > _CACHE_LIMIT:  # forget the oldest half
+                    for old in list(self._words)[: max(len(self._words) // 2, len(missing))]:
+                        del self._words[old]
                 cur = self._connection().cursor()
                 try:
                     # one newline-joined string, split in SQL: binding a list of strings costs ~1 ms a word
@@ -101,10 +102,17 @@ class TermMatcher:
 
     def matches(self, text: str, terms: frozenset[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of every whole word of `text` whose stem is one of `terms`; a stop word
-        never matches."""
+        never matches. The Porter stemmer only rewrites a word's ending, so an ASCII word whose first
+        letter begins none of the terms cannot match and is not stemmed (most words of a hit's chunk:
+        stemming them was a statement per snippet on the matcher's DuckDB, behind its lock)."""
         if not terms or not text:
             return []
-        found = [(m.start(), m.end(), m.group()) for m in _WORDS.finditer(text)]
+        initials = {term[0] for term in terms if term}
+        found = [
+            (m.start(), m.end(), word)
+            for m in _WORDS.finditer(text)
+            if not (word := m.group()).isascii() or word[0].lower() in initials
+        ]
         known = self._lookup(word for _, _, word in found)
         return [(start, end, known[word].stem) for start, end, word in found if _is_term(known[word], terms)]
 
