@@ -66,6 +66,7 @@ from engine.retrieval.keyword_query import (
 )
 from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, weight_sql
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
+from engine.retrieval.query_words import TermLookup
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,7 @@ class KeywordIndex:
         self._after_commit: list[Callable[[], None]] = []
         self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
         self._terms_of = QueryTermCache()  # query -> its terms, ids and reference (keyword_query.py)
+        self._words = TermLookup()  # word -> stem, term -> id and df, without SQL (query_words.py)
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -429,7 +431,7 @@ class KeywordIndex:
         generation = self._writes
         known = self._terms_of.get(query, generation)
         if known is None:
-            known = read_query_terms(cur, query)
+            known = self._words.query_terms(cur, query, generation) or read_query_terms(cur, query)
             self._terms_of.put(query, generation, known)
         return known
 
