@@ -198,6 +198,7 @@ class HybridSearch:
         matcher = shared_matcher()
         if terms is None:
             terms = matcher.query_terms(query) if best else frozenset()
+        matcher.learn((texts.get((path, index), "") for path, (index, _) in best.items()), terms)
         results = []
         for path, (index, score) in best.items():
             snippet = make_snippet(

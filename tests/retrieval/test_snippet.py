@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from engine.indexing.markdown_text import strip_markdown
 from engine.retrieval import snippet as snippet_module
+from engine.retrieval import terms as terms_module
 from engine.retrieval.snippet import Snippet, make_snippet, split_head
 from engine.retrieval.terms import TermMatcher
 
@@ -190,3 +191,35 @@ def test_matching_skips_no_word_that_stems_to_a_query_term(matcher, words, picks
         if not stems[word].stop and stems[word].stem in terms:
             every.append((start, at, stems[word].stem))
     assert matcher.matches(text, terms) == every
+
+
+TEXT = st.text(alphabet="abdeginrstuyBRY1é\u00a0—- ,.\n'", max_size=60)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=TEXT, terms=st.frozensets(st.text(alphabet="abdrsyé1", min_size=1, max_size=3), max_size=3))
+def test_the_candidate_words_are_every_word_that_is_not_ascii_or_starts_with_a_terms_letter(text, terms):
+    initials = {term[0] for term in terms}
+    expected = [
+        (m.start(), m.group())
+        for m in terms_module._WORDS.finditer(text)
+        if not m.group().isascii() or m.group()[0].lower() in initials
+    ]
+    assert [(m.start(), m.group()) for m in terms_module._candidates(terms).finditer(text)] == expected
+
+
+def test_learning_a_searchs_texts_stems_their_candidate_words_in_one_statement(matcher, monkeypatch):
+    texts = ["Running budgets rose", "the runner budgeted", "nothing here"]
+    terms = frozenset({"run", "budget"})
+    statements: list[int] = []
+    real = matcher._connection
+
+    def counted():
+        statements.append(1)
+        return real()
+
+    monkeypatch.setattr(matcher, "_connection", counted)
+    matcher.learn(texts, terms)
+    assert len(statements) == 1
+    assert [matcher.matches(t, terms) for t in texts][0] == [(0, 7, "run"), (8, 15, "budget")]
+    assert len(statements) == 1  # every word matches() looked at was learnt
