@@ -16,12 +16,16 @@ not the absolute times). Unscoped, then scoped to one folder. Each keyword arm r
 hybrids return 10 results from 50 candidates per arm. Also printed: bulk-build throughput and the p50 of
 re-indexing one 5-chunk file for each keyword backend, and the process's RSS after each build.
 
-    python bench/compare.py [--rows 100000] [--queries 200]
+    python bench/compare.py [--rows 100000] [--queries 200] [--keep DIR]
+
+`--keep DIR` builds into DIR and leaves the stores there; a later run with the same DIR reuses them and
+times the queries only (a 1M build takes hours on two shared cores; the query code can change between).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sqlite3
 import subprocess
@@ -67,8 +71,8 @@ class Sqlite:
     def __init__(self, path: Path):
         self.con = sqlite3.connect(str(path), check_same_thread=False)
         self.con.execute(
-            "CREATE VIRTUAL TABLE chunks USING fts5(text, path UNINDEXED, chunk_index UNINDEXED, "
-            "tokenize='porter unicode61')"
+            "CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(text, path UNINDEXED, "
+            "chunk_index UNINDEXED, tokenize='porter unicode61')"
         )
 
     def add(self, rows: list[tuple[str, str, int]]) -> None:
@@ -135,6 +139,31 @@ def build(rows: int, work: Path, rng: np.random.Generator):
         print(f"build {name:<28} {took:7.1f} s   {rows / took:9,.0f} chunks/s", flush=True)
     print(f"RSS after building all three: {current_rss_mb():.0f} MB", flush=True)
     return keywords, vectors, lite, seconds, np.concatenate(sample_vectors), sample_texts
+
+
+def reopen(work: Path):
+    """The stores a `--keep` run built earlier, with its samples and build times (the queries only)."""
+    saved = json.loads((work / "built.json").read_text())
+    keywords = KeywordIndex(work / "k.duckdb")
+    vectors = VectorIndex(work / "vectors", DIM)
+    lite = Sqlite(work / "fts.sqlite")
+    for name, took in saved["seconds"].items():
+        print(f"build {name:<28} {took:7.1f} s   {saved['rows'] / took:9,.0f} chunks/s (earlier run)")
+    return keywords, vectors, lite, saved["seconds"], np.load(work / "samples.npy"), saved["texts"]
+
+
+def build_kept(rows: int, work: Path, rng: np.random.Generator):
+    """`build` into `work` and save what `reopen` needs, so later runs time queries without rebuilding."""
+    if (work / "built.json").exists():
+        saved = json.loads((work / "built.json").read_text())
+        if saved["rows"] != rows:
+            raise SystemExit(f"{work} holds {saved['rows']:,} rows, not {rows:,}; use another --keep folder")
+        return reopen(work)
+    work.mkdir(parents=True, exist_ok=True)
+    built = build(rows, work, rng)
+    np.save(work / "samples.npy", built[4])
+    (work / "built.json").write_text(json.dumps({"rows": rows, "seconds": built[3], "texts": built[5]}))
+    return built
 
 
 def lance_hybrid(table, query: str, vector: np.ndarray, scope: str | None, reranker: RRFReranker) -> list:
@@ -277,11 +306,21 @@ def main() -> None:
     parser.add_argument(
         "--no-model", action="store_true", help="skip the timing with the real query embedding"
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="build into this folder and keep it; a later run with the same folder reuses the stores",
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(2024)
     print(f"== {args.rows:,} chunks, {args.queries} queries, interleaved ==", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        keywords, vectors, lite, build_s, sample_vectors, sample_texts = build(args.rows, Path(tmp), rng)
+        if args.keep is not None:
+            built = build_kept(args.rows, args.keep, rng)
+            rng = np.random.default_rng(2025)  # queries drawn the same whether the stores were reused or not
+        else:
+            built = build(args.rows, Path(tmp), rng)
+        keywords, vectors, lite, build_s, sample_vectors, sample_texts = built
         queries = make_queries(sample_texts, sample_vectors, args.queries, rng)
         unscoped = interleaved(contestants(keywords, vectors, lite, None), queries)
         print_table("unscoped", unscoped)

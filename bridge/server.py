@@ -163,6 +163,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "SenseTree"
     sys_version = ""
+    # A response is written as headers, then body. On a kept-alive connection (a browser's) Nagle's
+    # algorithm holds the body until the client acknowledges the headers, and the client delays that
+    # acknowledgement: 52 ms p50 per command measured on loopback here, 0.75 ms with TCP_NODELAY.
+    disable_nagle_algorithm = True
 
     def setup(self) -> None:
         super().setup()

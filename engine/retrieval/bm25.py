@@ -57,8 +57,16 @@ from engine.retrieval import tokenize
 from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
+from engine.retrieval.keyword_query import (
+    NO_TERMS,
+    KeywordAnswer,
+    QueryTermCache,
+    QueryTerms,
+    read_query_terms,
+)
 from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, weight_sql
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
+from engine.retrieval.query_words import TermLookup
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +143,8 @@ class KeywordIndex:
         self._writes = 0  # write transactions ended: the generation of the scope ids kept in _filter
         self._after_commit: list[Callable[[], None]] = []
         self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
-        self._query_terms: dict[str, tuple[int, list[int]]] = {}  # query -> (generation, its term ids)
+        self._terms_of = QueryTermCache()  # query -> its terms, ids and reference (keyword_query.py)
+        self._words = TermLookup()  # word -> stem, term -> id and df, without SQL (query_words.py)
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -326,27 +335,39 @@ class KeywordIndex:
     def search_with_text(
         self, query: str, k: int = 50, scope: str | None = None
     ) -> tuple[list[Hit], dict[ChunkKey, str]]:
-        """`search`, plus the text of every hit. The sum and top-k run over the terms' postings in memory
+        """`search`, plus the text of every hit."""
+        answer = self.answer(query, k, scope)
+        return answer.hits, answer.texts
+
+    def answer(self, query: str, k: int = 50, scope: str | None = None) -> KeywordAnswer:
+        """The k best chunks with their text, and the query's terms and reference score (what hybrid
+        search fuses and marks in snippets). The sum and top-k run over the terms' postings in memory
         (postings_cache.py); only the k winners are read back, with their text, for snippets."""
         cur = self._reader()
         try:
-            tids = self._term_ids(cur, query)
-            if not tids or k <= 0:
-                return [], {}
-            postings = self._term_postings(cur, tids)
-            inside = None if scope is None else self._scope_ids(cur, scope)
-            best = top_k(postings, k, self._filter.mask(inside))
-            if not best:
-                return [], {}
-            wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
-            rows = {
-                row[0]: row[1:]
-                for row in cur.execute(
-                    f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})"
-                ).fetchall()
-            }
+            terms = self._query_terms(cur, query)
+            hits, texts = self._best(cur, list(terms.tids), k, scope)
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
+        return KeywordAnswer(hits, texts, terms)
+
+    def _best(
+        self, cur: duckdb.DuckDBPyConnection, tids: list[int], k: int, scope: str | None
+    ) -> tuple[list[Hit], dict[ChunkKey, str]]:
+        if not tids or k <= 0:
+            return [], {}
+        postings = self._term_postings(cur, tids)
+        inside = None if scope is None else self._scope_ids(cur, scope)
+        best = top_k(postings, k, self._filter.mask(inside))
+        if not best:
+            return [], {}
+        wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
+        rows = {
+            row[0]: row[1:]
+            for row in cur.execute(
+                f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})"
+            ).fetchall()
+        }
         hits, texts = [], {}
         for chunk_id, score in best:
             if chunk_id in rows:  # a chunk removed since its postings were read is skipped
@@ -396,18 +417,23 @@ class KeywordIndex:
         ).fetchnumpy()
         return np.asarray(got["id"], dtype=np.int64)
 
-    def _term_ids(self, cur: duckdb.DuckDBPyConnection, query: str) -> list[int]:
-        """The ids of the query's terms that occur in the corpus (tokenised and looked up in one query),
-        remembered until the next write (a write can add a term the query has)."""
-        read_at = self._postings.generation()
-        known = self._query_terms.get(query)
-        if known is not None and known[0] == read_at:
-            return known[1]
-        tids = [row[0] for row in cur.execute(_TERM_IDS_SQL, [query]).fetchall()]
-        if len(self._query_terms) >= _QUERIES_REMEMBERED:
-            self._query_terms.clear()
-        self._query_terms[query] = (read_at, tids)
-        return tids
+    def query_terms(self, query: str) -> QueryTerms:
+        """The query's stemmed terms, their ids and its reference score, read in one statement and kept
+        until the next write (keyword_query.py)."""
+        try:
+            return self._query_terms(self._reader(), query)
+        except duckdb.Error as exc:
+            raise store_error(f"read the terms of {query[:80]!r} from the keyword index", exc) from exc
+
+    def _query_terms(self, cur: duckdb.DuckDBPyConnection, query: str) -> QueryTerms:
+        if not query.strip():
+            return NO_TERMS
+        generation = self._writes
+        known = self._terms_of.get(query, generation)
+        if known is None:
+            known = self._words.query_terms(cur, query, generation) or read_query_terms(cur, query)
+            self._terms_of.put(query, generation, known)
+        return known
 
     def query_reference(self, query: str) -> float:
         """The BM25 score of a chunk that holds each of the query's terms once at average length: the sum
@@ -415,11 +441,7 @@ class KeywordIndex:
         a keyword score on a scale that means the same on any collection (1 = every term matched once;
         words the corpus lacks pull it down), which fusion and the relevance floor need (fusion.py).
         0 when the query has no terms."""
-        try:
-            row = self._reader().execute(_REFERENCE_SQL, [query]).fetchone()
-        except duckdb.Error as exc:
-            raise store_error(f"score the query {query[:80]!r} against the keyword index", exc) from exc
-        return float(row[0]) if row and row[0] is not None else 0.0
+        return self.query_terms(query).reference
 
     def _read(self, what: str, sql: str) -> list[tuple]:
         try:
@@ -464,14 +486,6 @@ class KeywordIndex:
         )
         n, total_len, postings = rows[0]
         return {"chunks": int(n), "total_len": int(total_len), "postings": int(postings)}
-
-
-_QUERIES_REMEMBERED = 1024
-_TERM_IDS_SQL = f"SELECT tid FROM terms WHERE term IN ({tokenize.query_terms_sql('?')})"
-_REFERENCE_SQL = f"""
-    WITH q(term) AS ({tokenize.query_terms_sql("?")}), n AS (SELECT count(*)::DOUBLE AS n FROM chunks)
-    SELECT sum(log(((n.n - coalesce(t.df, 0) + 0.5) / (coalesce(t.df, 0) + 0.5)) + 1))
-    FROM q LEFT JOIN terms t ON t.term = q.term, n"""
 
 
 class _Transaction:

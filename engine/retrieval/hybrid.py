@@ -103,48 +103,45 @@ class HybridSearch:
         time the stores alone)."""
         if not query.strip() or limit <= 0:
             return []
-        fused, texts = self._fused_with_text(query, scope, candidates, vector)
-        return self._results(query, self._rerank(query, above_floor(fused, self.floor), texts), limit, texts)
+        fused, texts, terms = self._fuse(query, scope, candidates, vector)
+        ranked = self._rerank(query, above_floor(fused, self.floor), texts)
+        return self._results(query, ranked, limit, texts, terms)
 
     def fused(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None = None
     ) -> list[tuple[ChunkKey, float]]:
         """Both arms fused (by `self.fusion`), scores in [0, 1], before the relevance floor."""
-        return self._fused_with_text(query, scope, candidates, vector)[0]
+        return self._fuse(query, scope, candidates, vector)[0]
 
-    def _fused_with_text(
+    def _fuse(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None
-    ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str]]:
+    ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str], frozenset[str] | None]:
         """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
         overlaps embedding the query and the vector search. Each arm returns its hits' text, so the
-        snippets need no further read."""
-        keyword_future = self._pool.submit(self._keyword_arm, query, candidates, scope)
+        snippets need no further read, and the keyword arm the query's stemmed terms (None when it
+        could not answer), so the snippets need not stem the query again."""
+        keyword_future = self._pool.submit(self.keywords.answer, query, candidates, scope)
         dense_hits, texts = self.vectors.search_with_text(
             self.embed_query(query) if vector is None else vector, candidates, scope
         )
         try:
-            keyword_hits, keyword_texts, reference = keyword_future.result()
+            answer = keyword_future.result()
         except StoreError as exc:  # a keyword index that cannot answer (or heal) must not fail the search
             log.warning("keyword arm unavailable, answering from vectors alone: %s", exc)
-            keyword_hits, keyword_texts, reference = [], {}, 0.0
-        texts = {**keyword_texts, **texts}
+            answer = None
+        keyword_hits = answer.hits if answer is not None else []
+        reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
+        texts = {**(answer.texts if answer is not None else {}), **texts}
         depth = candidates if ABSENT_AT_CUTOFF else None
-        return fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth), texts
-
-    def _keyword_arm(
-        self, query: str, candidates: int, scope: str | None
-    ) -> tuple[list[Hit], dict[ChunkKey, str], float]:
-        """The keyword hits with their text, and the query's reference score (calibrated fusion's scale)."""
-        hits, texts = self.keywords.search_with_text(query, candidates, scope)
-        reference = self.keywords.query_reference(query) if hits and self.fusion == "calibrated" else 0.0
-        return hits, texts, reference
+        fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
+        return fused, texts, answer.terms.terms if answer is not None else None
 
     def search_keyword(
         self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50
     ) -> list[SearchResult]:
         """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
-        hits, texts = self.keywords.search_with_text(query, candidates, scope)
-        return self._results(query, _single_arm(hits), limit, texts)
+        answer = self.keywords.answer(query, candidates, scope)
+        return self._results(query, _single_arm(answer.hits), limit, answer.texts, answer.terms.terms)
 
     def search_dense(
         self,
@@ -178,8 +175,10 @@ class HybridSearch:
         ranked: list[tuple[ChunkKey, float]],
         limit: int,
         texts: dict[ChunkKey, str] | None = None,
+        terms: frozenset[str] | None = None,
     ) -> list[SearchResult]:
-        """Best chunk per existing file, with a snippet (text already read is reused)."""
+        """Best chunk per existing file, with a snippet (text already read is reused; `terms`, the
+        query's stemmed terms, when the keyword arm has read them)."""
         best: dict[str, tuple[int, float]] = {}
         for (path, chunk_index), score in ranked:
             if path in best:
@@ -197,7 +196,9 @@ class HybridSearch:
         )
         pending = self.pending(list(best)) if best else set()
         matcher = shared_matcher()
-        terms = matcher.query_terms(query)
+        if terms is None:
+            terms = matcher.query_terms(query) if best else frozenset()
+        matcher.learn((texts.get((path, index), "") for path, (index, _) in best.items()), terms)
         results = []
         for path, (index, score) in best.items():
             snippet = make_snippet(

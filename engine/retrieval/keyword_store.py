@@ -33,6 +33,7 @@ from engine.errors import StoreDamaged, StoreError
 from engine.events import NOTICE, EventBus
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import ChunkKey, Hit
+from engine.retrieval.keyword_query import KeywordAnswer
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +199,9 @@ class KeywordStore:
         self, query: str, k: int = 50, scope: str | None = None
     ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         return self._call(lambda index: index.search_with_text(query, k, scope))
+
+    def answer(self, query: str, k: int = 50, scope: str | None = None) -> KeywordAnswer:
+        return self._call(lambda index: index.answer(query, k, scope))
 
     def texts(self, paths: Sequence[str]) -> dict[ChunkKey, str]:
         return self._call(lambda index: index.texts(paths))

@@ -21,6 +21,10 @@ from engine.retrieval.terms import Span, TermMatcher, shared_matcher
 
 _SPACE = re.compile(r"\s+")
 _HEAD = re.compile(r"\A\[[^\]\n]{1,40}\][ \t]*")  # the `[doc_type]` tag that opens chunk #0
+# A character every rule of strip_markdown needs somewhere, or a line start only a block rule (front
+# matter, a rule, a bullet) can use: a text with neither is its own plain form. Running the twenty-odd
+# rules on every hit's chunk was the largest part of building a search's snippets.
+_MAY_BE_MARKDOWN = re.compile(r"[#*_\[<>|`~!\\]|^[ \t]*(?:[-=+]|\d{1,3}[.)])", re.MULTILINE)
 ELLIPSIS = "…"
 
 Match = tuple[int, int, str]
@@ -89,7 +93,9 @@ def _shown(
 
 
 def _plain(text: str) -> str:
-    return _SPACE.sub(" ", strip_markdown(text)).strip()
+    if _MAY_BE_MARKDOWN.search(text):
+        text = strip_markdown(text)
+    return _SPACE.sub(" ", text).strip()
 
 
 def _window(clean: str, matches: list[Match], width: int) -> tuple[int, int]:

@@ -9,6 +9,7 @@ or a stop word anywhere: a match is always a whole token whose stem is one of th
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable
@@ -81,8 +82,9 @@ class TermMatcher:
         with self._lock:
             missing = [w for w in wanted if w not in self._words]
             if missing:
-                if len(self._words) + len(missing) > _CACHE_LIMIT:
-                    self._words.clear()
+                if len(self._words) + len(missing) > _CACHE_LIMIT:  # forget the oldest half
+                    for old in list(self._words)[: max(len(self._words) // 2, len(missing))]:
+                        del self._words[old]
                 cur = self._connection().cursor()
                 try:
                     # one newline-joined string, split in SQL: binding a list of strings costs ~1 ms a word
@@ -101,12 +103,20 @@ class TermMatcher:
 
     def matches(self, text: str, terms: frozenset[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of every whole word of `text` whose stem is one of `terms`; a stop word
-        never matches."""
+        never matches. The Porter stemmer only rewrites a word's ending, so an ASCII word whose first
+        letter begins none of the terms cannot match and is not stemmed (most words of a hit's chunk:
+        stemming them was a statement per snippet on the matcher's DuckDB, behind its lock)."""
         if not terms or not text:
             return []
-        found = [(m.start(), m.end(), m.group()) for m in _WORDS.finditer(text)]
+        found = [(m.start(), m.end(), m.group()) for m in _candidates(terms).finditer(text)]
         known = self._lookup(word for _, _, word in found)
         return [(start, end, known[word].stem) for start, end, word in found if _is_term(known[word], terms)]
+
+    def learn(self, texts: Iterable[str], terms: frozenset[str]) -> None:
+        """Stem, in one statement, the words of several texts that `matches` will look at (a search's
+        snippets: one statement instead of one per snippet)."""
+        if terms:
+            self._lookup(m.group() for text in texts for m in _candidates(terms).finditer(text))
 
     def spans(self, text: str, terms: frozenset[str]) -> list[Span]:
         """[start, end) of the words `matches` finds."""
@@ -117,6 +127,20 @@ class TermMatcher:
             if self._con is not None:
                 self._con.close()
                 self._con = None
+
+
+_WORD_CHAR = "[^\\s" + tokenize.IGNORE_PATTERN[1:-2] + "]"  # what _WORDS repeats: not space, not ignored
+
+
+@functools.lru_cache(maxsize=256)
+def _candidates(terms: frozenset[str]) -> re.Pattern[str]:
+    """The words of a text (as _WORDS finds them) that may stem to one of `terms`: those starting with a
+    term's first letter in either case, and every word with a non-ASCII letter (whose case and accents
+    DuckDB folds its own way). The Porter stemmer only rewrites a word's ending, so no other word can;
+    the regex engine skips them without a Python step per word."""
+    initials = "".join(sorted({re.escape(term[0]) for term in terms if term}))
+    first = f"(?i:[{initials}]){_WORD_CHAR}*|" if initials else ""
+    return re.compile(f"(?<!{_WORD_CHAR})(?:{first}{_WORD_CHAR}*[^\\s\\x00-\\x7f]{_WORD_CHAR}*)")
 
 
 def _sql_string(value: str) -> str:

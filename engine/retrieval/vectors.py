@@ -27,7 +27,9 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import pyarrow as pa
+from lancedb.background_loop import LOOP
 from lancedb.index import BTree, HnswSq
+from lancedb.table import AsyncTable
 
 from engine.errors import InvalidInput, StoreError
 from engine.paths import subtree_range
@@ -245,22 +247,7 @@ class VectorIndex:
         if query.shape[0] != self.dim:
             raise InvalidInput(f"A {query.shape[0]}-d query vector was given to a {self.dim}-d vector index")
         with _store_errors("search the vector index"):
-            builder = (
-                self._table.search(query)
-                .distance_type("cosine")
-                .limit(k)
-                .select(["path", "chunk_index", "text", "_distance"])
-            )
-            ann = self.has_ann()
-            if scope is not None:
-                where = path_filter(scope)
-                builder = builder.where(where, prefilter=True)
-                if ann and self._rows_under(scope, where) <= EXACT_SCOPE_ROWS:
-                    ann = False
-                    builder = builder.bypass_vector_index()
-            if ann:
-                builder = builder.ef(search_breadth(k, self._current_shape()[0]))
-            found = builder.to_arrow()
+            found = self._nearest(query, k, scope)
         hits = [
             Hit(p, int(i), 1.0 - float(d))
             for p, i, d in zip(
@@ -271,6 +258,50 @@ class VectorIndex:
             )
         ]
         return hits, dict(zip((h.key for h in hits), found["text"].to_pylist(), strict=False))
+
+    def _nearest(self, query: np.ndarray, k: int, scope: str | None) -> pa.Table:
+        """The k nearest rows as one request to LanceDB's event loop. The synchronous query builder
+        makes four (it reads the table's schema three times, to infer the vector column and to look for
+        blob columns), and each is a hand-off to LanceDB's loop thread and back: on two busy cores those
+        wake-ups cost more than the search (bench/compare.py; docs/search-latency.md)."""
+        ann = self.has_ann()
+        where = None
+        if scope is not None:
+            where = path_filter(scope)
+            if ann and self._rows_under(scope, where) <= EXACT_SCOPE_ROWS:
+                ann = False  # a small scope is searched exactly (prefiltered on the path B-tree)
+        inner = getattr(self._table, "_table", None)
+        if not isinstance(inner, AsyncTable):  # another LanceDB layout: the public builder, slower
+            return self._nearest_sync(query, k, where, ann)
+        request = (
+            inner.query()
+            .nearest_to(query)
+            .distance_type("cosine")
+            .limit(k)
+            .select(["path", "chunk_index", "text", "_distance"])
+        )
+        if where is not None:
+            request = request.where(where)  # the async query prefilters by default
+        if not ann:
+            request = request.bypass_vector_index()
+        else:
+            request = request.ef(search_breadth(k, self._current_shape()[0]))
+        return LOOP.run(request.to_arrow())
+
+    def _nearest_sync(self, query: np.ndarray, k: int, where: str | None, ann: bool) -> pa.Table:
+        builder = (
+            self._table.search(query, vector_column_name="vector")
+            .distance_type("cosine")
+            .limit(k)
+            .select(["path", "chunk_index", "text", "_distance"])
+        )
+        if where is not None:
+            builder = builder.where(where, prefilter=True)
+        if not ann:
+            builder = builder.bypass_vector_index()
+        else:
+            builder = builder.ef(search_breadth(k, self._current_shape()[0]))
+        return builder.to_arrow()
 
     def texts(self, keys: Iterable[ChunkKey]) -> dict[ChunkKey, str]:
         """The stored text of several chunks at once (for snippets and rerank)."""

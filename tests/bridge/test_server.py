@@ -182,3 +182,24 @@ def test_serve_prints_the_url_with_its_token_on_the_first_line(engine, capsys):
     first_line = capsys.readouterr().out.splitlines()[0]
     assert first_line == f"SenseTree UI: {urls[0]}"
     assert urls[0].startswith("http://127.0.0.1:") and "/?token=" in urls[0]
+
+
+def test_a_kept_alive_connection_sends_without_waiting_for_acknowledgements(server, monkeypatch):
+    """A response goes out as headers then body; with Nagle's algorithm on, a browser's kept-alive
+    connection waited ~40 ms for the client's delayed acknowledgement before the body left."""
+    from bridge import server as server_module
+
+    nodelay: list[int] = []
+    real_setup = server_module._Handler.setup
+
+    def observed_setup(handler):
+        real_setup(handler)
+        nodelay.append(handler.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+    monkeypatch.setattr(server_module._Handler, "setup", observed_setup)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    for _ in range(2):  # one connection, two commands
+        conn.request("POST", "/api/app_version", body=b"{}", headers={TOKEN_HEADER: server.token})
+        assert json.loads(conn.getresponse().read())["ok"] is True
+    conn.close()
+    assert nodelay and all(nodelay)

@@ -48,6 +48,22 @@ def test_top_k_equals_the_exhaustive_sum_and_sort_including_ties():
         ]
 
 
+def test_top_k_sums_dense_and_sparse_postings_exactly_as_the_exhaustive_scan():
+    """Postings that cover their id range densely are summed by a bincount over it, sparse ones by a
+    stable sort; both must give the exhaustive scan's chunks and scores, to the bit."""
+    rng = np.random.default_rng(11)
+    for span, sizes in ((300, (250, 200, 120)), (300, (40, 10)), (1_000_000, (30, 500, 2000)), (50, (50,))):
+        for _ in range(10):
+            postings = []
+            for size in sizes:
+                ids = np.sort(rng.choice(span, size=size, replace=False)).astype(np.int64) + 7
+                if rng.random() < 0.3:
+                    rng.shuffle(ids)  # a term's ids need not arrive sorted
+                postings.append((ids, rng.random(size).astype(np.float32)))
+            for k in (1, 10, 50, 10_000):
+                assert top_k(postings, k) == brute_top_k(postings, k)
+
+
 def test_split_by_term_groups_rows_of_several_terms():
     split = split_by_term(np.array([5, 2, 5, 2, 9]), np.array([1, 2, 3, 4, 5]), np.ones(5, np.float32))
     assert {t: ids.tolist() for t, (ids, _) in split.items()} == {2: [2, 4], 5: [1, 3], 9: [5]}

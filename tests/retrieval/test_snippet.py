@@ -3,6 +3,13 @@ stemmed query terms marked (never stop words, never pieces of words) and no repe
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.indexing.markdown_text import strip_markdown
+from engine.retrieval import snippet as snippet_module
+from engine.retrieval import terms as terms_module
 from engine.retrieval.snippet import Snippet, make_snippet, split_head
 from engine.retrieval.terms import TermMatcher
 
@@ -124,3 +131,95 @@ def test_markdown_stripping_leaves_identifiers_and_arithmetic_alone():
     assert make_snippet(text, "call").text == (
         "call mcp__filesystem__write_file with snake_case_name, 2*3*4 and a * b; strong goes"
     )
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet="ab1 9\n\t-=+.):#*_[]<>|`~!\\(", max_size=40))
+def test_text_the_markdown_shortcut_skips_is_exactly_what_strip_markdown_returns(text):
+    if not snippet_module._MAY_BE_MARKDOWN.search(text):
+        assert strip_markdown(text) == text
+
+
+def test_the_markdown_shortcut_skips_plain_prose_and_catches_every_kind_of_markup():
+    assert not snippet_module._MAY_BE_MARKDOWN.search(
+        "Plain prose - with a dash, 3.5 kg and (a) note.\n2024 ok"
+    )
+    for marked_up in (
+        "# Head",
+        "**b**",
+        "_e_",
+        "[l](x)",
+        "<!-- c -->",
+        "a | b",
+        "`c`",
+        "~~s~~",
+        "![i](x)",
+        "> quote",
+        "x\\*y",
+        "- item",
+        "  + item",
+        "12. item",
+        "3) item",
+        "---\nfm: 1\n---",
+        "===",
+        "<https://x.y>",
+    ):
+        assert snippet_module._MAY_BE_MARKDOWN.search(marked_up), marked_up
+
+
+@pytest.fixture(scope="module")
+def matcher():
+    shared = TermMatcher()
+    yield shared
+    shared.close()
+
+
+WORD = st.text(alphabet="abdeginstuyAEIY1é", min_size=1, max_size=9)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(WORD, min_size=1, max_size=12), picks=st.lists(st.integers(0, 11), max_size=3))
+def test_matching_skips_no_word_that_stems_to_a_query_term(matcher, words, picks):
+    """The matcher stems only words whose first letter begins a term; stemming every word finds the same."""
+    stems = matcher._lookup(words)
+    terms = frozenset(stems[words[i % len(words)]].stem for i in picks) - {""}
+    text = " ".join(words)
+    every, at = [], 0
+    for word in words:
+        start = text.index(word, at)
+        at = start + len(word)
+        if not stems[word].stop and stems[word].stem in terms:
+            every.append((start, at, stems[word].stem))
+    assert matcher.matches(text, terms) == every
+
+
+TEXT = st.text(alphabet="abdeginrstuyBRY1é\u00a0—- ,.\n'", max_size=60)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=TEXT, terms=st.frozensets(st.text(alphabet="abdrsyé1", min_size=1, max_size=3), max_size=3))
+def test_the_candidate_words_are_every_word_that_is_not_ascii_or_starts_with_a_terms_letter(text, terms):
+    initials = {term[0] for term in terms}
+    expected = [
+        (m.start(), m.group())
+        for m in terms_module._WORDS.finditer(text)
+        if not m.group().isascii() or m.group()[0].lower() in initials
+    ]
+    assert [(m.start(), m.group()) for m in terms_module._candidates(terms).finditer(text)] == expected
+
+
+def test_learning_a_searchs_texts_stems_their_candidate_words_in_one_statement(matcher, monkeypatch):
+    texts = ["Running budgets rose", "the runner budgeted", "nothing here"]
+    terms = frozenset({"run", "budget"})
+    statements: list[int] = []
+    real = matcher._connection
+
+    def counted():
+        statements.append(1)
+        return real()
+
+    monkeypatch.setattr(matcher, "_connection", counted)
+    matcher.learn(texts, terms)
+    assert len(statements) == 1
+    assert [matcher.matches(t, terms) for t in texts][0] == [(0, 7, "run"), (8, 15, "budget")]
+    assert len(statements) == 1  # every word matches() looked at was learnt

@@ -160,3 +160,47 @@ def test_a_repeated_scoped_search_counts_its_scope_once_until_the_next_write(tmp
     index.upsert("/r/F2/new.txt", ["new"], matrix[:1] * -1)  # a write: the scope is counted again
     assert index.search(matrix[0] * -1, k=1, scope="/r/F2")[0].path == "/r/F2/new.txt"
     assert len([w for w in counted if w is not None]) == 2
+
+
+def _ann_index(tmp_path, monkeypatch):
+    monkeypatch.setattr(vectors_module, "ANN_MIN_ROWS", 500)
+    rng = np.random.default_rng(5)
+    matrix = rng.normal(size=(700, 64)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    index = VectorIndex(tmp_path / "vectors", 64)
+    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i : i + 1]) for i in range(700)])
+    index.optimize()
+    index.upsert("/r/F3/late.txt", ["late"], matrix[:1])  # a row the ANN index has not folded in
+    return index, matrix
+
+
+def test_a_search_answers_exactly_as_lancedbs_public_query_builder(tmp_path, monkeypatch):
+    index, matrix = _ann_index(tmp_path, monkeypatch)
+    monkeypatch.setattr(vectors_module, "EXACT_SCOPE_ROWS", 50)  # F1..F6 hold 100: searched by the ANN
+    for scope in (None, "/r/F2", "/r/F3", "/r/F0/doc5.txt", "/r/Nowhere"):
+        for row in (0, 5, 250, 333, 699):
+            ann = index.has_ann() and not (
+                scope and index._rows_under(scope, vectors_module.path_filter(scope)) <= 50
+            )
+            where = None if scope is None else vectors_module.path_filter(scope)
+            ours = index._nearest(matrix[row], 20, scope)
+            public = index._nearest_sync(matrix[row], 20, where, ann)
+            assert ours["path"].to_pylist() == public["path"].to_pylist()
+            assert ours["text"].to_pylist() == public["text"].to_pylist()
+            assert np.allclose(ours["_distance"].to_numpy(), public["_distance"].to_numpy())
+
+
+def test_a_warm_search_is_one_request_to_lancedbs_event_loop(tmp_path, monkeypatch):
+    """Each request is a hand-off to LanceDB's loop thread and back; on two busy cores the wake-ups cost
+    more than the search, and LanceDB's own builder makes four."""
+    from lancedb.background_loop import LOOP
+
+    index, matrix = _ann_index(tmp_path, monkeypatch)
+    index.search(matrix[1], 10)
+    index.search(matrix[1], 10, scope="/r/F2")  # the shape and the scope's size are read once
+    calls: list[object] = []
+    real_run = LOOP.run
+    monkeypatch.setattr(LOOP, "run", lambda coro: calls.append(coro) or real_run(coro))
+    assert index.search(matrix[1], 10)[0].path == "/r/F0/doc1.txt"
+    assert index.search(matrix[250], 10, scope="/r/F2")[0].path == "/r/F2/doc250.txt"
+    assert len(calls) == 2

@@ -1,0 +1,84 @@
+"""What a keyword query needs to know about its own words, read in one statement and kept until a write.
+
+A hybrid search used to ask DuckDB about the query's words three times: the term ids for the postings
+(bm25.py), the query's reference score for calibrated fusion (the idfs of its terms, fusion.py), and
+the stemmed terms again for the snippets (terms.py, on a second DuckDB connection behind a lock). Each
+statement tokenised and stemmed the query anew, and on two busy cores every round trip costs a wake-up
+(bench/compare.py; docs/search-latency.md). `QUERY_SQL` answers all three at once: one row per distinct
+stemmed term of the query (stop words dropped, as in documents), with its term id and df when the
+corpus has it, and its idf at the current corpus size.
+
+`QueryTermCache` keeps the answer per query text until the index's write generation moves (a write can
+add a term, change a df or the corpus size), so a repeated query costs no statement at all.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+
+import duckdb
+
+from engine.retrieval import tokenize
+from engine.retrieval.fusion import ChunkKey, Hit
+
+QUERIES_KEPT = 1024
+
+QUERY_SQL = f"""
+    WITH q(term) AS ({tokenize.query_terms_sql("?")}), n AS (SELECT count(*)::DOUBLE AS n FROM chunks)
+    SELECT q.term, t.tid, log(((n.n - coalesce(t.df, 0) + 0.5) / (coalesce(t.df, 0) + 0.5)) + 1)
+    FROM q LEFT JOIN terms t ON t.term = q.term, n"""
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """A query's stemmed terms, the ids of those the corpus has, and its reference score."""
+
+    terms: frozenset[str]  # every distinct stemmed term, known to the corpus or not (snippets mark these)
+    tids: tuple[int, ...]  # the ids of the terms the corpus has (their postings are summed)
+    reference: float  # the sum of the terms' idfs, an absent term at df 0 (KeywordIndex.query_reference)
+
+
+NO_TERMS = QueryTerms(frozenset(), (), 0.0)
+
+
+def read_query_terms(cur: duckdb.DuckDBPyConnection, query: str) -> QueryTerms:
+    """The query's terms, by one statement (the module docstring)."""
+    if not query.strip():
+        return NO_TERMS
+    rows = cur.execute(QUERY_SQL, [query]).fetchall()
+    terms = frozenset(term for term, _, _ in rows if term)
+    tids = tuple(sorted(int(tid) for term, tid, _ in rows if term and tid is not None))
+    idfs = [float(idf) for term, _, idf in rows if term and idf is not None and math.isfinite(idf)]
+    return QueryTerms(terms, tids, math.fsum(idfs))
+
+
+class QueryTermCache:
+    """Query text → its QueryTerms, valid while the index's write generation is the one it was read at."""
+
+    def __init__(self, kept: int = QUERIES_KEPT):
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._entries: dict[str, tuple[int, QueryTerms]] = {}
+
+    def get(self, query: str, generation: int) -> QueryTerms | None:
+        with self._lock:
+            entry = self._entries.get(query)
+        return entry[1] if entry is not None and entry[0] == generation else None
+
+    def put(self, query: str, generation: int, terms: QueryTerms) -> None:
+        with self._lock:
+            if len(self._entries) >= self._kept and query not in self._entries:
+                for old in list(self._entries)[: self._kept // 2]:  # the oldest half
+                    del self._entries[old]
+            self._entries[query] = (generation, terms)
+
+
+@dataclass(frozen=True)
+class KeywordAnswer:
+    """A keyword search's hits (best first) with their text, and the query's terms (KeywordIndex.answer)."""
+
+    hits: list[Hit]
+    texts: dict[ChunkKey, str]
+    terms: QueryTerms

@@ -1,0 +1,102 @@
+"""A query's terms without DuckDB's tokenising SQL: split in Python, stems and term rows kept in memory.
+
+Measured at 100k chunks (docs/search-latency.md): the statement that tokenises a query in SQL and looks
+its terms up (keyword_query.QUERY_SQL) cost 6.3 ms of CPU per new query, 4 ms of it the tokenising
+pipeline (regexp_replace, string_split_regex, a DISTINCT over a subquery, the stop list's hash join)
+and 1.5-1.9 ms the corpus size (`count(*)`), where the query itself is a few words. For an ASCII query
+the same pipeline is a few string operations in Python: lower-case, the extension's `ignore` characters
+to spaces, split on the white space RE2's `\\s` means, drop the stop words. Only the Porter stemmer
+lives in DuckDB, so a word's stem is asked for once and kept (it never changes), and a term's id and df
+and the corpus size are kept for one write generation (a write can change any of them). A query whose
+words are all known costs no statement; otherwise one statement stems and looks up the new words.
+A query with non-ASCII text goes through the SQL (DuckDB's `lower` and `strip_accents` are Unicode's,
+which Python's need not match).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+
+import duckdb
+
+from engine.retrieval import tokenize
+from engine.retrieval.keyword_query import NO_TERMS, QueryTerms
+
+STEMS_KEPT = 100_000
+TERMS_KEPT = 200_000
+
+_IGNORE = re.compile(tokenize.IGNORE_PATTERN)
+_SPACE = re.compile(r"[\t\n\f\r ]+")  # RE2's \s, which tokenize_sql splits on (not Python's split())
+_LOOKUP_SQL = f"""
+    SELECT s.w, s.term, t.tid, t.df
+    FROM (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT unnest(string_split(?, ' ')) AS w)) s
+    LEFT JOIN terms t ON t.term = s.term"""
+
+
+def ascii_words(query: str) -> list[str] | None:
+    """The query's words as tokenize.query_terms_sql sees them before stemming (stop words dropped), or
+    None for a query that is not ASCII."""
+    if not query.isascii():
+        return None
+    return [w for w in _SPACE.split(_IGNORE.sub(" ", query.lower())) if w and w not in tokenize.STOPWORDS]
+
+
+class TermLookup:
+    """Word → stem, kept; term → (id, df) and the corpus size, kept for one write generation."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stems: dict[str, str] = {}
+        self._terms: dict[str, tuple[int | None, int]] = {}
+        self._generation = -1
+        self._size: float | None = None
+
+    def query_terms(self, cur: duckdb.DuckDBPyConnection, query: str, generation: int) -> QueryTerms | None:
+        """The query's terms, as keyword_query.read_query_terms gives them; None for a non-ASCII query.
+        `generation` is the index's write generation, read before this call."""
+        words = ascii_words(query)
+        if words is None:
+            return None
+        if not words:
+            return NO_TERMS
+        distinct = set(words)
+        with self._lock:
+            if generation > self._generation:
+                self._terms, self._size, self._generation = {}, None, generation
+            stems = {w: self._stems.get(w) for w in distinct}
+            current = generation == self._generation  # else a later write is kept: ask the store
+            rows = {
+                s: self._terms[s] for s in stems.values() if current and s is not None and s in self._terms
+            }
+            size = self._size if current else None
+        missing = sorted(w for w, stem in stems.items() if stem is None or stem not in rows)
+        fetched = cur.execute(_LOOKUP_SQL, [" ".join(missing)]).fetchall() if missing else []
+        for word, term, tid, df in fetched:
+            stems[word] = term or ""
+            rows[term or ""] = (None if tid is None else int(tid), int(df or 0))
+        if size is None:
+            row = cur.execute("SELECT count(*) FROM chunks").fetchone()
+            size = float(row[0]) if row else 0.0
+        self._keep(generation, {w: stems[w] or "" for w, *_ in fetched}, rows, size)
+        known = {stems[w] or "" for w in distinct} - {""}
+        tids = tuple(sorted(tid for tid, _ in (rows[t] for t in known) if tid is not None))
+        idfs = [math.log10((size - rows[t][1] + 0.5) / (rows[t][1] + 0.5) + 1) for t in known]
+        return QueryTerms(frozenset(known), tids, math.fsum(idfs))
+
+    def _keep(
+        self, generation: int, stems: dict[str, str], rows: dict[str, tuple[int | None, int]], size: float
+    ) -> None:
+        """Keep new stems, and the term rows and corpus size if no write ended since they were read."""
+        with self._lock:
+            if len(self._stems) + len(stems) > STEMS_KEPT:
+                for old in list(self._stems)[: max(len(self._stems) // 2, len(stems))]:
+                    del self._stems[old]
+            self._stems.update(stems)
+            if generation != self._generation:
+                return
+            if len(self._terms) + len(rows) > TERMS_KEPT:
+                self._terms = {}
+            self._terms.update(rows)
+            self._size = size
