@@ -122,23 +122,43 @@ def background(args: argparse.Namespace) -> None:
             catalog,
             lambda: vectors,
             roots,
-            roots.require,
-            roots.paths,
             lambda: GardenerSettings(),
             EventBus(),
             lambda s, o: {},
             lambda: False,
         )
-        for run in (1, 2):
+        print(f"load average {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
+        for run, what in ((1, "first pass"), (2, "catalog unchanged")):
             started, cpu = time.perf_counter(), time.process_time()
-            reports = service.background.run_once()
+            reports = _pass(service, args.profile if run == 1 else None)
             took, cpu = time.perf_counter() - started, time.process_time() - cpu
             print(
-                f"pass {run}: {took:.2f} s wall, {cpu:.2f} s CPU over {reports[0].files:,} indexed files "
-                f"({len(reports[0].findings)} findings); no embedder is reachable from the pass"
+                f"pass {run} ({what}): {took:.2f} s wall, {cpu:.2f} s CPU over {reports[0].files:,} indexed "
+                f"files ({len(reports[0].findings)} findings); no embedder is reachable from the pass"
+            )
+            steps = service.gardener.timings
+            print(
+                "  "
+                + ", ".join(
+                    f"{k} {v:.2f} s" if k != "reused" else "vector checks reused" for k, v in steps.items()
+                )
             )
         vectors.close()
         db.close()
+
+
+def _pass(service, profile: Path | None) -> list:
+    """One background pass; under cProfile (stats to `profile`, the top 15 printed) when asked."""
+    if profile is None:
+        return service.background.run_once()
+    import cProfile
+    import pstats
+
+    with cProfile.Profile() as prof:
+        reports = service.background.run_once()
+    prof.dump_stats(profile)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+    return reports
 
 
 def _kmeans(x: np.ndarray, k: int, rng: np.random.Generator, rounds: int = 25) -> np.ndarray:
@@ -214,6 +234,7 @@ def main() -> None:
     parser.add_argument("--topics", type=int, default=12)
     parser.add_argument("--subtopics", type=int, default=4)
     parser.add_argument("--limit", type=int, default=50)
+    parser.add_argument("--profile", type=Path, help="background: cProfile the first pass into this file")
     args = parser.parse_args()
     {"near": near, "background": background, "tree": tree}[args.part](args)
 
