@@ -179,3 +179,24 @@ def test_the_tree_leaves_out_what_lies_in_folders_the_crawler_skips(tmp_path):
     top = os.path.realpath(root)
     tree = layout.read_tree(Roots(lambda: [top]), top, 100)
     assert sorted(os.path.relpath(e.path, top) for e in tree.entries) == ["src", "src/main.py"]
+
+
+def test_a_pass_pauses_between_roots_while_the_engine_is_busy_and_resumes_with_the_roots_left(tmp_path):
+    db = Database(tmp_path / "g.db")
+    db.migrate(MIGRATIONS)
+    busy, checked = [False], []
+
+    def analyze(root: str) -> FolderReport:
+        checked.append(root)
+        busy[0] = True  # indexing starts while the first root is checked
+        return _report(root, [], 1.0)
+
+    bg = BackgroundPass(
+        analyze, lambda: ["/a", "/b"], ReportCache(db), EventBus(), lambda: busy[0], lambda: 0.0
+    )
+    assert [r.path for r in bg.run_once()] == ["/a"]
+    assert bg.paused and bg.schedule.due(45.0, ["/a", "/b"]), "a paused round has not run"
+    assert bg.run_once() == [] and checked == ["/a"], "nothing is checked while the engine is busy"
+    busy[0] = False
+    bg.run_once()
+    assert checked == ["/a", "/b"] and not bg.paused and not bg.schedule.due(299.0, ["/a", "/b"])
