@@ -5,9 +5,11 @@ python bench/gardener.py near        near-duplicate precision/recall per thresho
                                      packaged MiniLM model, so chunk #0 is exactly what the product stores
 python bench/gardener.py background  one background pass over a 50,000-file tree (files on disk, catalog
                                      rows and stored vectors written directly), timed, counting embeddings
-python bench/gardener.py tree        the meaning map on SciFact train: abstracts laid into generated topic
-                                     folders (two-level k-means of their embeddings); how often the folder
-                                     holding a query's relevant abstract is among the map's top 3 branches
+python bench/gardener.py tree        the meaning map on SciFact train: the whole corpus (every train query's
+                                     relevant abstracts among them; --docs N for a subset) laid into
+                                     generated topic folders (two-level k-means of their embeddings); how
+                                     often the folder holding a query's relevant abstract is among the map's
+                                     top 3 branches
 """
 
 from __future__ import annotations
@@ -185,7 +187,8 @@ def tree(args: argparse.Namespace) -> None:
     rng = np.random.default_rng(1)
     relevant = sorted({d for rel in beir.qrels.values() for d in rel if d in beir.corpus})
     others = sorted(set(beir.corpus) - set(relevant))
-    ids = relevant + [str(d) for d in rng.choice(others, max(0, args.docs - len(relevant)), replace=False)]
+    extra = len(others) if args.docs <= 0 else max(0, min(len(others), args.docs - len(relevant)))
+    ids = relevant + [str(d) for d in rng.choice(others, extra, replace=False)]
     embedder = embedder_for(EmbeddingSettings(), Path(tempfile.gettempdir()) / "dims.json")
     texts = [f"{beir.corpus[d][0]}\n\n{beir.corpus[d][1]}"[:1000] for d in ids]
     docs = embed_cached(embedder, texts, "gardener-scifact-docs")
@@ -230,7 +233,9 @@ def main() -> None:
     parser.add_argument("--bases", type=int, default=100)
     parser.add_argument("--distractors", type=int, default=300)
     parser.add_argument("--files", type=int, default=50_000)
-    parser.add_argument("--docs", type=int, default=2000)
+    parser.add_argument(
+        "--docs", type=int, default=0, help="tree: abstracts to lay out (0: the whole corpus)"
+    )
     parser.add_argument("--topics", type=int, default=12)
     parser.add_argument("--subtopics", type=int, default=4)
     parser.add_argument("--limit", type=int, default=50)

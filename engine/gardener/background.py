@@ -75,7 +75,7 @@ class BackgroundPass:
         """Check every root this round has not checked yet; publish `gardener-report` for each root whose
         findings changed. Stops before a root while the engine is busy (the round stays `paused`)."""
         roots = self._roots()
-        reports = []
+        reports: list[FolderReport] = []
         for root in roots:
             if root in self._checked:
                 continue
