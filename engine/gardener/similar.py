@@ -73,8 +73,8 @@ def similar_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, int,
     bits, tables = plan(threshold)
     codes, signs = _codes(vectors, bits, tables)
     limit = max_splits(threshold, bits * tables)
-    found: dict[tuple[int, int], float] = {}
     keys: list[np.ndarray] = []
+    compared: set[bytes] = set()  # big buckets already compared (a tight cluster recurs in many tables)
     for t in range(tables):
         order = np.argsort(codes[:, t], kind="stable")
         ordered = codes[order, t]
@@ -82,14 +82,13 @@ def similar_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, int,
         sizes = np.diff(np.r_[starts, n])
         big = sizes > BIG_BUCKET
         for start, size in zip(starts[big].tolist(), sizes[big].tolist(), strict=True):
-            members = order[start : start + size]
-            for i, j, score in _exact(vectors[members], members, threshold):
-                found[(i, j)] = score
+            members = np.sort(order[start : start + size])
+            if members.tobytes() not in compared:
+                compared.add(members.tobytes())
+                keys.append(_exact_pairs(vectors[members], members, threshold, n)[0])
         small = (sizes > 1) & (sizes <= BIG_BUCKET)
         keys.append(_screened(signs, _bucket_pairs(order, starts[small], sizes[small], n), n, limit))
-    for i, j, score in _scored(vectors, np.unique(np.concatenate(keys)), n, threshold):
-        found[(i, j)] = score
-    return [(i, j, s) for (i, j), s in sorted(found.items())]
+    return _scored(vectors, np.unique(np.concatenate(keys)), n, threshold)
 
 
 def _codes(vectors: np.ndarray, bits: int, tables: int) -> tuple[np.ndarray, np.ndarray]:
@@ -152,13 +151,25 @@ def _scored(vectors: np.ndarray, keys: np.ndarray, n: int, threshold: float) -> 
 
 
 def _exact(vectors: np.ndarray, ids: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
-    out: list[tuple[int, int, float]] = []
+    """Every pair of rows at or above `threshold` as `(id, id, cosine)`, from the full product in blocks."""
+    n = int(ids.max()) + 1 if len(ids) else 0
+    keys, scores = _exact_pairs(vectors, ids, threshold, n)
+    order = np.argsort(keys, kind="stable")
+    keys, scores = keys[order], scores[order]
+    return list(zip((keys // n).tolist(), (keys % n).tolist(), scores.tolist(), strict=True))
+
+
+def _exact_pairs(
+    vectors: np.ndarray, ids: np.ndarray, threshold: float, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of rows at or above `threshold`: keys `min · n + max` of their ids, and their cosines."""
+    keys, scores = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.float32)]
     for start in range(0, len(vectors), BLOCK):
         block = vectors[start : start + BLOCK] @ vectors.T
         rows, cols = np.nonzero(block >= threshold)
-        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            a, b = start + r, c
-            if a < b:
-                i, j = int(ids[a]), int(ids[b])
-                out.append((min(i, j), max(i, j), float(block[r, c])))
-    return out
+        upper = rows + start < cols
+        rows, cols = rows[upper], cols[upper]
+        a, b = ids[rows + start].astype(np.int64), ids[cols].astype(np.int64)
+        keys.append(np.minimum(a, b) * n + np.maximum(a, b))
+        scores.append(block[rows, cols])
+    return np.concatenate(keys), np.concatenate(scores)

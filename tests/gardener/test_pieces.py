@@ -200,3 +200,17 @@ def test_a_pass_pauses_between_roots_while_the_engine_is_busy_and_resumes_with_t
     busy[0] = False
     bg.run_once()
     assert checked == ["/a", "/b"] and not bg.paused and not bg.schedule.due(299.0, ["/a", "/b"])
+
+
+def test_a_tight_cluster_bigger_than_a_bucket_yields_all_its_pairs_once(monkeypatch):
+    monkeypatch.setattr(similar, "EXACT_ROWS", 500)  # the hashed path at a tenth of the size
+    monkeypatch.setattr(similar, "BIG_BUCKET", 64)
+    rng = np.random.default_rng(2)
+    spread = _unit(rng.standard_normal((similar.EXACT_ROWS + 200, 64)))
+    centre = _unit(rng.standard_normal((1, 64)))
+    cluster = _unit(centre + 0.01 * rng.standard_normal((similar.BIG_BUCKET + 100, 64)))  # one big bucket
+    vectors = np.vstack([spread, cluster])
+    found = similar.similar_pairs(vectors, 0.95)
+    exact = similar._exact(vectors, np.arange(len(vectors)), 0.95)
+    assert len(found) == len(exact) >= len(cluster) * (len(cluster) - 1) // 2
+    assert {(i, j) for i, j, _ in found} == {(i, j) for i, j, _ in exact}
