@@ -5,9 +5,11 @@ python bench/gardener.py near        near-duplicate precision/recall per thresho
                                      packaged MiniLM model, so chunk #0 is exactly what the product stores
 python bench/gardener.py background  one background pass over a 50,000-file tree (files on disk, catalog
                                      rows and stored vectors written directly), timed, counting embeddings
-python bench/gardener.py tree        the meaning map on SciFact train: abstracts laid into generated topic
-                                     folders (two-level k-means of their embeddings); how often the folder
-                                     holding a query's relevant abstract is among the map's top 3 branches
+python bench/gardener.py tree        the meaning map on SciFact train: the whole corpus (every train query's
+                                     relevant abstracts among them; --docs N for a subset) laid into
+                                     generated topic folders (two-level k-means of their embeddings); how
+                                     often the folder holding a query's relevant abstract is among the map's
+                                     top 3 branches
 """
 
 from __future__ import annotations
@@ -122,23 +124,43 @@ def background(args: argparse.Namespace) -> None:
             catalog,
             lambda: vectors,
             roots,
-            roots.require,
-            roots.paths,
             lambda: GardenerSettings(),
             EventBus(),
             lambda s, o: {},
             lambda: False,
         )
-        for run in (1, 2):
+        print(f"load average {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
+        for run, what in ((1, "first pass"), (2, "catalog unchanged")):
             started, cpu = time.perf_counter(), time.process_time()
-            reports = service.background.run_once()
+            reports = _pass(service, args.profile if run == 1 else None)
             took, cpu = time.perf_counter() - started, time.process_time() - cpu
             print(
-                f"pass {run}: {took:.2f} s wall, {cpu:.2f} s CPU over {reports[0].files:,} indexed files "
-                f"({len(reports[0].findings)} findings); no embedder is reachable from the pass"
+                f"pass {run} ({what}): {took:.2f} s wall, {cpu:.2f} s CPU over {reports[0].files:,} indexed "
+                f"files ({len(reports[0].findings)} findings); no embedder is reachable from the pass"
+            )
+            steps = service.gardener.timings
+            print(
+                "  "
+                + ", ".join(
+                    f"{k} {v:.2f} s" if k != "reused" else "vector checks reused" for k, v in steps.items()
+                )
             )
         vectors.close()
         db.close()
+
+
+def _pass(service, profile: Path | None) -> list:
+    """One background pass; under cProfile (stats to `profile`, the top 15 printed) when asked."""
+    if profile is None:
+        return service.background.run_once()
+    import cProfile
+    import pstats
+
+    with cProfile.Profile() as prof:
+        reports = service.background.run_once()
+    prof.dump_stats(profile)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+    return reports
 
 
 def _kmeans(x: np.ndarray, k: int, rng: np.random.Generator, rounds: int = 25) -> np.ndarray:
@@ -165,7 +187,8 @@ def tree(args: argparse.Namespace) -> None:
     rng = np.random.default_rng(1)
     relevant = sorted({d for rel in beir.qrels.values() for d in rel if d in beir.corpus})
     others = sorted(set(beir.corpus) - set(relevant))
-    ids = relevant + [str(d) for d in rng.choice(others, max(0, args.docs - len(relevant)), replace=False)]
+    extra = len(others) if args.docs <= 0 else max(0, min(len(others), args.docs - len(relevant)))
+    ids = relevant + [str(d) for d in rng.choice(others, extra, replace=False)]
     embedder = embedder_for(EmbeddingSettings(), Path(tempfile.gettempdir()) / "dims.json")
     texts = [f"{beir.corpus[d][0]}\n\n{beir.corpus[d][1]}"[:1000] for d in ids]
     docs = embed_cached(embedder, texts, "gardener-scifact-docs")
@@ -210,10 +233,13 @@ def main() -> None:
     parser.add_argument("--bases", type=int, default=100)
     parser.add_argument("--distractors", type=int, default=300)
     parser.add_argument("--files", type=int, default=50_000)
-    parser.add_argument("--docs", type=int, default=2000)
+    parser.add_argument(
+        "--docs", type=int, default=0, help="tree: abstracts to lay out (0: the whole corpus)"
+    )
     parser.add_argument("--topics", type=int, default=12)
     parser.add_argument("--subtopics", type=int, default=4)
     parser.add_argument("--limit", type=int, default=50)
+    parser.add_argument("--profile", type=Path, help="background: cProfile the first pass into this file")
     args = parser.parse_args()
     {"near": near, "background": background, "tree": tree}[args.part](args)
 

@@ -1,5 +1,8 @@
 """`sensetree map "query" [--scope DIR]`: the meaning map in the terminal — the folder tree of the best
-matches, each folder scored by its best file, branches sorted by score, with a bar per line."""
+matches, each folder scored by its best file, branches sorted by score, with a bar per line.
+
+Through the running SenseTree when there is one (its query model is warm and it holds the stores),
+otherwise with the stores opened here; the tree arrives as the bridge's JSON either way."""
 
 from __future__ import annotations
 
@@ -9,8 +12,7 @@ import os
 import sys
 from typing import Any, TextIO
 
-from cli.context import Context
-from engine.retrieval.semantic_tree import TreeNode
+from cli.context import Context, plain
 
 BAR = 20
 
@@ -23,32 +25,31 @@ def add_parser(subparsers: Any, context: Context) -> None:
     p.add_argument("--json", action="store_true", help="print the tree as JSON")
 
     def func(args: argparse.Namespace) -> int:
-        with context.local() as engine:
-            scope = os.path.abspath(args.scope) if args.scope else None
-            tree = engine.semantic_tree(args.query, scope=scope, limit=args.limit)
+        options = {"scope": os.path.abspath(args.scope)} if args.scope else {}
+        with context.engine() as engine:
+            tree = plain(engine.semantic_tree(query=args.query, limit=args.limit, **options))
         return run(tree, args.json, sys.stdout)
 
     p.set_defaults(func=func)
 
 
-def run(tree: TreeNode | None, as_json: bool, out: TextIO) -> int:
+def run(tree: dict[str, Any] | None, as_json: bool, out: TextIO) -> int:
+    """Print `tree` (a TreeNode as JSON, or None when nothing matched)."""
     if as_json:
-        from bridge.api import to_jsonable
-
-        print(json.dumps(to_jsonable(tree), indent=2, ensure_ascii=False), file=out)
+        print(json.dumps(tree, indent=2, ensure_ascii=False), file=out)
         return 0 if tree else 1
     if tree is None:
         print("Nothing matches. Is the folder indexed? Try `sensetree status`.", file=out)
         return 1
-    print("\n".join(tree_lines(tree, tree.score)), file=out)
+    print("\n".join(tree_lines(tree, tree["score"])), file=out)
     return 0
 
 
-def tree_lines(node: TreeNode, top: float, depth: int = 0) -> list[str]:
-    filled = round(BAR * node.score / top) if top > 0 else 0
+def tree_lines(node: dict[str, Any], top: float, depth: int = 0) -> list[str]:
+    filled = round(BAR * node["score"] / top) if top > 0 else 0
     bar = "█" * filled + "·" * (BAR - filled)
-    label = (node.path if depth == 0 and node.path else node.name) + ("/" if node.is_dir else "")
-    lines = [f"{bar} {node.score:6.3f}  {'  ' * depth}{label}"]
-    for child in node.children:
+    label = (node["path"] if depth == 0 and node["path"] else node["name"]) + ("/" if node["is_dir"] else "")
+    lines = [f"{bar} {node['score']:6.3f}  {'  ' * depth}{label}"]
+    for child in node["children"]:
         lines.extend(tree_lines(child, top, depth + 1))
     return lines

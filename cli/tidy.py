@@ -1,6 +1,10 @@
 """`sensetree tidy PATH [--json]`: the Gardener's report for a folder — severity, headline, then the
 findings grouped by kind with their evidence. It only reads; fixes are proposed in the app's Tidy view
-(or by the chat agent) as plans the person approves."""
+(or by the chat agent) as plans the person approves.
+
+Like `search`, it asks the running SenseTree when there is one (over the single-instance socket: the
+stores admit one process at a time, and that one has them open), and opens the stores itself only when
+none runs. Either way the report arrives as the bridge's JSON, so one renderer serves both."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from cli.context import Context
+from cli.context import Context, plain
 from engine.gardener.model import LABELS, FolderReport
 
 
@@ -21,19 +25,18 @@ def add_parser(subparsers: Any, context: Context) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
     def func(args: argparse.Namespace) -> int:
-        with context.local() as engine:
-            return run(engine.analyze_directory(os.path.abspath(args.path)), args.json, sys.stdout)
+        with context.engine() as engine:
+            report = plain(engine.analyze_directory(path=os.path.abspath(args.path)))
+        return run(report, args.json, sys.stdout)
 
     p.set_defaults(func=func)
 
 
-def run(report: FolderReport, as_json: bool, out: TextIO) -> int:
+def run(report: dict[str, Any], as_json: bool, out: TextIO) -> int:
     if as_json:
-        from bridge.api import to_jsonable
-
-        print(json.dumps(to_jsonable(report), indent=2, ensure_ascii=False), file=out)
+        print(json.dumps(report, indent=2, ensure_ascii=False), file=out)
         return 0
-    print("\n".join(report_lines(report)), file=out)
+    print("\n".join(report_lines(FolderReport.from_dict(report))), file=out)
     return 0
 
 

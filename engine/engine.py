@@ -220,14 +220,11 @@ class Engine:
         """The folder-health audit (issue 16): reads the catalog, stored vectors and listing only."""
         from engine.gardener.service import GardenerService
 
-        listing = self.roots
         self.gardener = GardenerService(
             self.db,
             self.index.catalog,
             lambda: self.vectors,
-            listing,
-            listing.require,
-            listing.paths,
+            self.roots,
             lambda: self.settings.gardener,
             self.events,
             self._propose_plan,

@@ -2,9 +2,11 @@
 roots change; the reports cached in SQLite and `gardener-report` published when one changes.
 
 It stays out of the way: a pass waits while the index has work queued or a plan is being applied
-(`busy`), its thread runs at the lowest CPU priority the OS gives a thread, and each root's listing and
-catalog read stop at the entries cap (settings `gardener.max_entries`). The schedule is a small pure
-object so it is tested without waiting."""
+(`busy`), and pauses between two roots when the engine turns busy meanwhile — the roots left are
+checked once it is idle again, and only then does the round count as run. Its thread runs at the lowest
+CPU priority the OS gives a thread, and each root's listing and catalog read stop at the entries cap
+(settings `gardener.max_entries`). The schedule is a small pure object so it is tested without
+waiting."""
 
 from __future__ import annotations
 
@@ -61,14 +63,26 @@ class BackgroundPass:
         self.schedule = Schedule(clock())
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._checked: set[str] = set()  # roots this round has checked so far
+        self._paused = False
+
+    @property
+    def paused(self) -> bool:
+        """A round stopped part-way because the engine turned busy; the loop resumes it when idle."""
+        return self._paused
 
     def run_once(self) -> list[FolderReport]:
-        """Check every root now; publish `gardener-report` for each root whose findings changed."""
+        """Check every root this round has not checked yet; publish `gardener-report` for each root whose
+        findings changed. Stops before a root while the engine is busy (the round stays `paused`)."""
         roots = self._roots()
-        reports = []
+        reports: list[FolderReport] = []
         for root in roots:
-            if self._stop.is_set():
-                break
+            if root in self._checked:
+                continue
+            if self._stop.is_set() or self._busy():
+                self._paused = True
+                return reports
+            self._checked.add(root)
             try:
                 report = self._analyze(root)
             except EngineError as exc:  # a root that vanished or went out of bounds meanwhile
@@ -82,6 +96,8 @@ class BackgroundPass:
                 )
         for gone in set(self._cache.roots()) - set(roots):
             self._cache.forget(gone)
+        self._checked.clear()
+        self._paused = False
         self.schedule.ran(self._clock(), roots)
         return reports
 
@@ -100,10 +116,12 @@ class BackgroundPass:
         _lowest_priority()
         while not self._stop.wait(TICK_S):
             try:
-                if not self._busy() and self.schedule.due(self._clock(), self._roots()):
+                if not self._busy() and (self.paused or self.schedule.due(self._clock(), self._roots())):
                     self.run_once()
             except Exception:  # the audit must never take the app down
                 log.exception("gardener pass failed")
+                self._checked.clear()
+                self._paused = False
                 self.schedule.ran(self._clock(), self._roots())
 
 

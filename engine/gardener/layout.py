@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine.gardener.inputs import parent
 from engine.gardener.model import SEVERITY, Evidence, Finding
 from engine.indexing.crawl import is_junk_file_name, is_skipped_dir_name
 
@@ -48,16 +49,20 @@ class Tree:
 
 
 def read_tree(lister: Lister, folder: str, limit: int) -> Tree:
+    """The listing under `folder` (≤ `limit` entries), without what lies in (or is) a folder the crawler
+    skips. The listing is breadth-first, so a folder always comes before its contents: one pass that
+    remembers the skipped folders decides every entry from its parent, with no path arithmetic."""
     entries = list(lister.listing(folder, depth=MAX_LEVELS, limit=limit + 1))
     truncated = len(entries) > limit
-    kept = [e for e in entries[:limit] if not _skipped(e, folder)]
+    skipped: set[str] = set()
+    kept = []
+    for e in entries[:limit]:
+        if parent(e.path) in skipped or (e.is_dir and is_skipped_dir_name(e.name)):
+            if e.is_dir:
+                skipped.add(e.path)
+            continue
+        kept.append(e)
     return Tree(folder, kept, truncated)
-
-
-def _skipped(entry: EntryLike, folder: str) -> bool:
-    """In (or itself) a folder the crawler skips: a file's own name is not a folder name."""
-    parts = os.path.relpath(entry.path, folder).split(os.sep)
-    return any(is_skipped_dir_name(p) for p in (parts if entry.is_dir else parts[:-1]))
 
 
 def _level(tree: Tree, path: str) -> int:
@@ -65,9 +70,7 @@ def _level(tree: Tree, path: str) -> int:
 
 
 def clutter(tree: Tree, max_files: int) -> list[Finding]:
-    counts = Counter(
-        os.path.dirname(e.path) for e in tree.entries if not e.is_dir and not is_junk_file_name(e.name)
-    )
+    counts = Counter(parent(e.path) for e in tree.entries if not e.is_dir and not is_junk_file_name(e.name))
     return [
         Finding(
             "clutter",
@@ -109,7 +112,7 @@ def too_deep(tree: Tree, max_depth: int) -> list[Finding]:
 def empty_folders(tree: Tree, lister: Lister) -> list[Finding]:
     if tree.truncated:
         return []
-    parents = {os.path.dirname(e.path) for e in tree.entries}
+    parents = {parent(e.path) for e in tree.entries}
     found = []
     for e in tree.entries:
         if e.is_dir and e.path not in parents and not lister.listing(e.path, limit=1, hidden=True):

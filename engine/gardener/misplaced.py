@@ -19,7 +19,7 @@ BLOCK = 4096  # files scored against every centroid at once
 def misplaced(inputs: Inputs, margin: float, min_cosine: float) -> list[Finding]:
     rows_of: dict[str, list[int]] = defaultdict(list)
     for row, path in enumerate(inputs.vector_paths):
-        rows_of[os.path.dirname(path)].append(row)
+        rows_of[inputs.by_path[path].folder].append(row)
     folders = sorted(f for f, rows in rows_of.items() if len(rows) >= MIN_FOLDER)
     if len(folders) < 2:
         return []

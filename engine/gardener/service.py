@@ -14,10 +14,10 @@ from engine.gardener.analyze import Gardener
 from engine.gardener.background import GARDENER_REPORT, BackgroundPass
 from engine.gardener.fixes import fix_plan
 from engine.gardener.inputs import LeadVectors
-from engine.gardener.layout import Lister
 from engine.gardener.model import LABELS, FolderReport, Health, RootHealth
 from engine.gardener.store import MIGRATIONS, ReportCache
 from engine.indexing.catalog import Catalog
+from engine.roots import Roots
 
 AGENT_FINDINGS = 40  # findings listed to the model by folder_health
 
@@ -28,24 +28,22 @@ class GardenerService:
         db: Database,
         catalog: Catalog,
         vectors: Callable[[], LeadVectors],
-        roots: Lister,
-        require: Callable[[str], str],
-        configured: Callable[[], list[str]],
+        roots: Roots,
         settings: Callable[[], GardenerSettings],
         events: EventBus,
         propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
         busy: Callable[[], bool],
     ):
         db.migrate(MIGRATIONS)
-        self.gardener = Gardener(catalog, vectors, roots, require, settings)
+        self.gardener = Gardener(catalog, vectors, roots, settings)
         self.cache = ReportCache(db)
-        self._lister, self._configured, self._settings = roots, configured, settings
+        self._roots, self._settings = roots, settings
         self._events, self._propose = events, propose
-        self.background = BackgroundPass(self.gardener.analyze, configured, self.cache, events, busy)
+        self.background = BackgroundPass(self.gardener.analyze, roots.paths, self.cache, events, busy)
 
     def analyze_directory(self, path: str) -> FolderReport:
         report = self.gardener.analyze(path)
-        if report.path in self._configured() and self.cache.save(report):
+        if report.path in self._roots.paths() and self.cache.save(report):
             self._events.publish(
                 GARDENER_REPORT,
                 {"path": report.path, "severity": report.severity, "headline": report.headline},
@@ -54,7 +52,7 @@ class GardenerService:
 
     def gardener_health(self) -> Health:
         rows = []
-        for root in self._configured():
+        for root in self._roots.paths():
             report = self.cache.get(root)
             if report is None:
                 rows.append(RootHealth(root, "pending", "Not checked yet."))
@@ -67,7 +65,7 @@ class GardenerService:
 
     def propose_fix(self, path: str, kind: str, keep: Iterable[str] = ()) -> dict[str, Any]:
         """A draft plan fixing every finding of `kind` under `path`; nothing is changed."""
-        summary, operations = fix_plan(self.gardener.analyze(path), kind, self._lister, keep)
+        summary, operations = fix_plan(self.gardener.analyze(path), kind, self._roots, keep)
         return self._propose(summary, operations)
 
     def folder_health(self, path: str) -> str:

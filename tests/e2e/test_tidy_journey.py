@@ -76,7 +76,13 @@ def test_tidy_view_shows_findings_proposes_a_duplicate_fix_applies_and_undoes_an
         tree = page.get_by_test_id("map-tree")
         expect(tree).to_be_visible(timeout=WAIT_MS)
         expect(tree.get_by_test_id("map-folder").nth(1)).to_contain_text("Travel")
+        expect(tree).not_to_contain_text("memo-")  # weak matches wait behind their toggle
         _shot(page, "tidy-4-map-tree")
+        strong = tree.get_by_test_id("map-file").count()
+        page.get_by_test_id("map-weak-toggle").click()
+        expect(page.get_by_test_id("map-tree")).to_contain_text("memo-")
+        assert page.get_by_test_id("map-file").count() > strong
+        page.get_by_test_id("map-weak-toggle").click()
         page.get_by_test_id("map-treemap-toggle").click()
         expect(page.get_by_test_id("map-treemap").locator(".treemap-cell").first).to_be_visible()
         _shot(page, "tidy-5-map-treemap")

@@ -1,4 +1,6 @@
-"""`sensetree tidy PATH [--json]` and `sensetree map "query" [--scope DIR]` through app.main."""
+"""`sensetree tidy PATH [--json]` and `sensetree map "query" [--scope DIR]` through app.main: with no
+SenseTree running they open the stores themselves; with one running they ask it over the
+single-instance socket, as `search` does, and open nothing."""
 
 from __future__ import annotations
 
@@ -6,6 +8,10 @@ import json
 import os
 
 import app
+from engine.engine import Engine
+from engine.indexing.embed import HashingEmbedder
+from tests.cli.helpers import HEAVY, indexed_home, run_cli
+from tests.cli.test_instance import serve_instance  # noqa: F401  (the fixture)
 
 
 def _indexed(tmp_path, sensetree_home):
@@ -49,3 +55,27 @@ def test_map_prints_the_scored_tree_with_the_best_branch_first(tmp_path, sensetr
     assert app.main(["map", "Lisbon hotel", "--scope", docs, "--json"]) == 0
     tree = json.loads(capsys.readouterr().out)
     assert tree["path"] == docs and tree["children"][0]["name"] == "Trips"
+
+
+def test_tidy_and_map_ask_the_running_instance_and_open_no_store(tmp_path, sensetree_home, serve_instance):
+    docs = indexed_home(tmp_path, sensetree_home)
+    (docs / "copy-of-a.txt").write_bytes((docs / "a.txt").read_bytes())
+    engine = Engine(sensetree_home, embedder=HashingEmbedder())  # holds the stores: a second opener fails
+    try:
+        engine.reindex_path(str(docs))
+        engine.drain()
+        serve_instance(engine, sensetree_home)
+        tidy, tidy_modules = run_cli(["tidy", str(docs), "--json"], sensetree_home)
+        text, _ = run_cli(["tidy", str(docs)], sensetree_home)
+        mapped, map_modules = run_cli(["map", "orchard budget", "--scope", str(docs)], sensetree_home)
+    finally:
+        engine.close()
+    assert tidy.returncode == 0, tidy.stderr
+    report = json.loads(tidy.stdout)
+    assert [(f["kind"], f["evidence"][0]["path"]) for f in report["findings"]] == [
+        ("duplicate", str(docs / "copy-of-a.txt"))
+    ]
+    assert text.returncode == 0 and "Exact duplicates (1):" in text.stdout
+    assert mapped.returncode == 0, mapped.stderr
+    assert mapped.stdout.splitlines()[0].endswith(f"{docs}/") and "a.txt" in mapped.stdout
+    assert sorted((tidy_modules | map_modules) & set(HEAVY)) == []  # the instance answered both

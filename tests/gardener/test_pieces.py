@@ -3,20 +3,23 @@ the report cache and the background pass's event — each without an index."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 
+from engine.config import GardenerSettings
 from engine.db import Database
 from engine.events import EventBus
-from engine.gardener import similar
+from engine.gardener import layout, similar
 from engine.gardener.background import GARDENER_REPORT, BackgroundPass, Schedule
 from engine.gardener.duplicates import version_stem
 from engine.gardener.model import Evidence, Finding, FolderReport, summarise
 from engine.gardener.names import is_unhelpful, proposed_name
 from engine.gardener.store import MIGRATIONS, ReportCache
 from engine.retrieval.semantic_tree import ALL_FOLDERS, build_tree, top_branches
+from engine.roots import Roots
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -131,3 +134,83 @@ def test_no_gardener_module_walks_the_disk_itself():
     for module in (REPO / "engine" / "gardener").glob("*.py"):
         source = module.read_text(encoding="utf-8")
         assert not re.search(r"os\.(scandir|listdir|walk)\b", source), module.name
+
+
+def test_bucket_pairs_are_every_pair_inside_each_bucket_once():
+    order = np.array([4, 0, 7, 2, 5, 1, 6, 3])
+    starts, sizes = np.array([0, 3, 5]), np.array([3, 2, 3])  # buckets {4,0,7} {2,5} {1,6,3}
+    keys = similar._bucket_pairs(order, starts, sizes, 8)
+    pairs = sorted((int(k) // 8, int(k) % 8) for k in keys)
+    assert pairs == [(0, 4), (0, 7), (1, 3), (1, 6), (2, 5), (3, 6), (4, 7)]
+
+
+def test_the_tables_find_every_pair_just_above_the_default_threshold_in_a_big_set():
+    rng = np.random.default_rng(1)
+    centres = _unit(rng.standard_normal((200, 384)))
+    base = _unit(
+        centres[rng.integers(0, 200, similar.EXACT_ROWS + 1000)]
+        + 0.08 * rng.standard_normal((similar.EXACT_ROWS + 1000, 384))
+    )
+    noise = _unit(rng.standard_normal((1000, 384)))
+    # pairs at cosine 0.92–0.93: c·v + √(1 − c²)·n with n ⟂ v
+    noise = _unit(noise - np.sum(noise * base[:1000], axis=1, keepdims=True) * base[:1000])
+    cos = np.linspace(0.9205, 0.93, 1000)[:, None]
+    near = _unit(cos * base[:1000] + np.sqrt(1 - cos**2) * noise)
+    vectors = np.vstack([base, near])
+    threshold = GardenerSettings().near_duplicate_cosine
+    exact = {(i, j) for i, j, _ in similar._exact(vectors, np.arange(len(vectors)), threshold)}
+    assert len(exact) >= 1000
+    assert {(i, j) for i, j, _ in similar.similar_pairs(vectors, threshold)} == exact
+
+
+def test_the_table_plan_bounds_the_chance_of_missing_a_pair_at_the_threshold():
+    for threshold in (0.8, 0.9, 0.92, 0.95, 0.99):
+        bits, tables = similar.plan(threshold)
+        p = 1 - np.arccos(threshold) / np.pi
+        assert (1 - p**bits) ** tables <= similar.MISS and tables <= similar.MAX_TABLES
+        assert similar.max_splits(threshold, bits * tables) > bits * tables * np.arccos(threshold) / np.pi
+
+
+def test_the_tree_leaves_out_what_lies_in_folders_the_crawler_skips(tmp_path):
+    root = tmp_path / "Home"
+    for rel in ("node_modules/pkg/index.js", ".git/objects/ab", "src/node_modules/x.js", "src/main.py"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x")
+    top = os.path.realpath(root)
+    tree = layout.read_tree(Roots(lambda: [top]), top, 100)
+    assert sorted(os.path.relpath(e.path, top) for e in tree.entries) == ["src", "src/main.py"]
+
+
+def test_a_pass_pauses_between_roots_while_the_engine_is_busy_and_resumes_with_the_roots_left(tmp_path):
+    db = Database(tmp_path / "g.db")
+    db.migrate(MIGRATIONS)
+    busy, checked = [False], []
+
+    def analyze(root: str) -> FolderReport:
+        checked.append(root)
+        busy[0] = True  # indexing starts while the first root is checked
+        return _report(root, [], 1.0)
+
+    bg = BackgroundPass(
+        analyze, lambda: ["/a", "/b"], ReportCache(db), EventBus(), lambda: busy[0], lambda: 0.0
+    )
+    assert [r.path for r in bg.run_once()] == ["/a"]
+    assert bg.paused and bg.schedule.due(45.0, ["/a", "/b"]), "a paused round has not run"
+    assert bg.run_once() == [] and checked == ["/a"], "nothing is checked while the engine is busy"
+    busy[0] = False
+    bg.run_once()
+    assert checked == ["/a", "/b"] and not bg.paused and not bg.schedule.due(299.0, ["/a", "/b"])
+
+
+def test_a_tight_cluster_bigger_than_a_bucket_yields_all_its_pairs_once(monkeypatch):
+    monkeypatch.setattr(similar, "EXACT_ROWS", 500)  # the hashed path at a tenth of the size
+    monkeypatch.setattr(similar, "BIG_BUCKET", 64)
+    rng = np.random.default_rng(2)
+    spread = _unit(rng.standard_normal((similar.EXACT_ROWS + 200, 64)))
+    centre = _unit(rng.standard_normal((1, 64)))
+    cluster = _unit(centre + 0.01 * rng.standard_normal((similar.BIG_BUCKET + 100, 64)))  # one big bucket
+    vectors = np.vstack([spread, cluster])
+    found = similar.similar_pairs(vectors, 0.95)
+    exact = similar._exact(vectors, np.arange(len(vectors)), 0.95)
+    assert len(found) == len(exact) >= len(cluster) * (len(cluster) - 1) // 2
+    assert {(i, j) for i, j, _ in found} == {(i, j) for i, j, _ in exact}

@@ -14,7 +14,7 @@ from engine.agent import Call, ScriptedModel
 from engine.engine import Engine
 from engine.gardener.model import RANK
 from engine.indexing.embed import HashingEmbedder
-from tests.gardener.planted import expected, plant
+from tests.gardener.planted import edited, expected, plant
 from tests.txn.txn_support import snapshot
 
 FIXABLE = [
@@ -133,3 +133,21 @@ def test_the_agent_folder_health_tool_reads_the_findings(tmp_path):
         model.assert_complete()
     finally:
         engine.close()
+
+
+def test_an_unchanged_catalog_reuses_the_vector_findings_and_a_new_file_is_seen(planted):
+    engine, root, _ = planted
+    gardener = engine.gardener.gardener
+    first = engine.analyze_directory(str(root))
+    assert "reused" not in gardener.timings
+    again = engine.analyze_directory(str(root))
+    assert gardener.timings.get("reused") == 1.0 and again.findings == first.findings
+    draft = root / "Projects" / "finance-draft.txt"
+    draft.write_text(edited((root / "Finance" / "finance-2.txt").read_text(), 1))
+    engine.reindex_path(str(draft))
+    engine.drain()
+    changed = engine.analyze_directory(str(root))
+    assert "reused" not in gardener.timings
+    assert {(f.kind, f.evidence[0].path) for f in changed.findings} == expected(root) | {
+        ("near_duplicate", str(draft))
+    }

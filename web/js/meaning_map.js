@@ -9,6 +9,20 @@ import { $, clear, formatNumber, h, reportError } from "./ui.js";
 
 let mode = "tree"; // or "treemap"
 let lastTree = null;
+let showWeak = false;
+const WEAK = 0.2; // a file scoring under this share of the best match is a weak match, hidden until asked
+
+/** `node` without the files that score under `floor` (and folders left empty); counts what it hides. */
+function strong(node, floor, hidden) {
+  if (!node.is_dir) {
+    if (node.score >= floor) return node;
+    hidden.count += 1;
+    return null;
+  }
+  const children = node.children.map((c) => strong(c, floor, hidden)).filter(Boolean);
+  if (!children.length) return null;
+  return { ...node, children, size: children.reduce((sum, c) => sum + (c.size || 0), 0) };
+}
 
 function shade(score, top) {
   const t = top > 0 ? Math.max(0, Math.min(1, score / top)) : 0;
@@ -25,7 +39,8 @@ function bar(score, top) {
 function treeNode(node, top, depth) {
   if (!node.is_dir) {
     return h("li.map-file", { "data-testid": "map-file" },
-      h("button.btn.link.small", { type: "button", title: node.path, onclick: () => showFile(node.path) }, node.name), bar(node.score, top));
+      h("span.grow", {}, h("button.btn.link.small", { type: "button", title: node.path, onclick: () => showFile(node.path) }, node.name)),
+      bar(node.score, top));
   }
   const children = h("ul.map-children", {}, ...node.children.map((c) => treeNode(c, top, depth + 1)));
   return h("li.map-folder", { "data-testid": "map-folder" },
@@ -60,7 +75,7 @@ function treemap(tree) {
       type: "button",
       title: `${node.path}\nscore ${node.score.toFixed(3)} · ${formatNumber(node.size)} bytes`,
       onclick: () => (node.is_dir ? null : showFile(node.path)),
-    }, w > 8 && hh > 6 ? node.name : "");
+    }, w > 6 && hh > 4 ? node.name : "");
     Object.assign(cell.style, { left: `${x}%`, top: `${y}%`, width: `${w}%`, height: `${hh}%`, background: shade(node.score, tree.score) });
     box.append(cell);
   }
@@ -69,11 +84,18 @@ function treemap(tree) {
 
 function render() {
   const box = clear($("#search-map"));
-  if (!lastTree) { box.append(h("p.muted", {}, "No matches to map.")); return; }
-  const tabs = h("div.row", {},
+  if (!lastTree) { box.append(h("p.muted", {}, "No matches to map. Try other words, or check that the folder is indexed.")); return; }
+  const hidden = { count: 0 };
+  const tree = showWeak ? lastTree : strong(lastTree, WEAK * lastTree.score, hidden) || lastTree;
+  const weak = showWeak || hidden.count
+    ? h("button.btn.link.small", { type: "button", "data-testid": "map-weak-toggle", onclick: () => { showWeak = !showWeak; render(); } },
+      showWeak ? "Hide weak matches" : `Show ${hidden.count} weak ${hidden.count === 1 ? "match" : "matches"}`)
+    : null;
+  const tabs = h("div.row.map-tabs", {},
     h("button.btn.small", { type: "button", "aria-pressed": String(mode === "tree"), onclick: () => { mode = "tree"; render(); } }, "Tree"),
-    h("button.btn.small", { type: "button", "aria-pressed": String(mode === "treemap"), "data-testid": "map-treemap-toggle", onclick: () => { mode = "treemap"; render(); } }, "Treemap by size"));
-  box.append(tabs, mode === "tree" ? h("ul.map-tree", { "data-testid": "map-tree" }, treeNode(lastTree, lastTree.score, 0)) : treemap(lastTree));
+    h("button.btn.small", { type: "button", "aria-pressed": String(mode === "treemap"), "data-testid": "map-treemap-toggle", onclick: () => { mode = "treemap"; render(); } }, "Treemap by size"),
+    h("span.grow"), weak);
+  box.append(tabs, mode === "tree" ? h("ul.map-tree", { "data-testid": "map-tree" }, treeNode(tree, tree.score, 0)) : treemap(tree));
 }
 
 async function drawMap() {

@@ -92,10 +92,25 @@ function groupCard(path, kind, label, findings) {
     : h("span.muted.small", {}, "No automatic fix");
   return h("section.card.tidy-group", { "data-testid": `tidy-group-${kind}` },
     h("div.card-head", {}, h("h3", {}, `${label} `, h("span.badge", { "data-testid": "tidy-count" }, String(findings.length))), fix),
-    ...findings.map((finding, i) => findingItem(finding, KEEPS.has(kind) ? `keep-${group}-${i}` : null)), plans);
+    ...findings.map((finding, i) => findingItem(finding, KEEPS.has(kind) ? `keep-${group}-${i}` : null, path)), plans);
 }
 
-function findingItem(finding, keepName) {
+/** `path` as the person reads it under the checked folder `base` (the full path stays in the tooltip). */
+function shown(path, base) {
+  for (const sep of ["/", "\\"]) {
+    const prefix = base.endsWith(sep) ? base : base + sep;
+    if (path.startsWith(prefix)) return path.slice(prefix.length);
+  }
+  return path;
+}
+
+function bytes(n) {
+  if (n < 1000) return `${formatNumber(n)} bytes`;
+  const [value, unit] = n < 1e6 ? [n / 1e3, "kB"] : n < 1e9 ? [n / 1e6, "MB"] : [n / 1e9, "GB"];
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${unit}`;
+}
+
+function findingItem(finding, keepName, base) {
   const pick = (e) => (keepName
     ? h("input.tidy-keep", { type: "radio", name: keepName, value: e.path, checked: e.path === finding.keep, title: "Keep this copy", "aria-label": `Keep ${e.path}` })
     : null);
@@ -103,13 +118,13 @@ function findingItem(finding, keepName) {
     h("summary", {}, h(`span.health-dot.health-${finding.severity}`), finding.title),
     h("p.small", {}, finding.why),
     h("ul.evidence", {}, ...finding.evidence.map((e) => h("li", {}, pick(e),
-      h("button.btn.link.small", { type: "button", title: "Show details", onclick: () => showFile(e.path) }, e.path),
+      h("button.btn.link.small", { type: "button", title: `${e.path}\nShow details`, onclick: () => showFile(e.path) }, shown(e.path, base)),
       h("span.muted.small", {}, figures(e))))));
 }
 
 function figures(e) {
   const parts = [];
-  if (e.size !== null && e.size !== undefined) parts.push(`${formatNumber(e.size)} bytes`);
+  if (e.size !== null && e.size !== undefined) parts.push(bytes(e.size));
   if (e.modified) parts.push(formatTime(e.modified));
   if (e.score !== null && e.score !== undefined) parts.push(`score ${Number(e.score).toFixed(3)}`);
   if (e.note) parts.push(e.note);
