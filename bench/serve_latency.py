@@ -35,6 +35,7 @@ from search_latency import chunk_texts, vocabulary
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_P50, TARGET_P95 = 60.0, 150.0
+TIMEOUT_S = 600  # the first command waits for the engine to open, minutes on a loaded machine
 
 
 class Client:
@@ -45,7 +46,7 @@ class Client:
         parsed = urlparse(url)
         self.host, self.port = parsed.hostname or "127.0.0.1", parsed.port or 80
         self.token = parse_qs(parsed.query)["token"][0]
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_S)
 
     def call(self, command: str, **kwargs: object) -> object:
         headers = {"Content-Type": "application/json", "X-SenseTree-Token": self.token}
@@ -54,7 +55,7 @@ class Client:
             response = self.conn.getresponse()
         except (ConnectionError, http.client.HTTPException):  # the server closed it: open another
             self.conn.close()
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_S)
             self.conn.request("POST", f"/api/{command}", body=json.dumps(kwargs).encode(), headers=headers)
             response = self.conn.getresponse()
         envelope = json.loads(response.read())
