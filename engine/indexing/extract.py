@@ -10,6 +10,7 @@ The readers themselves live in `engine.indexing.extractors`, one small function 
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import stat
@@ -21,9 +22,6 @@ from dataclasses import dataclass
 from engine.errors import ExtractionError, InvalidInput
 from engine.indexing.extractors.archive import check_archive
 from engine.indexing.extractors.base import NotText, ReadMeta, TextBudget
-from engine.indexing.extractors.markup import read_epub, read_html, read_rtf
-from engine.indexing.extractors.office import read_docx, read_odf, read_pptx, read_xlsx
-from engine.indexing.extractors.pdf import read_pdf
 from engine.indexing.extractors.plaintext import read_markdown, read_plain
 
 log = logging.getLogger(__name__)
@@ -34,6 +32,26 @@ VANISHED = "The file vanished before it could be read"
 PERMISSION_DENIED = "Permission denied: SenseTree may not read this file"
 
 Reader = Callable[[str, TextBudget], ReadMeta]
+
+
+def _on_first_use(module: str, name: str) -> Reader:
+    """A reader whose library (pypdf, python-docx, openpyxl, python-pptx, odfpy, bs4, ebooklib) is
+    imported when the first file of its format is read: a command that never extracts (`search`,
+    `status`) does not pay for them at start (issue 12)."""
+
+    def read(path: str, budget: TextBudget) -> ReadMeta:
+        reader: Reader = getattr(importlib.import_module(f"engine.indexing.extractors.{module}"), name)
+        return reader(path, budget)
+
+    read.__name__ = read.__qualname__ = name
+    return read
+
+
+read_html, read_epub, read_rtf = (_on_first_use("markup", n) for n in ("read_html", "read_epub", "read_rtf"))
+read_docx, read_odf, read_pptx, read_xlsx = (
+    _on_first_use("office", n) for n in ("read_docx", "read_odf", "read_pptx", "read_xlsx")
+)
+read_pdf = _on_first_use("pdf", "read_pdf")
 
 
 @dataclass(frozen=True)
