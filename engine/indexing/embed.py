@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # torch and transformers load lazily, on the first embedding
     import torch
     from transformers import PreTrainedTokenizerBase
 
+    from engine.indexing.light_bert import LightBert
+
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -114,6 +116,7 @@ class TransformerEmbedder:
         self._lock = threading.Lock()
         self._model: torch.nn.Module | None = None
         self._tokenizer: PreTrainedTokenizerBase | None = None
+        self._light: LightBert | None | bool = None  # None: not tried; False: this model has no light path
         self.device = "cpu"
 
     def load(self) -> None:
@@ -146,6 +149,25 @@ class TransformerEmbedder:
             out[idx] = self._forward([texts[i] for i in idx])
         self.embedded += len(texts)
         return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One query's vector. With the torch model loaded (the app warms it at start), through it;
+        in a process that has not loaded it (`sensetree search` with none running), through the
+        NumPy encoder of the same weights (light_bert.py), which needs neither torch nor transformers."""
+        light = self._light_encoder() if self._model is None and self.quantize == "none" else None
+        if light is None:
+            return self.embed([text])[0]
+        self.embedded += 1
+        return light.embed([text])[0]
+
+    def _light_encoder(self) -> LightBert | None:
+        with self._lock:
+            if self._light is None:
+                from engine.indexing.light_bert import LightBert, supports
+
+                path = resolve_model_dir(self.model_ref)
+                self._light = LightBert(path, self.max_length) if supports(path) else False
+            return self._light or None
 
     def _forward(self, batch: list[str]) -> np.ndarray:
         import torch
