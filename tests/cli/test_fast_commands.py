@@ -4,15 +4,12 @@ they are run as the person runs them, in a fresh interpreter, which then lists w
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
-from tests.cli.helpers import HEAVY, REPO, indexed_home, run_cli
+from tests.cli.helpers import HEAVY, indexed_home, run_cli, run_python
 
 
 @pytest.mark.parametrize("args", [["--help"], ["config", "get", "reasoning.base_url"], ["status"]])
@@ -80,15 +77,7 @@ print(json.dumps({"at_start": at_start, "memory": memory, "after": after}))
 
 
 def test_the_engine_builds_its_agent_at_the_first_agent_command_not_at_start(sensetree_home):
-    done = subprocess.run(
-        [sys.executable, "-c", LAZY_AGENT, str(sensetree_home)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        check=False,
-    )
+    done = run_python(LAZY_AGENT, str(sensetree_home))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == {
         "at_start": [],

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +10,8 @@ import pytest
 from engine.indexing.embed import TransformerEmbedder
 from engine.indexing.light_bert import LightBert, supports
 from engine.resources import default_model_dir
+from tests.cli.helpers import run_python
 
-REPO = Path(__file__).resolve().parents[2]
 QUERIES = [
     "orchard budget",
     "vitamin K deficiency in newborns",
@@ -60,15 +56,7 @@ print(json.dumps({"dim": len(vector), "norm": float((vector ** 2).sum()), "embed
 
 @pytest.mark.model
 def test_a_process_that_never_loaded_the_model_embeds_its_query_without_torch():
-    done = subprocess.run(
-        [sys.executable, "-c", NO_TORCH],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        check=False,
-    )
+    done = run_python(NO_TORCH)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.splitlines()[-1])
     assert report["loaded"] == [] and report["dim"] == 384 and report["embedded"] == 1
