@@ -162,12 +162,12 @@ class TransformerEmbedder:
 
     def _light_encoder(self) -> LightBert | None:
         with self._lock:
-            if self._light is None:
-                from engine.indexing.light_bert import LightBert, supports
+            from engine.indexing.light_bert import LightBert, supports
 
+            if self._light is None:
                 path = resolve_model_dir(self.model_ref)
                 self._light = LightBert(path, self.max_length) if supports(path) else False
-            return self._light or None
+            return self._light if isinstance(self._light, LightBert) else None
 
     def _forward(self, batch: list[str]) -> np.ndarray:
         import torch
