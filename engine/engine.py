@@ -9,6 +9,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from engine.agent.mcp import McpTool
     from engine.agent.memory import MemoryNote
     from engine.agent.probe import EndpointCheck
+    from engine.agent.service import Agent
     from engine.gardener.model import FolderReport, Health
     from engine.key_guard import KeyGuard
     from engine.retrieval.semantic_tree import TreeNode
@@ -180,9 +182,10 @@ class Engine:
         )
 
     def _build_actions_and_agent(self) -> None:
+        """The transactions now (a journal left by a crash is replayed at start); the agent's tables now,
+        the agent itself at its first use (`agent`): openai and mcp load with the first chat, not with
+        every `sensetree search` (issue 12)."""
         from engine.agent import MIGRATIONS as AGENT_MIGRATIONS
-        from engine.agent.service import Agent
-        from engine.agent_adapter import EngineAgentHost
         from engine.txn.service import TxnService
         from engine.txn.store import MIGRATIONS as TXN_MIGRATIONS
 
@@ -197,6 +200,21 @@ class Engine:
             quiesce=lambda: self.indexer.lock,
         )  # the worker waits while files move
         self.recovery_report = self.txn.recover()
+        self._agent: Agent | None = None
+        self._agent_lock = threading.Lock()
+
+    @property
+    def agent(self) -> Agent:
+        """The chat agent, built at the first agent command (thread-safe: IPC calls arrive on any thread)."""
+        with self._agent_lock:
+            if self._agent is None:
+                self._agent = self._build_agent()
+            return self._agent
+
+    def _build_agent(self) -> Agent:
+        from engine.agent.service import Agent
+        from engine.agent_adapter import EngineAgentHost
+
         host = EngineAgentHost(
             self.index,
             self.roots,
@@ -206,7 +224,7 @@ class Engine:
             folder_health=lambda path: self.gardener.folder_health(path),
         )
         factory = (lambda _settings: self._chat_model) if self._chat_model is not None else None
-        self.agent = Agent(
+        return Agent(
             host,
             self.db,
             lambda: self.settings,
@@ -267,7 +285,8 @@ class Engine:
     def close(self) -> None:
         self.gardener.stop()
         self.reembedder.stop()
-        self.agent.close()
+        if self._agent is not None:  # never built: nothing to close (and nothing to import)
+            self._agent.close()
         self.index.stop()
         self.keywords.close()
         self.vectors.close()

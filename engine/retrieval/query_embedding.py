@@ -13,6 +13,7 @@ queries; a repeat costs no model time).
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -27,21 +28,29 @@ CACHED_QUERIES = 256
 
 
 def _one_torch_thread() -> None:
-    """The query thread's own torch setting (a no-op where torch is not installed)."""
-    try:
-        import torch
-    except ImportError:  # a build without the model (tests with the hashing embedder)
-        return
-    torch.set_num_threads(1)
+    """The query thread's own torch setting, once torch is loaded (by the embedder's `load`): an
+    embedder without torch (the hashing one, an endpoint) never imports it (issue 12: a command
+    imports only what it uses)."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+def _embed_one(embedder: Embedder, query: str) -> np.ndarray:
+    """One query's vector, on the query thread, with the model loaded first so torch's one-thread
+    setting applies before the forward pass."""
+    load = getattr(embedder, "load", None)
+    if load is not None:
+        load()
+    _one_torch_thread()
+    return embedder.embed([query])[0]
 
 
 class QueryEmbedder:
     """`embed(embedder, query)` on the query thread, with an LRU of recent query vectors."""
 
     def __init__(self, cached: int = CACHED_QUERIES):
-        self._pool = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="query-embed", initializer=_one_torch_thread
-        )
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embed")
         self._lock = threading.Lock()
         self._cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._cached = cached
@@ -53,7 +62,7 @@ class QueryEmbedder:
             if vector is not None:
                 self._cache.move_to_end(key)
                 return vector
-        vector = self._pool.submit(lambda: embedder.embed([query])[0]).result()
+        vector = self._pool.submit(_embed_one, embedder, query).result()
         vector.setflags(write=False)  # shared by every caller of the same query
         with self._lock:
             self._cache[key] = vector
@@ -71,6 +80,7 @@ class QueryEmbedder:
                 return
             try:
                 load()
+                _one_torch_thread()
             except Exception:  # a model that cannot load reports itself at the first real query
                 log.warning("could not load the embedding model %s", embedder.name, exc_info=True)
 

@@ -41,6 +41,19 @@ def run_cli(args: list[str], home: Path) -> tuple[subprocess.CompletedProcess[st
     return done, {name.split(".")[0] for name in json.loads(line.removeprefix("MODULES "))}
 
 
+def run_python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`code` in a fresh interpreter that imports this checkout (what it imports is its own)."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        check=False,
+    )
+
+
 def write_docs(folder: Path) -> Path:
     folder.mkdir(parents=True)
     (folder / "a.txt").write_text("the orchard budget for spring", encoding="utf-8")

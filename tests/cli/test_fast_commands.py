@@ -9,7 +9,7 @@ import pytest
 
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
-from tests.cli.helpers import HEAVY, indexed_home, run_cli
+from tests.cli.helpers import HEAVY, indexed_home, run_cli, run_python
 
 
 @pytest.mark.parametrize("args", [["--help"], ["config", "get", "reasoning.base_url"], ["status"]])
@@ -39,3 +39,48 @@ def test_status_json_from_the_database_has_the_engines_figures(tmp_path, sensetr
         assert {**report, "seq": 0} == {**expected, "seq": 0}  # the folder's paths; its counts per root
     finally:
         engine.close()
+
+
+AGENT_AND_READERS = (
+    "openai",
+    "mcp",
+    "torch",
+    "transformers",
+    "pypdf",
+    "docx",
+    "openpyxl",
+    "pptx",
+    "bs4",
+    "odf",
+)
+
+
+def test_search_with_none_running_imports_neither_the_agent_nor_the_file_readers(tmp_path, sensetree_home):
+    docs = indexed_home(tmp_path, sensetree_home)  # the hashing embedder: nothing needs torch either
+    done, modules = run_cli(["search", "orchard"], sensetree_home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].endswith(str(docs / "a.txt"))
+    assert sorted(modules & set(AGENT_AND_READERS)) == []
+
+
+LAZY_AGENT = """
+import json, sys
+from engine.engine import Engine
+from engine.indexing.embed import HashingEmbedder
+engine = Engine(sys.argv[1], embedder=HashingEmbedder())
+at_start = sorted({m.split(".")[0] for m in sys.modules} & {"openai", "mcp"})
+memory = engine.agent_memory_list()
+after = sorted({m.split(".")[0] for m in sys.modules} & {"openai", "mcp"})
+engine.close()
+print(json.dumps({"at_start": at_start, "memory": memory, "after": after}))
+"""
+
+
+def test_the_engine_builds_its_agent_at_the_first_agent_command_not_at_start(sensetree_home):
+    done = run_python(LAZY_AGENT, str(sensetree_home))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {
+        "at_start": [],
+        "memory": [],
+        "after": ["mcp", "openai"],
+    }

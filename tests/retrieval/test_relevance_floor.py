@@ -86,3 +86,24 @@ def test_calibration_cuts_at_most_the_chosen_share_of_the_weakest_relevant_score
 def test_above_floor_keeps_the_scores_that_reach_it_in_order():
     ranked = [("a", 0.9), ("b", 0.3), ("c", 0.29), ("d", 0.1)]
     assert relevance.above_floor(ranked, 0.3) == [("a", 0.9), ("b", 0.3)]
+
+
+def test_a_query_whose_best_hit_is_below_the_floor_has_no_matches_whatever_the_margin():
+    assert relevance.above_floor([("a", 0.29), ("b", 0.28)], 0.3, margin=0.5) == []
+    assert relevance.above_floor([], 0.3, margin=0.5) == []
+
+
+def test_hits_within_the_margin_of_the_best_stay_even_below_the_floor():
+    weak_but_real = [("a", 0.34), ("b", 0.31), ("c", 0.26), ("d", 0.2)]
+    assert relevance.above_floor(weak_but_real, 0.3, margin=0.1) == [("a", 0.34), ("b", 0.31), ("c", 0.26)]
+    assert relevance.above_floor(weak_but_real, 0.3, margin=0.0) == [("a", 0.34), ("b", 0.31)]
+    strong = [("a", 0.9), ("b", 0.5), ("c", 0.29)]  # far above the floor: the floor cuts its tail
+    assert relevance.above_floor(strong, 0.3, margin=0.1) == [("a", 0.9), ("b", 0.5)]
+
+
+def test_the_margin_holds_all_but_the_chosen_share_of_the_gaps():
+    gaps = [i / 1000 for i in range(1000)]
+    margin = relevance.calibrate_margin(gaps, 0.01)
+    assert sum(g > margin for g in gaps) == 10
+    assert relevance.calibrate_margin([0.2], 0.01) == 0.2
+    assert relevance.calibrate_margin([], 0.01) == 0.0
