@@ -265,26 +265,23 @@ class KeywordIndex:
         every core (on one it took three times the CPU). The join with `chunks` drops the postings of
         removed chunks, so they need no DELETE of their own."""
         with self._transaction("refresh keyword weights") as cur, self._all_threads(cur):
-            cur.execute("DELETE FROM dead")
-            self._after_commit.append(self._filter.compacted)
-            cur.execute("""
-                CREATE TEMP TABLE live_postings AS
-                SELECT p.tid, p.chunk_id, p.tf, c.len FROM postings p JOIN chunks c ON c.id = p.chunk_id""")
             cur.execute("""
                 CREATE OR REPLACE TABLE terms AS
                 SELECT t.term, t.tid, n.df FROM terms t
-                JOIN (SELECT tid, count(*)::BIGINT AS df FROM live_postings GROUP BY tid) n USING (tid)
+                JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings
+                      WHERE chunk_id NOT IN (SELECT chunk_id FROM dead) GROUP BY tid) n USING (tid)
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
             n, avgdl = corpus_stats(cur)
             cur.execute(f"""
                 CREATE TABLE postings_fresh AS
-                SELECT p.tid, p.chunk_id, p.tf, {weight_sql("p.tf", "p.len", "t.df", n, avgdl)} AS w
-                FROM live_postings p JOIN terms t USING (tid)
+                SELECT p.tid, p.chunk_id, p.tf, {weight_sql("p.tf", "c.len", "t.df", n, avgdl)} AS w
+                FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id
                 ORDER BY p.tid, p.chunk_id""")
-            cur.execute("DROP TABLE live_postings")
             cur.execute("DROP TABLE postings")
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
+            cur.execute("DELETE FROM dead")
+            self._after_commit.append(self._filter.compacted)
             cur.execute("DELETE FROM meta WHERE key = 'changed'")
             cur.execute("INSERT INTO meta SELECT 'changed', 0")
             self._changed_tids = None
