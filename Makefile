@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/index_throughput.py
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/compare.py
+	$(BIN)/python bench/keyword_build.py
 	$(BIN)/python bench/serve_latency.py
 	$(BIN)/python bench/startup.py
 

@@ -47,6 +47,18 @@ log = logging.getLogger(__name__)
 
 HASH_BLOCK = 1 << 20
 FLUSH_S = 0.25  # keyword rows are written at least this often, so counts move file by file
+# ...unless writing costs more than a quarter of that: then a group reads files for WRITE_RATIO × the last
+# write's time (at most FLUSH_MAX_S), so writes stay a fifth of the keyword phase however slow a loaded
+# machine makes each write's fixed cost (measured: 0.7 s a write at load 20, for ~6 files read in 0.25 s).
+WRITE_RATIO = 4.0
+FLUSH_MAX_S = 1.0
+
+
+def flush_after(last_write_s: float) -> float:
+    """How long a keyword group reads files before it is written, given what the last write took."""
+    return min(FLUSH_MAX_S, max(FLUSH_S, WRITE_RATIO * last_write_s))
+
+
 INTERRUPTED_STATUS = "interrupted"
 NOT_TEXT_NAME = (
     "The file name is not valid text in this system's encoding (it was written by another system, "
@@ -152,6 +164,7 @@ class Indexer:
         self.lock = threading.RLock()
         self.shadow = None  # a reembed.Shadow while the embedding model is being switched
         self.tracker = ProgressTracker()  # current file and rates per phase (progress.py)
+        self._write_s = 0.0  # what the last keyword-phase write took (flush_after)
         self.changed: Callable[[], None] = lambda: None  # the worker publishes progress from here
 
     # ---- processing jobs ------------------------------------------------------------------------
@@ -161,9 +174,9 @@ class Indexer:
 
     def process_batch(self, jobs: list[Job], should_stop: Callable[[], bool] | None = None) -> list[str]:
         """Run the keyword phase for several paths. Prepared files are written together at least every
-        `FLUSH_S` (one write per store); the lock is held only for one such group, so a move, a plan
-        or a removal waits at most that long. Jobs not reached when `should_stop()` turns true are
-        reported `interrupted` and stay queued."""
+        `flush_after(last write)` seconds (one write per store); the lock is held only for one such group,
+        so a move, a plan or a removal waits at most that long. Jobs not reached when `should_stop()`
+        turns true are reported `interrupted` and stay queued."""
         stop = should_stop or (lambda: False)
         statuses: dict[int, str] = {}
         pending = list(enumerate(jobs))
@@ -172,7 +185,8 @@ class Indexer:
                 began = time.monotonic()
                 ready: list[_Prepared] = []
                 owners: list[int] = []
-                while pending and not stop() and time.monotonic() - began < FLUSH_S:
+                group_s = flush_after(self._write_s)
+                while pending and not stop() and time.monotonic() - began < group_s:
                     at, job = pending.pop(0)
                     self.tracker.working("keyword", printable(job.path))
                     outcome = self._prepare(job)
@@ -180,7 +194,10 @@ class Indexer:
                         ready.append(outcome)
                         owners.append(at)
                     statuses[at] = outcome.status if isinstance(outcome, _Prepared) else outcome
+                writing = time.monotonic()
                 failed = self._store_or_isolate(ready) if ready else set()
+                if ready:
+                    self._write_s = time.monotonic() - writing
                 for at, item in zip(owners, ready, strict=True):
                     if item.path in failed:
                         statuses[at] = "retry"

@@ -17,9 +17,10 @@ The chunk text is kept here as well as in the vector store so a search returns t
 for snippets in the same query (fetching it from LanceDB afterwards cost ~5 ms a search at 100k
 chunks); ART indexes make a query's term and chunk lookups point reads instead of table scans.
 
-The SQL of inserting and removing chunks is in `keyword_writes.py`. A removed chunk's postings stay until
-`refresh_weights()`, masked out of queries meanwhile (`chunk_filter.py`), so an update never scans the
-postings table. Queries run on one DuckDB thread: they are point reads and small sums, and the query
+The SQL of inserting and removing chunks in bulk is in `keyword_writes.py`; small writes (a file, a flush
+of a few files) are planned in `keyword_point.py` (docs/keyword-writes.md). A removed chunk's postings
+stay until `refresh_weights()`, masked out of queries meanwhile (`chunk_filter.py`), so an update never
+scans the postings table. Queries run on one DuckDB thread: they are point reads and small sums, and the query
 embedding runs beside them on one torch thread (two cores); bulk inserts use every core.
 
 Writes are serialised by a lock on one writer cursor; reads use a cursor per thread (DuckDB's MVCC
@@ -53,10 +54,11 @@ import pyarrow as pa
 
 from engine.errors import StoreError
 from engine.paths import subtree_range
-from engine.retrieval import tokenize
+from engine.retrieval import keyword_point, tokenize
 from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
+from engine.retrieval.keyword_point import POINT_ROWS, WriteState
 from engine.retrieval.keyword_query import (
     NO_TERMS,
     KeywordAnswer,
@@ -105,6 +107,8 @@ _SCHEMA = [
 # embedding (one torch thread) for the two cores; bulk inserts of at least BULK_ROWS chunks use them all.
 QUERY_THREADS = 1
 BULK_ROWS = 5_000
+# An upsert of at most this many files (and fewer than POINT_ROWS chunks) is a point write (keyword_point.py)
+POINT_FILES = 256
 
 
 class KeywordIndex:
@@ -145,6 +149,7 @@ class KeywordIndex:
         self._changed_tids: set[int] | None = set()  # this write's terms; None: every weight changed
         self._terms_of = QueryTermCache()  # query -> its terms, ids and reference (keyword_query.py)
         self._words = TermLookup()  # word -> stem, term -> id and df, without SQL (query_words.py)
+        self._state = WriteState()  # corpus statistics and term ids between writes (keyword_point.py)
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -223,9 +228,10 @@ class KeywordIndex:
             }
         )
         with self._transaction("update the keyword index") as cur:
-            if len(replaced) == 1:  # the watcher's case: a point read of the path index
-                self._remove(cur, "path = ?", [replaced[0]])
-            elif replaced:
+            if incoming.num_rows < POINT_ROWS and len(replaced) <= POINT_FILES:
+                self._point_replace(cur, replaced, list(zip(paths, indexes, texts, strict=True)))
+                return
+            if replaced:
                 # The replaced paths travel as Arrow, not a list parameter (10k strings took seconds to bind)
                 cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
                 try:
@@ -238,7 +244,7 @@ class KeywordIndex:
     def delete(self, path: str) -> None:
         """Remove a file, or a folder and everything beneath it (segment-exact)."""
         with self._transaction(f"remove {path} from the keyword index") as cur:
-            self._remove(cur, "path = ? OR starts_with(path, ?)", [path, scope_prefix(path)])
+            self._point(cur, "path = ? OR starts_with(path, ?)", [path, scope_prefix(path)], [])
 
     def rename(self, old: str, new: str) -> None:
         """Point a file's or folder's chunks at their new path; postings stay as they are."""
@@ -258,22 +264,22 @@ class KeywordIndex:
             }
             for old, new in pairs:
                 if new in occupied:
-                    self._remove(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)])
+                    self._point(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)], [])
                 cur.execute(
                     "UPDATE chunks SET path = ? || substr(path, ?) WHERE path = ? OR starts_with(path, ?)",
                     [new, len(old) + 1, old, scope_prefix(old)],
                 )
 
     def refresh_weights(self) -> None:
-        """Recompute df and every weight from the current corpus, and re-sort postings by term."""
-        with self._transaction("refresh keyword weights") as cur:
-            cur.execute("DELETE FROM postings WHERE chunk_id IN (SELECT chunk_id FROM dead)")
-            cur.execute("DELETE FROM dead")
-            self._after_commit.append(self._filter.compacted)
+        """Recompute df and every weight from the current corpus, and re-sort postings by term. Runs on
+        every core (on one it took three times the CPU). The join with `chunks` drops the postings of
+        removed chunks, so they need no DELETE of their own."""
+        with self._transaction("refresh keyword weights") as cur, self._all_threads(cur):
             cur.execute("""
                 CREATE OR REPLACE TABLE terms AS
                 SELECT t.term, t.tid, n.df FROM terms t
-                JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings GROUP BY tid) n USING (tid)
+                JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings
+                      WHERE chunk_id NOT IN (SELECT chunk_id FROM dead) GROUP BY tid) n USING (tid)
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
             n, avgdl = corpus_stats(cur)
@@ -284,9 +290,12 @@ class KeywordIndex:
                 ORDER BY p.tid, p.chunk_id""")
             cur.execute("DROP TABLE postings")
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
+            cur.execute("DELETE FROM dead")
+            self._after_commit.append(self._filter.compacted)
             cur.execute("DELETE FROM meta WHERE key = 'changed'")
             cur.execute("INSERT INTO meta SELECT 'changed', 0")
             self._changed_tids = None
+            self._state.forget()  # terms whose df fell to 0 are gone
 
     @contextmanager
     def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -298,6 +307,8 @@ class KeywordIndex:
                     yield cur
                 committed = True
             finally:
+                if not committed:
+                    self._state.forget()  # it may hold this transaction's statistics and term ids
                 changed, self._changed_tids = self._changed_tids, set()
                 after, self._after_commit = self._after_commit, []
                 self._writes += 1
@@ -307,24 +318,61 @@ class KeywordIndex:
                 if changed is None or changed:
                     self._postings.changed(changed)
 
-    def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
-        """Add a batch (keyword_writes.insert_rows); a bulk one runs on every core, then gives them back."""
-        bulk = incoming.num_rows >= BULK_ROWS
+    @contextmanager
+    def _all_threads(self, cur: duckdb.DuckDBPyConnection, rows: int | None = None) -> Iterator[None]:
+        """Every core for a bulk statement (at least BULK_ROWS rows, or always when `rows` is None)."""
+        bulk = rows is None or rows >= BULK_ROWS
         if bulk:
             cur.execute(f"SET threads = {max(os.cpu_count() or 1, QUERY_THREADS)}")
         try:
-            changed = insert_rows(cur, incoming)
-            if self._changed_tids is not None:
-                self._changed_tids.update(changed.tolist())
+            yield
         finally:
             if bulk:
                 cur.execute(f"SET threads = {QUERY_THREADS}")
 
+    def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
+        """Add a batch in bulk SQL (keyword_writes.insert_rows), on every core if it is big."""
+        with self._all_threads(cur, incoming.num_rows):
+            changed = insert_rows(cur, incoming)
+        self._state.forget()  # SQL added terms and chunks behind the dictionary's back
+        self._changed(changed)
+
     def _remove(self, cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> None:
-        """Remove the chunks `where` selects; their ids are masked from the commit on (chunk_filter.py)."""
+        """Remove the chunks `where` selects in bulk SQL; their ids are masked from the commit on."""
         ids = remove_rows(cur, where, params)
+        self._state.forget()
+        self._bury(ids)
+
+    def _point(
+        self,
+        cur: duckdb.DuckDBPyConnection,
+        where: str | None,
+        params: list[object],
+        incoming: Sequence[tuple[str, int, str]],
+    ) -> None:
+        """Remove what `where` selects and add `incoming` in a few statements (keyword_point.py)."""
+        done = keyword_point.write(cur, where, params, incoming, self._state)
+        self._bury(done.removed)
+        self._changed(done.changed)
+
+    def _point_replace(
+        self, cur: duckdb.DuckDBPyConnection, replaced: list[str], incoming: list[tuple[str, int, str]]
+    ) -> None:
+        """`_point` for an upsert of a few files: their old chunks are found through the path index."""
+        if not replaced:
+            self._point(cur, None, [], incoming)
+            return
+        marks = ", ".join("?" for _ in replaced)
+        where = "path = ?" if len(replaced) == 1 else f"path IN ({marks})"
+        self._point(cur, where, list(replaced), incoming)
+
+    def _bury(self, ids: np.ndarray) -> None:
         if len(ids):
             self._after_commit.append(lambda: self._filter.bury(ids))
+
+    def _changed(self, tids: np.ndarray) -> None:
+        if self._changed_tids is not None:
+            self._changed_tids.update(tids.tolist())
 
     # ---- reads -------------------------------------------------------------------------------
 

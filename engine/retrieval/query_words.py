@@ -16,7 +16,6 @@ which Python's need not match).
 from __future__ import annotations
 
 import math
-import re
 import threading
 
 import duckdb
@@ -27,20 +26,10 @@ from engine.retrieval.keyword_query import NO_TERMS, QueryTerms
 STEMS_KEPT = 100_000
 TERMS_KEPT = 200_000
 
-_IGNORE = re.compile(tokenize.IGNORE_PATTERN)
-_SPACE = re.compile(r"[\t\n\f\r ]+")  # RE2's \s, which tokenize_sql splits on (not Python's split())
 _LOOKUP_SQL = f"""
     SELECT s.w, s.term, t.tid, t.df
     FROM (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT unnest(string_split(?, ' ')) AS w)) s
     LEFT JOIN terms t ON t.term = s.term"""
-
-
-def ascii_words(query: str) -> list[str] | None:
-    """The query's words as tokenize.query_terms_sql sees them before stemming (stop words dropped), or
-    None for a query that is not ASCII."""
-    if not query.isascii():
-        return None
-    return [w for w in _SPACE.split(_IGNORE.sub(" ", query.lower())) if w and w not in tokenize.STOPWORDS]
 
 
 class TermLookup:
@@ -56,7 +45,7 @@ class TermLookup:
     def query_terms(self, cur: duckdb.DuckDBPyConnection, query: str, generation: int) -> QueryTerms | None:
         """The query's terms, as keyword_query.read_query_terms gives them; None for a non-ASCII query.
         `generation` is the index's write generation, read before this call."""
-        words = ascii_words(query)
+        words = tokenize.ascii_words(query)
         if words is None:
             return None
         if not words:

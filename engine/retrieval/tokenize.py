@@ -17,6 +17,8 @@ bench/quality.py is built with the same pattern, so the two still score identica
 
 from __future__ import annotations
 
+import re
+
 import duckdb
 
 from engine.resources import fts_extension_path
@@ -112,3 +114,17 @@ def query_terms_sql(expr: str) -> str:
 
 def _sql_string(value: str) -> str:
     return value.replace("'", "''")
+
+
+_IGNORED = re.compile(IGNORE_PATTERN)
+_RE2_SPACE = re.compile(r"[\t\n\f\r ]+")  # RE2's \s, which tokenize_sql splits on (not Python's split())
+
+
+def ascii_words(text: str) -> list[str] | None:
+    """The kept (non-stop) words of an ASCII text, in order, exactly as tokenize_sql splits them before
+    stemming; None for text that is not ASCII (DuckDB's `lower` and `strip_accents` are Unicode's, which
+    Python's need not match). The one Python mirror of the SQL split: the keyword index's small writes
+    (point_tokens.py) and a query's terms (query_words.py) both use it."""
+    if not text.isascii():
+        return None
+    return [w for w in _RE2_SPACE.split(_IGNORED.sub(" ", text.lower())) if w and w not in STOPWORDS]

@@ -75,18 +75,18 @@ def test_a_fatal_error_on_a_write_sets_the_file_aside_and_rebuilds_it(tmp_path, 
     root, engine = indexed_sample(tmp_path, sensetree_home)
     told: list[dict] = []
     engine.events.subscribe(lambda _topic, payload: told.append(payload), NOTICE)
-    real_remove = KeywordIndex._remove
+    real_point = KeywordIndex._point  # a one-file re-index is a point write (keyword_point.py)
     failures = iter(
         [duckdb.FatalException("FATAL Error: Failed to delete all rows from index. Only deleted 0")]
     )
 
-    def remove_once_fatal(self, cur, where, params):
+    def point_once_fatal(self, cur, where, params, incoming):
         failure = next(failures, None)
         if failure is not None:
             raise failure
-        return real_remove(self, cur, where, params)
+        return real_point(self, cur, where, params, incoming)
 
-    monkeypatch.setattr(KeywordIndex, "_remove", remove_once_fatal)
+    monkeypatch.setattr(KeywordIndex, "_point", point_once_fatal)
     try:
         garden = root / "notes" / "garden.md"
         garden.write_text("# Garden plan\n\nCourgettes replace the tomatoes this year.", encoding="utf-8")

@@ -178,11 +178,14 @@ def test_removing_a_file_leaves_its_postings_for_the_compaction_and_never_return
 
 
 def test_queries_run_on_one_duckdb_thread_and_a_bulk_insert_gives_it_back(tmp_path, monkeypatch):
-    monkeypatch.setattr(bm25, "BULK_ROWS", 10)  # so a small batch takes the bulk path
+    monkeypatch.setattr(bm25, "BULK_ROWS", 10)  # so a small batch takes the bulk path, on every core
+    monkeypatch.setattr(bm25, "POINT_ROWS", 0)  # (and not the point path of small writes)
     index = KeywordIndex(tmp_path / "k.duckdb")
     threads = "SELECT current_setting('threads')"
     assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
     index.upsert_many((f"/r/f{i}.txt", [f"walrus {i}"]) for i in range(40))
     assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
     assert len(index.search("walrus", 100)) == 40
+    index.refresh_weights()  # every core too, and back to one
+    assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
     index.close()

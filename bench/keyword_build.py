@@ -1,0 +1,124 @@
+"""Keyword index writes against SQLite FTS5 on the same rows: bulk-build throughput and one-file updates.
+
+The first index of a large folder is bounded by the keyword build once indexing is keyword-first, and
+every watcher event is a one-file update, so these are the two write costs a person feels. The corpus is
+bench/compare.py's (bench/search_latency.py's generator: Zipfian pseudo-words, 5-chunk files, batches of
+50k chunks), built batch by batch into SenseTree's DuckDB postings and into an FTS5 table (porter
+tokenizer), each timed on its own. Our build includes the closing `refresh_weights()`, since only then
+are all weights exact (FTS5 computes BM25 at query time, so its index is exact when the insert returns).
+
+Then UPDATES one-file (5-chunk) re-indexes of existing files in each backend, interleaved, p50/p95.
+
+    python bench/keyword_build.py [--rows 100000] [--updates 200]
+
+Targets (issue #17): bulk build >= 0.5x FTS5's chunks/s; one-file update p50 <= 20 ms at 1M chunks. On a
+shared machine read the ratio: the load average is printed beside every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import peak_rss_mb, percentiles
+from compare import Sqlite
+from search_latency import CHUNKS_PER_FILE, corpus_batches, file_path
+
+from engine.retrieval.bm25 import KeywordIndex
+
+OURS, FTS5 = "SenseTree (DuckDB postings)", "SQLite FTS5"
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f}/{five:.1f}"
+
+
+def build(rows: int, work: Path) -> tuple[KeywordIndex, Sqlite, dict[str, float], list[str]]:
+    """Both backends over the same rows, batch by batch; returns them, their build seconds and some texts
+    for the updates."""
+    keywords, lite = KeywordIndex(work / "k.duckdb"), Sqlite(work / "fts.sqlite")
+    seconds = {OURS: 0.0, FTS5: 0.0}
+    sample: list[str] = []
+    done = 0
+    for count, texts, _matrix, files in corpus_batches(rows, np.random.default_rng(2024)):
+        done += count
+        began = time.perf_counter()
+        keywords.upsert_many((path, texts[i : i + CHUNKS_PER_FILE]) for path, i in files)
+        seconds[OURS] += time.perf_counter() - began
+        began = time.perf_counter()
+        lite.add([(texts[i + j], p, j) for p, i in files for j in range(min(CHUNKS_PER_FILE, count - i))])
+        seconds[FTS5] += time.perf_counter() - began
+        sample += texts[: 4 * CHUNKS_PER_FILE]
+        print(
+            f"  {done:,}/{rows:,} chunks; ours {seconds[OURS]:.1f} s, fts5 {seconds[FTS5]:.1f} s ({load()})",
+            file=sys.stderr,
+            flush=True,
+        )
+    began = time.perf_counter()
+    keywords.refresh_weights()
+    refresh = time.perf_counter() - began
+    seconds[OURS] += refresh
+    print(f"refresh_weights after the last batch: {refresh:.1f} s (counted in ours)", flush=True)
+    return keywords, lite, seconds, sample
+
+
+def updates(
+    keywords: KeywordIndex, lite: Sqlite, rows: int, texts: list[str], n: int
+) -> dict[str, tuple[float, float]]:
+    """p50/p95 ms of replacing an existing 5-chunk file with new text, the backends interleaved."""
+    rng = np.random.default_rng(7)
+    files = max(rows // CHUNKS_PER_FILE, 1)
+    samples: dict[str, list[float]] = {OURS: [], FTS5: []}
+    runners = {OURS: keywords.upsert, FTS5: lite.replace}
+    for k in range(n + 2):
+        path = file_path(int(rng.integers(0, files)))
+        start = int(rng.integers(0, max(len(texts) - CHUNKS_PER_FILE, 1)))
+        chunks = texts[start : start + CHUNKS_PER_FILE]
+        for name in list(runners)[k % 2 :] + list(runners)[: k % 2]:
+            began = time.perf_counter()
+            runners[name](path, chunks)
+            if k >= 2:  # the first two warm the caches (term dictionary, statement plans)
+                samples[name].append((time.perf_counter() - began) * 1000)
+    return {name: percentiles(times) for name, times in samples.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--updates", type=int, default=200)
+    args = parser.parse_args()
+    print(f"== keyword build, {args.rows:,} chunks ({load()}) ==", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        keywords, lite, seconds, texts = build(args.rows, Path(tmp))
+        for name, took in seconds.items():
+            print(
+                f"build {name:<28} {took:7.1f} s  {args.rows / took:9,.0f} chunks/s  ({load()})", flush=True
+            )
+        ratio = seconds[FTS5] / seconds[OURS]
+        figures = updates(keywords, lite, args.rows, texts, args.updates)
+        for name, (p50, p95) in figures.items():
+            print(f"one-file update {name:<28} p50 {p50:7.2f} ms  p95 {p95:7.2f} ms  ({load()})", flush=True)
+        keywords.close()
+    p50 = figures[OURS][0]
+    print(f"peak RSS {peak_rss_mb():.0f} MB", flush=True)
+    print(
+        f"SUMMARY keyword_build {args.rows:,} chunks: bulk build x{ratio:.2f} of SQLite FTS5's throughput "
+        f"(target >= 0.5 {'met' if ratio >= 0.5 else 'MISSED'}); one-file update p50 {p50:.2f} ms / p95 "
+        f"{figures[OURS][1]:.2f} ms (FTS5 {figures[FTS5][0]:.2f} ms; target <= 20 ms at 1M chunks "
+        f"{'met' if p50 <= 20 else 'MISSED'}); {load()}",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

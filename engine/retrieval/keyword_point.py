@@ -1,0 +1,254 @@
+"""Small keyword writes (a watcher's one file, a keyword-phase flush of a few files) in a few statements.
+
+The bulk SQL of keyword_writes.py runs ~25 statements per write, each building or scanning temp tables,
+reads the corpus statistics with a scan of every chunk and the batch's term ids with a scan of every
+term: a one-file (5-chunk) update cost 156 ms at 100k chunks on an idle machine, 398 ms loaded. Here the
+write is planned in Python around the few round trips that must touch the database:
+
+1. `DELETE … RETURNING` removes the replaced chunks and hands back their ids, lengths and text;
+2. the old and the new text are tokenised in Python, exactly as the bulk path's SQL does
+   (point_tokens.py: each distinct word is stemmed once by DuckDB's `stem`, then remembered);
+3. one `UPDATE terms … RETURNING` shifts the document frequencies by the write's net change and reads
+   back the new ones (which the new postings' weights need); new terms get ids from the sequence;
+4. three Arrow inserts (chunks, postings weighted by `weight_sql`, dead ids) and the change counter.
+
+Two things are kept in memory by `WriteState` instead of being read per write: the corpus size and total
+length (what BM25's average length needs), and the term → id dictionary (ids never change until
+`refresh_weights` rebuilds the terms table). Both are loaded from the database when first needed, kept
+up to date by every write, and forgotten whenever a transaction does not commit, a bulk write changed
+them in SQL, or weights are refreshed, so they can only ever be reloaded, never be wrong.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from engine.retrieval.keyword_writes import (
+    average_length,
+    count_changes,
+    uncount_terms,
+    weight_sql,
+)
+from engine.retrieval.point_tokens import Stems, term_counts
+
+# Writes of fewer chunks than this (in and out) are planned here; bigger ones take the bulk SQL path.
+POINT_ROWS = 2_000
+
+
+class WriteState:
+    """The corpus statistics and term dictionary the writer keeps between writes (module docstring)."""
+
+    def __init__(self) -> None:
+        self._corpus: tuple[int, int] | None = None  # (chunks, sum of their lengths)
+        self._tids: dict[str, int] | None = None
+        self.stems = Stems()  # a pure function of the word: never forgotten
+
+    def forget(self) -> None:
+        self._corpus = None
+        self._tids = None
+
+    def corpus(self, cur: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+        if self._corpus is None:
+            row = cur.execute("SELECT count(*), coalesce(sum(len), 0) FROM chunks").fetchone()
+            self._corpus = (int(row[0]), int(row[1])) if row else (0, 0)
+        return self._corpus
+
+    def set_corpus(self, chunks: int, total_len: int) -> None:
+        self._corpus = (chunks, total_len)
+
+    def tids(self, cur: duckdb.DuckDBPyConnection) -> dict[str, int]:
+        if self._tids is None:
+            got = cur.execute("SELECT term, tid FROM terms").fetchnumpy()
+            self._tids = dict(zip(got["term"].tolist(), got["tid"].tolist(), strict=True))
+        return self._tids
+
+
+@dataclass
+class PointWrite:
+    """What a write did, for the index's caches: the chunk ids it removed and the term ids it added
+    postings to."""
+
+    removed: np.ndarray
+    changed: np.ndarray
+
+
+def write(
+    cur: duckdb.DuckDBPyConnection,
+    where: str | None,
+    params: list[object],
+    incoming: Sequence[tuple[str, int, str]],
+    state: WriteState,
+) -> PointWrite:
+    """Remove the chunks `where` selects (none if None) and add `incoming` (path, chunk_index, text),
+    inside the caller's transaction. A removal that turns out big is counted in SQL instead."""
+    chunks, total_len = state.corpus(cur)
+    old: list[tuple[int, int, str]] = []
+    if where is not None:
+        old = cur.execute(f"DELETE FROM chunks WHERE {where} RETURNING id, len, text", params).fetchall()
+    removed = np.asarray([row[0] for row in old], dtype=np.int64)
+    chunks -= len(old)
+    total_len -= sum(int(row[1] or 0) for row in old)
+    if len(old) > POINT_ROWS:
+        cur.register(
+            "point_gone", pa.table({"id": pa.array(removed, pa.int64()), "text": [r[2] for r in old]})
+        )
+        try:
+            uncount_terms(cur, "point_gone")
+        finally:
+            cur.unregister("point_gone")
+        state.forget()  # the dictionary is still right, but forgetting keeps one rule: SQL wrote, reload
+        state.set_corpus(chunks, total_len)
+        old = []
+    old_texts = [row[2] or "" for row in old]
+    delta: dict[str, int] = defaultdict(int)
+    new_terms: list[list[tuple[str, int]]] = [[] for _ in incoming]
+    counted = term_counts(cur, old_texts + [text for _, _, text in incoming], state.stems)
+    for i, terms in enumerate(counted):
+        for term, tf in terms.items():
+            if i < len(old_texts):
+                delta[term] -= 1
+            else:
+                delta[term] += 1
+                new_terms[i - len(old_texts)].append((term, tf))
+    lengths = [sum(tf for _, tf in terms) for terms in new_terms]
+    chunks += len(incoming)
+    total_len += sum(lengths)
+    tids = state.tids(cur)
+    fresh = sorted(term for term, n in delta.items() if term not in tids and n > 0)
+    chunk_ids, term_ids = _next_ids(cur, len(incoming), len(fresh))
+    df = _shift_df(cur, delta, tids, dict(zip(fresh, term_ids, strict=True)))
+    if removed.size:
+        cur.register("point_dead", pa.table({"chunk_id": pa.array(removed, pa.int64())}))
+        try:
+            cur.execute("INSERT INTO dead SELECT chunk_id FROM point_dead")
+        finally:
+            cur.unregister("point_dead")
+    changed = np.zeros(0, np.int64)
+    if incoming:
+        changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, tids, df, chunks, total_len)
+    if removed.size or incoming:
+        count_changes(cur, len(removed) + len(incoming))
+    state.set_corpus(chunks, total_len)
+    return PointWrite(removed, changed)
+
+
+def _next_ids(cur: duckdb.DuckDBPyConnection, chunks: int, terms: int) -> tuple[list[int], list[int]]:
+    """New chunk ids and term ids from their sequences, in one round trip."""
+    if not chunks and not terms:
+        return [], []
+    row = cur.execute(
+        "SELECT (SELECT list(nextval('chunk_id_seq')) FROM range(?)), "
+        "(SELECT list(nextval('term_id_seq'))::INTEGER[] FROM range(?))",
+        [chunks, terms],
+    ).fetchone()
+    assert row is not None
+    return list(row[0] or []), list(row[1] or [])
+
+
+def _shift_df(
+    cur: duckdb.DuckDBPyConnection, delta: dict[str, int], tids: dict[str, int], fresh: dict[str, int]
+) -> dict[str, int]:
+    """Apply the net df change of every term the write touched; returns each term's new df. Terms seen
+    for the first time are inserted (and join the dictionary)."""
+    known = [(tids[t], n) for t, n in delta.items() if t in tids]
+    df: dict[str, int] = {}
+    if fresh:
+        cur.register(
+            "point_fresh",
+            pa.table(
+                {
+                    "term": pa.array(list(fresh), pa.string()),
+                    "tid": pa.array(list(fresh.values()), pa.int32()),
+                    "df": pa.array([delta[t] for t in fresh], pa.int64()),
+                }
+            ),
+        )
+        try:
+            cur.execute("INSERT INTO terms SELECT term, tid, df FROM point_fresh")
+        finally:
+            cur.unregister("point_fresh")
+        tids.update(fresh)
+        df.update({t: delta[t] for t in fresh})
+    if known:
+        cur.register(
+            "point_delta",
+            pa.table(
+                {
+                    "tid": pa.array([tid for tid, _ in known], pa.int32()),
+                    "n": pa.array([n for _, n in known], pa.int64()),
+                }
+            ),
+        )
+        try:
+            rows = cur.execute(
+                "UPDATE terms SET df = terms.df + d.n FROM point_delta d WHERE terms.tid = d.tid "
+                "RETURNING term, df"
+            ).fetchall()
+        finally:
+            cur.unregister("point_delta")
+        df.update({term: int(n) for term, n in rows})
+    return df
+
+
+def _insert(
+    cur: duckdb.DuckDBPyConnection,
+    incoming: Sequence[tuple[str, int, str]],
+    chunk_ids: list[int],
+    lengths: list[int],
+    new_terms: list[list[tuple[str, int]]],
+    tids: dict[str, int],
+    df: dict[str, int],
+    chunks: int,
+    total_len: int,
+) -> np.ndarray:
+    """Insert the new chunks and their postings, weighted with the statistics after this write."""
+    cur.register(
+        "point_chunks",
+        pa.table(
+            {
+                "id": pa.array(chunk_ids, pa.int64()),
+                "path": pa.array([p for p, _, _ in incoming], pa.string()),
+                "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
+                "len": pa.array(lengths, pa.int32()),
+                "text": pa.array([t for _, _, t in incoming], pa.string()),
+            }
+        ),
+    )
+    try:
+        cur.execute("INSERT INTO chunks SELECT id, path, chunk_index, len, text FROM point_chunks")
+    finally:
+        cur.unregister("point_chunks")
+    rows = [
+        (tids[t], cid, tf, n, df[t])
+        for cid, n, ts in zip(chunk_ids, lengths, new_terms, strict=True)
+        for t, tf in ts
+    ]
+    if not rows:
+        return np.zeros(0, np.int64)
+    tid, cid, tf, length, dfs = (list(c) for c in zip(*rows, strict=True))
+    cur.register(
+        "point_postings",
+        pa.table(
+            {
+                "tid": pa.array(tid, pa.int32()),
+                "chunk_id": pa.array(cid, pa.int64()),
+                "tf": pa.array(tf, pa.int32()),
+                "len": pa.array(length, pa.int32()),
+                "df": pa.array(dfs, pa.int64()),
+            }
+        ),
+    )
+    try:
+        weight = weight_sql("tf", "len", "df", float(chunks), average_length(chunks, total_len))
+        cur.execute(
+            f"INSERT INTO postings SELECT tid, chunk_id, tf, {weight} FROM point_postings ORDER BY tid"
+        )
+    finally:
+        cur.unregister("point_postings")
+    return np.unique(np.asarray(tid, dtype=np.int64))

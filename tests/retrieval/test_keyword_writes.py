@@ -1,0 +1,186 @@
+"""The two write paths of the keyword index (bulk SQL, and point writes planned in Python) leave the same
+index: the same chunks, document frequencies, postings and, after a refresh, the same weights and results."""
+
+from __future__ import annotations
+
+import random
+
+import duckdb
+import pytest
+
+from engine.retrieval import bm25, tokenize
+from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword_writes import split_sql, term_counts_sql
+from engine.retrieval.point_tokens import Stems, term_counts
+
+WORDS = (
+    "budget review running runners runs café zürich naïve the and of a i x T-cell vitamin K g-csf 2024 "
+    "ref00042q invoice can't o'clock e-mail self-test analysis analyses analysed über straße ΔG"
+).split()
+QUERIES = ["budget review", "running", "cafe zurich", "vitamin k", "2024 invoice", "analysis", "uber"]
+
+
+def corpus(files: int, seed: int = 7) -> dict[str, list[str]]:
+    """Files of 1–4 chunks of random words and separators (ASCII and not), some empty."""
+    rng = random.Random(seed)
+    out: dict[str, list[str]] = {}
+    for n in range(files):
+        chunks = []
+        for _ in range(rng.randint(1, 4)):
+            words = [rng.choice(WORDS) for _ in range(rng.randint(0, 30))]
+            chunks.append("".join(w + rng.choice([" ", ", ", ".\n", "\t", " - ", "/"]) for w in words))
+        out[f"/r/d{n % 7}/f{n:04d}.txt"] = chunks
+    return out
+
+
+def snapshot(index: KeywordIndex) -> dict[str, object]:
+    """Everything a write path decides, keyed by path and term (ids differ between builds)."""
+    cur = index._reader()
+    chunks = sorted(cur.execute("SELECT path, chunk_index, len, text FROM chunks").fetchall())
+    postings = cur.execute("""
+        SELECT c.path, c.chunk_index, t.term, p.tf, p.w FROM postings p
+        JOIN chunks c ON c.id = p.chunk_id JOIN terms t USING (tid)""").fetchall()
+    terms = dict(cur.execute("SELECT term, df FROM terms WHERE df > 0").fetchall())
+    return {
+        "chunks": chunks,
+        "tf": sorted((p, i, term, tf) for p, i, term, tf, _ in postings),
+        "w": {(p, i, term): w for p, i, term, _, w in postings},
+        "df": terms,
+        "stats": index.stats()["chunks"],
+    }
+
+
+def recounted_df(index: KeywordIndex) -> dict[str, int]:
+    """Document frequencies counted from the live postings (what refresh_weights would set)."""
+    return dict(
+        index._reader()
+        .execute("""
+        SELECT t.term, count(*) FROM postings p JOIN chunks c ON c.id = p.chunk_id
+        JOIN terms t USING (tid) GROUP BY t.term""")
+        .fetchall()
+    )
+
+
+def bulk_build(path, files: dict[str, list[str]], monkeypatch) -> KeywordIndex:
+    """Every file in one batch through the bulk SQL path (POINT_ROWS 0 sends any batch there)."""
+    index = KeywordIndex(path)
+    with monkeypatch.context() as patch:
+        patch.setattr(bm25, "POINT_ROWS", 0)
+        index.upsert_many(files.items())
+    return index
+
+
+def test_bulk_and_point_writes_give_identical_postings(tmp_path, monkeypatch):
+    files = corpus(120)
+    bulk = bulk_build(tmp_path / "bulk.duckdb", files, monkeypatch)
+    point = KeywordIndex(tmp_path / "point.duckdb")
+    try:
+        for path, chunks in files.items():
+            point.upsert(path, chunks)
+        a, b = snapshot(bulk), snapshot(point)
+        assert a["chunks"] == b["chunks"] and a["tf"] == b["tf"] and a["df"] == b["df"]
+        assert b["df"] == recounted_df(point)  # the df the point writes kept is the true one
+        bulk.refresh_weights()
+        point.refresh_weights()
+        a, b = snapshot(bulk), snapshot(point)
+        assert a["w"] == b["w"]
+        for query in QUERIES:
+            assert [(h.path, h.chunk_index, h.score) for h in bulk.search(query, 20)] == [
+                (h.path, h.chunk_index, h.score) for h in point.search(query, 20)
+            ]
+    finally:
+        bulk.close()
+        point.close()
+
+
+def test_one_file_update_leaves_the_same_index_as_a_full_rebuild(tmp_path, monkeypatch):
+    files = corpus(150)
+    updated = bulk_build(tmp_path / "updated.duckdb", files, monkeypatch)
+    try:
+        changed = dict(files)
+        changed["/r/d1/f0001.txt"] = ["budget review of the new café in Zürich", "vitamin K, T-cell counts"]
+        updated.upsert("/r/d1/f0001.txt", changed["/r/d1/f0001.txt"])  # a point write
+        del changed["/r/d2/f0002.txt"]
+        updated.delete("/r/d2/f0002.txt")
+        changed["/r/new/brand-new.txt"] = ["xylophone quokka budget"]  # terms nobody had before
+        updated.upsert("/r/new/brand-new.txt", changed["/r/new/brand-new.txt"])
+        before_refresh = snapshot(updated)
+        assert before_refresh["df"] == recounted_df(updated)
+        rebuilt = bulk_build(tmp_path / "rebuilt.duckdb", changed, monkeypatch)
+        try:
+            fresh = snapshot(rebuilt)
+            assert before_refresh["chunks"] == fresh["chunks"] and before_refresh["tf"] == fresh["tf"]
+            assert before_refresh["df"] == fresh["df"]
+            assert updated.stats()["total_len"] == rebuilt.stats()["total_len"]
+            updated.refresh_weights()
+            assert snapshot(updated)["w"] == pytest.approx(fresh["w"], rel=1e-6)
+            for query in [*QUERIES, "xylophone", "quokka budget"]:  # every hit (ties order by chunk id)
+                got = {h.key: h.score for h in updated.search(query, 10_000)}
+                assert got == pytest.approx({h.key: h.score for h in rebuilt.search(query, 10_000)}), query
+        finally:
+            rebuilt.close()
+    finally:
+        updated.close()
+
+
+def test_a_point_write_after_a_bulk_one_sees_the_terms_the_bulk_one_added(tmp_path, monkeypatch):
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    try:
+        index.upsert("/r/first.txt", ["apple"])  # a point write: the term dictionary is loaded now
+        with monkeypatch.context() as patch:
+            patch.setattr(bm25, "POINT_ROWS", 0)
+            index.upsert_many([("/r/a.txt", ["zebra apple"])])  # bulk SQL adds "zebra"
+        index.upsert("/r/b.txt", ["zebra"])  # must reuse the bulk write's id for "zebra", not add another
+        assert dict(index._reader().execute("SELECT term, count(*) FROM terms GROUP BY term").fetchall()) == {
+            "zebra": 1,
+            "appl": 1,
+        }
+        assert recounted_df(index) == {"zebra": 2, "appl": 2}
+        assert {h.path for h in index.search("zebra")} == {"/r/a.txt", "/r/b.txt"}
+    finally:
+        index.close()
+
+
+def test_python_term_counts_equal_the_sql_pipeline_on_awkward_text():
+    texts = [
+        "Hello, WORLD! it's 2024-01-05 — the café's ref00042q.",
+        "tab\tseparated\vvertical\x0cform\x1cfile-sep\rreturn\nnew line",
+        'a I x T-cell vitamin K: G-CSF/N-terminal (plan B) ~tilde~ back\\slash pipe|quote"`tick`',
+        "",
+        "   ",
+        "Straße über naïve ΔG façade",  # not ASCII: counted by the SQL pipeline
+        "running runners runs ran analyses analysed; e-mail e_mail e.mail",
+    ]
+    con = duckdb.connect()
+    tokenize.install(con)
+    import pyarrow as pa
+
+    con.register("t", pa.table({"id": list(range(len(texts))), "text": texts}))
+    expected: list[dict[str, int]] = [{} for _ in texts]
+    for i, term, tf in con.execute(term_counts_sql("t")).fetchall():
+        expected[i][term] = tf
+    stems = Stems()
+    assert [dict(c) for c in term_counts(con, texts, stems)] == expected
+    assert [dict(c) for c in term_counts(con, texts, stems)] == expected  # warm: stems remembered
+    con.close()
+
+
+def test_the_one_pass_split_gives_the_tokens_of_the_extension_pipeline():
+    texts = [
+        "tab\tsep\vvertical\x0cform\x1cfs\rcr\nnl  two  spaces",
+        "a-b_c.d,e;f:g!h?i'j\"k`l~m/n\\o|p[q]r{s}t(u)v<w>x=y+z*1&2^3%4$5#6@7",
+        "Café ÉLAN naïve — “quoted” ΔG 2024-01-05",
+        "",
+        " \t\n ",
+    ]
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (i INTEGER, text VARCHAR)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", list(enumerate(texts)))
+    for i, _ in enumerate(texts):
+        ours, theirs = con.execute(
+            f"SELECT list_filter({split_sql('text')}, x -> len(x) > 0), "
+            f"list_filter({tokenize.tokenize_sql('text')}, x -> len(x) > 0) FROM t WHERE i = ?",
+            [i],
+        ).fetchone()
+        assert ours == theirs, texts[i]
+    con.close()
