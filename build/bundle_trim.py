@@ -10,7 +10,8 @@ The rules:
 - torch's Python sources shipped next to their bytecode. PyInstaller's torch hook collects every torch
   module both as bytecode (in the PYZ archive, what is imported) and as a `.py` file (module_collection_mode
   "pyz+py"), for TorchScript's `inspect.getsource` on scripted functions, which the app never uses.
-  Kept: torch's config modules, which read their own source as they are imported (below). Left out:
+  Kept: torch's config modules and the three modules that declare `@torch.jit._overload` functions,
+  which read their own source as they are imported (below). Left out:
   the other 46 MB (measured: index, search and the window on the bundle without them). transformers'
   sources all stay: its lazy module builds its table of contents by reading every model family's files
   for `__all__` (`define_import_structure`), so without them `import transformers` fails (measured).
@@ -49,6 +50,12 @@ PYARROW_COPIES = re.compile(r"^pyarrow/libarrow_python(_parquet_encryption)?\.so
 # `install_config_module`, which reads the module's own source for its "compile_ignored" comments as the
 # module is imported: without the .py, `import torch.distributed` fails ("could not get source code").
 TORCH_SOURCE_READ = frozenset({"config.py", "_config.py"})
+# The modules that declare `@torch.jit._overload` functions read their source at import too, and warn
+# ("Unable to retrieve source for @torch.jit._overload function") without it: 26 warnings in the log on
+# every start, measured on the bundle without them.
+TORCH_OVERLOAD_MODULES = frozenset(
+    {"torch/functional.py", "torch/nn/functional.py", "torch/nn/modules/rnn.py"}
+)
 
 
 def keep_python_source(dest: str) -> bool:
@@ -57,7 +64,7 @@ def keep_python_source(dest: str) -> bool:
     if not dest.endswith(".py") or not dest.startswith("torch/"):
         return True
     name = dest.rsplit("/", 1)[-1]
-    return name in TORCH_SOURCE_READ or name.startswith("config_")
+    return name in TORCH_SOURCE_READ or name.startswith("config_") or dest in TORCH_OVERLOAD_MODULES
 
 
 def keep(dest: str) -> bool:

@@ -28,6 +28,8 @@ def test_torch_keeps_the_config_modules_that_read_their_own_source() -> None:
         "torch/_inductor/config_comms.py",
     ):
         assert keep_python_source(kept), kept
+    for overloads in ("torch/functional.py", "torch/nn/functional.py", "torch/nn/modules/rnn.py"):
+        assert keep_python_source(overloads), overloads  # @torch.jit._overload reads the source
 
 
 def test_every_transformers_source_stays_for_its_lazy_module() -> None:
@@ -45,13 +47,13 @@ def test_other_packages_keep_their_sources() -> None:
 
 
 def test_windows_paths_follow_the_same_rules() -> None:
-    assert not keep("torch\\nn\\functional.py") and keep("torch\\_dynamo\\config.py")
+    assert not keep("torch\\nn\\modules\\linear.py") and keep("torch\\_dynamo\\config.py")
 
 
 def test_trim_tree_removes_exactly_what_the_spec_leaves_out(tmp_path: Path) -> None:
     internal = tmp_path / "_internal"
     files = {
-        "torch/nn/functional.py": b"x" * 10,
+        "torch/nn/modules/linear.py": b"x" * 10,
         "torch/lib/libc10.so": b"\x7fELF",
         "torch/_dynamo/config.py": b"y" * 5,
         "transformers/models/llama/modeling_llama.py": b"z",

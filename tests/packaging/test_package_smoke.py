@@ -62,8 +62,11 @@ def _write_docs(folder: Path) -> Path:
 
 
 def _indexed(page: DevToolsPage, count: int) -> dict[str, Any] | None:
+    """Indexed by keyword and by meaning: indexing is keyword-first, so `done` counts a file before its
+    embeddings are in, and a semantic search right then finds nothing (seen on a loaded machine)."""
     stats = bridge_call(page, "indexing_stats")["data"]
-    return stats if stats["done"] >= count and stats["queued"] == 0 else None
+    embedded = stats["semantic"]["done"] >= count
+    return stats if stats["done"] >= count and stats["queued"] == 0 and embedded else None
 
 
 def _window_page(process: subprocess.Popen[bytes], port: int, logs: Path) -> str | None:
