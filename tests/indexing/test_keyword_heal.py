@@ -107,16 +107,16 @@ def test_searches_answer_from_the_vectors_while_the_keyword_index_is_rebuilt(
     tmp_path, sensetree_home, monkeypatch
 ):
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    real_term_ids = KeywordIndex._term_ids
+    real_query_terms = KeywordIndex._query_terms
     calls = iter([duckdb.InternalException("INTERNAL Error: Corrupted ART index")])
 
-    def term_ids_once_broken(self, cur, query):
+    def query_terms_once_broken(self, cur, query):
         failure = next(calls, None)
         if failure is not None:
             raise failure
-        return real_term_ids(self, cur, query)
+        return real_query_terms(self, cur, query)
 
-    monkeypatch.setattr(KeywordIndex, "_term_ids", term_ids_once_broken)
+    monkeypatch.setattr(KeywordIndex, "_query_terms", query_terms_once_broken)
     try:
         travel = str(root / "notes" / "travel.txt")
         with engine.indexer.lock:  # the rebuild waits for this lock: every search here runs before it
@@ -139,7 +139,7 @@ def test_damage_that_comes_back_at_once_is_reported_not_healed_forever(tmp_path,
     def always_fatal(cur, query):
         raise duckdb.FatalException("FATAL Error: database has been invalidated")
 
-    monkeypatch.setattr(KeywordIndex, "_term_ids", staticmethod(always_fatal))
+    monkeypatch.setattr(KeywordIndex, "_query_terms", staticmethod(always_fatal))
     try:
         for _ in range(MAX_HEALS + 1):
             with pytest.raises(StoreError):
@@ -157,7 +157,7 @@ def test_a_keyword_index_that_cannot_heal_leaves_search_to_the_vectors(tmp_path,
     def always_fatal(cur, query):
         raise duckdb.FatalException("FATAL Error: database has been invalidated")
 
-    monkeypatch.setattr(KeywordIndex, "_term_ids", staticmethod(always_fatal))
+    monkeypatch.setattr(KeywordIndex, "_query_terms", staticmethod(always_fatal))
     try:
         for _ in range(MAX_HEALS + 1):  # the last search finds the heals used up: the keyword arm is skipped
             results = engine.semantic_search("Lisbon Alfama museum")
