@@ -41,11 +41,10 @@ Key = TypeVar("Key")
 FLOOR_CUT_SHARE = 0.01  # the share of calibration queries each rule may cut (see the module docstring)
 
 # Written by `python bench/quality.py --calibrate-floor` (SciFact train, 809 queries, fusion
-# calibrated, candidates 50): the 1% quantile of the per-query weakest relevant top-10 fused score.
-# That is the first rule's calibration; with a margin of 0 the rule above cuts exactly what the first
-# rule cut. Rerun --calibrate-floor to put the floor and margin of the rule above in force.
-RELEVANCE_FLOOR = 0.2996
-RELEVANCE_MARGIN = 0.0
+# calibrated, candidates 50): the floor is the 1% quantile of the per-query first
+# non-relevant fused score; the margin the 99% quantile of best minus weakest relevant top-10.
+RELEVANCE_FLOOR = 0.3108
+RELEVANCE_MARGIN = 0.2816
 RELEVANCE_FLOOR_MODEL = DEFAULT_MODEL  # the embedder (its `name`) the floor was calibrated with
 
 
