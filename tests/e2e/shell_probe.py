@@ -23,6 +23,15 @@ from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 
 BOUND_S = 60
+_OUT = threading.Lock()
+
+
+def say(line: str) -> None:
+    """One whole line to the test, never interleaved with another thread's: `print` writes the text and the
+    newline separately, so READY and VISIBLE from two threads once came out as `READYVISIBLE true`."""
+    with _OUT:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 def _view(window: Any) -> Any:
@@ -58,7 +67,7 @@ def main(home: Path, start_hidden: bool) -> int:
             except Exception:  # the window is going away
                 return
             if visible != last:
-                print(f"VISIBLE {'true' if visible else 'false'}", flush=True)
+                say(f"VISIBLE {'true' if visible else 'false'}")
                 last = visible
             stop.wait(0.05)
 
@@ -68,14 +77,14 @@ def main(home: Path, start_hidden: bool) -> int:
             if word == "close":
                 on_gui_thread(lambda: _view(window).close())
             elif word == "geometry":
-                print("GEOMETRY " + json.dumps(_geometry(window)), flush=True)
+                say("GEOMETRY " + json.dumps(_geometry(window)))
 
     def started(window: Any, _quit: Any) -> None:
         if not window.events.loaded.wait(BOUND_S):
-            print("ERROR the window never loaded", flush=True)
+            say("ERROR the window never loaded")
             return
         threading.Thread(target=watch, args=(window,), daemon=True).start()
-        print("READY", flush=True)
+        say("READY")
         threading.Thread(target=commands, args=(window,), daemon=True).start()
 
     try:
@@ -83,7 +92,7 @@ def main(home: Path, start_hidden: bool) -> int:
     finally:
         stop.set()
         engine.close()
-    print("EXIT", flush=True)
+    say("EXIT")
     return code
 
 
