@@ -195,3 +195,18 @@ def test_a_reorganisation_plan_reaches_the_page_as_the_plan_json_did():
     )
     _same_json(plan, plan.to_json_dict())
     assert to_jsonable(plan)["operations"][0]["kind"] == "mkdir"
+
+
+def test_the_protocol_declares_what_each_engine_command_returns():
+    """No command is promised as a bare `object`: the protocol names the type the Engine returns."""
+    import inspect
+
+    from bridge.engine_api import EngineApi
+    from engine.engine import Engine
+
+    for name, member in vars(EngineApi).items():
+        if inspect.isfunction(member) and not name.startswith("_"):
+            declared = inspect.signature(member).return_annotation
+            assert declared != "object", name
+            engine_side = inspect.signature(getattr(Engine, name)).return_annotation
+            assert declared.replace("JSON", "dict[str, Any]") == engine_side, name
