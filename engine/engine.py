@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from engine.agent.probe import EndpointCheck
     from engine.agent.service import Agent
     from engine.gardener.model import FolderReport, Health
+    from engine.indexing.results import Requalifying
     from engine.key_guard import KeyGuard
     from engine.retrieval.semantic_tree import TreeNode
 
@@ -308,20 +309,20 @@ class Engine:
     def indexing_queue(self, limit: int = 100) -> list[dict[str, Any]]:
         return self.index.indexing_queue(limit)
 
-    def set_indexing_paused(self, paused: bool) -> dict[str, bool]:
+    def set_indexing_paused(self, paused: bool) -> Done:
         self._update_settings(apply_patch(self.settings, {"indexing": {"paused": bool(paused)}}))
         return self.index.set_indexing_paused(paused)
 
-    def reindex_path(self, path: str) -> dict[str, bool]:
+    def reindex_path(self, path: str) -> Done:
         return self.index.reindex_path(path)
 
-    def retry_indexing(self, path: str | None = None) -> dict[str, bool]:
+    def retry_indexing(self, path: str | None = None) -> Done:
         return self.index.retry_indexing(path)
 
     def qualify_file(self, path: str) -> dict[str, Any]:
         return self.index.qualify_file(path)
 
-    def qualify_folder(self, path: str) -> dict[str, int]:
+    def qualify_folder(self, path: str) -> Requalifying:
         return self.index.qualify_folder(path)
 
     def set_file_summary(self, path: str, summary: str) -> dict[str, Any]:

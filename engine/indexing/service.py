@@ -22,9 +22,11 @@ from engine.indexing.pathtext import to_store
 from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
+from engine.indexing.results import Requalifying
 from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
 from engine.paths import normalize
+from engine.results import Done
 from engine.roots import SENSES_LIMIT, Roots
 
 log = logging.getLogger(__name__)
@@ -153,11 +155,11 @@ class IndexService:
     def indexing_queue(self, limit: int = 100) -> list[dict[str, object]]:
         return self.queue.listing(max(1, min(int(limit), 1000)))
 
-    def set_indexing_paused(self, paused: bool) -> dict[str, bool]:
+    def set_indexing_paused(self, paused: bool) -> Done:
         self.worker.set_paused(bool(paused))
-        return {"ok": True}
+        return Done()
 
-    def reindex_path(self, path: str) -> dict[str, bool]:
+    def reindex_path(self, path: str) -> Done:
         target = self.bounds.require(path)
         if os.path.isdir(target):
             with self.db.atomic():
@@ -171,13 +173,13 @@ class IndexService:
         else:
             raise NotFound(f'"{path}" no longer exists.')
         self.worker.notify()
-        return {"ok": True}
+        return Done()
 
-    def retry_indexing(self, path: str | None = None) -> dict[str, bool]:
+    def retry_indexing(self, path: str | None = None) -> Done:
         target = normalize(path) if path else None
         self.queue.retry(target)
         self.worker.notify()
-        return {"ok": True}
+        return Done()
 
     # ---- senses -------------------------------------------------------------------------------
     def qualify_file(self, path: str) -> dict[str, object]:
@@ -209,7 +211,7 @@ class IndexService:
         assert record is not None
         return {"path": target, "sense": record.sense}
 
-    def qualify_folder(self, path: str) -> dict[str, int]:
+    def qualify_folder(self, path: str) -> Requalifying:
         """Re-qualify every unpinned file beneath a folder, through the queue (a big folder takes a while)."""
         target = self.bounds.require(path)
         count = 0
@@ -220,7 +222,7 @@ class IndexService:
                     self.queue.push(record.path, MANUAL)
                     count += 1
         self.worker.notify()
-        return {"count": count}
+        return Requalifying(count=count)
 
     def set_file_summary(self, path: str, summary: str) -> dict[str, object]:
         target = self.bounds.require(path)

@@ -210,3 +210,20 @@ def test_the_protocol_declares_what_each_engine_command_returns():
             assert declared != "object", name
             engine_side = inspect.signature(getattr(Engine, name)).return_annotation
             assert declared.replace("JSON", "dict[str, Any]") == engine_side, name
+
+
+def test_the_indexing_commands_answer_ok_true_and_a_requalify_count_as_before(tmp_path, engine):
+    from engine.indexing.results import Requalifying
+
+    _same_json(Requalifying(count=3), {"count": 3})
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("alpha")
+    api = Api(engine)
+    assert api.set_indexing_paused(paused=True) == {"ok": True, "data": {"ok": True}}
+    assert api.add_indexed_folder(path=str(folder))["ok"] is True
+    assert api.reindex_path(path=str(folder / "a.txt")) == {"ok": True, "data": {"ok": True}}
+    assert api.retry_indexing() == {"ok": True, "data": {"ok": True}}
+    assert api.qualify_folder(path=str(folder)) == {"ok": True, "data": {"count": 0}}
+    assert isinstance(engine.qualify_folder(str(folder)), Requalifying)
+    assert engine.reindex_path(str(folder)) == Done()
