@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from engine.agent.probe import EndpointCheck
     from engine.agent.service import Agent
     from engine.gardener.model import FolderReport, Health
-    from engine.indexing.results import Requalifying
+    from engine.indexing.results import FileSense, PinnedSense, QueueRow, Requalifying
     from engine.key_guard import KeyGuard
     from engine.retrieval.semantic_tree import TreeNode
 
@@ -306,7 +306,7 @@ class Engine:
     def indexing_stats(self) -> dict[str, Any]:
         return self.index.indexing_stats()
 
-    def indexing_queue(self, limit: int = 100) -> list[dict[str, Any]]:
+    def indexing_queue(self, limit: int = 100) -> list[QueueRow]:
         return self.index.indexing_queue(limit)
 
     def set_indexing_paused(self, paused: bool) -> Done:
@@ -319,13 +319,13 @@ class Engine:
     def retry_indexing(self, path: str | None = None) -> Done:
         return self.index.retry_indexing(path)
 
-    def qualify_file(self, path: str) -> dict[str, Any]:
+    def qualify_file(self, path: str) -> FileSense:
         return self.index.qualify_file(path)
 
     def qualify_folder(self, path: str) -> Requalifying:
         return self.index.qualify_folder(path)
 
-    def set_file_summary(self, path: str, summary: str) -> dict[str, Any]:
+    def set_file_summary(self, path: str, summary: str) -> PinnedSense:
         return self.index.set_file_summary(path, summary)
 
     def read_semantics(self, path: str, recursive: bool = False) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from engine.stores import known_roots
 
 if TYPE_CHECKING:
     from engine.indexing.progress import IndexingProgress
+    from engine.indexing.results import QueueRow
 
 DATABASE = "sensetree.db"
 
@@ -64,7 +65,7 @@ class IndexSnapshot:
             self._catalog, self._queue, self.get_roots(), ProgressTracker(), paused=paused
         ).to_dict()
 
-    def indexing_queue(self, limit: int = 100) -> list[dict[str, object]]:
+    def indexing_queue(self, limit: int = 100) -> list[QueueRow]:
         if self._db is None:
             return []
         return self._queue.listing(max(1, min(int(limit), 1000)))

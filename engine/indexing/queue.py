@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from engine.db import Database, Migration
 from engine.indexing.catalog import under_clause, under_params
 from engine.indexing.pathtext import from_store, printable, to_store
+from engine.indexing.results import QueueRow
 
 log = logging.getLogger(__name__)
 
@@ -236,20 +237,20 @@ class WorkQueue:
             )
         )
 
-    def listing(self, limit: int = 100) -> list[dict[str, object]]:
+    def listing(self, limit: int = 100) -> list[QueueRow]:
         rows = self.db.query(
             """SELECT path, priority, action, state, attempts, error FROM queue
                ORDER BY state = 'failed', priority DESC, enqueued_at LIMIT ?""",
             (limit,),
         )
         return [
-            {
-                "path": from_store(r["path"]),
-                "priority": r["priority"],
-                "action": r["action"],
-                "status": "failed" if r["state"] == "failed" else "queued",
-                "attempts": r["attempts"],
-                "error": r["error"],
-            }
+            QueueRow(
+                path=from_store(r["path"]),
+                priority=r["priority"],
+                action=r["action"],
+                status="failed" if r["state"] == "failed" else "queued",
+                attempts=r["attempts"],
+                error=r["error"],
+            )
             for r in rows
         ]

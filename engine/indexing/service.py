@@ -22,7 +22,7 @@ from engine.indexing.pathtext import to_store
 from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
-from engine.indexing.results import Requalifying
+from engine.indexing.results import FileSense, PinnedSense, QueueRow, Requalifying
 from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
 from engine.paths import normalize
@@ -152,7 +152,7 @@ class IndexService:
             scanning=self.worker.scanning,
         )
 
-    def indexing_queue(self, limit: int = 100) -> list[dict[str, object]]:
+    def indexing_queue(self, limit: int = 100) -> list[QueueRow]:
         return self.queue.listing(max(1, min(int(limit), 1000)))
 
     def set_indexing_paused(self, paused: bool) -> Done:
@@ -182,7 +182,7 @@ class IndexService:
         return Done()
 
     # ---- senses -------------------------------------------------------------------------------
-    def qualify_file(self, path: str) -> dict[str, object]:
+    def qualify_file(self, path: str) -> FileSense:
         """Ask for a fresh sense now (a pinned sense is a person's word and is kept)."""
         target = self.bounds.require(path)
         record = self.catalog.get(target)
@@ -209,7 +209,7 @@ class IndexService:
             self.worker.notify()
             record = self.catalog.get(target)
         assert record is not None
-        return {"path": target, "sense": record.sense}
+        return FileSense(path=target, sense=record.sense)
 
     def qualify_folder(self, path: str) -> Requalifying:
         """Re-qualify every unpinned file beneath a folder, through the queue (a big folder takes a while)."""
@@ -224,7 +224,7 @@ class IndexService:
         self.worker.notify()
         return Requalifying(count=count)
 
-    def set_file_summary(self, path: str, summary: str) -> dict[str, object]:
+    def set_file_summary(self, path: str, summary: str) -> PinnedSense:
         target = self.bounds.require(path)
         if not summary or not summary.strip():
             raise InvalidInput("A sense cannot be empty; write a sentence or two about the file.")
@@ -232,7 +232,7 @@ class IndexService:
             raise NotFound(f'"{path}" is not a file that exists.')
         self.indexer.pin_sense(target, summary)
         self.worker.notify()
-        return {"path": target, "sense": summary.strip(), "pinned": True}
+        return PinnedSense(path=target, sense=summary.strip())
 
     def read_semantics(self, path: str, recursive: bool = False, limit: int = SENSES_LIMIT) -> list[dict]:
         target = self.bounds.require(path)

@@ -227,3 +227,40 @@ def test_the_indexing_commands_answer_ok_true_and_a_requalify_count_as_before(tm
     assert api.qualify_folder(path=str(folder)) == {"ok": True, "data": {"count": 0}}
     assert isinstance(engine.qualify_folder(str(folder)), Requalifying)
     assert engine.reindex_path(str(folder)) == Done()
+
+
+def test_sense_and_queue_results_keep_the_keys_their_dicts_had():
+    from engine.indexing.results import FileSense, PinnedSense, QueueRow
+
+    _same_json(FileSense(path="/d/a.txt", sense=None), {"path": "/d/a.txt", "sense": None})
+    _same_json(
+        PinnedSense(path="/d/a.txt", sense="ACME invoice"),
+        {"path": "/d/a.txt", "sense": "ACME invoice", "pinned": True},
+    )
+    row = {"path": "/d/a.txt", "priority": 5, "action": "index", "status": "queued", "attempts": 0}
+    _same_json(QueueRow(**row, error=None), {**row, "error": None})
+    _same_json(
+        QueueRow(**{**row, "status": "failed"}, error="boom"), {**row, "status": "failed", "error": "boom"}
+    )
+
+
+def test_the_engine_answers_sense_and_queue_commands_through_the_bridge_as_before(tmp_path, engine):
+    from engine.indexing.results import FileSense, PinnedSense, QueueRow
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    file = str(folder / "a.txt")
+    (folder / "a.txt").write_text("alpha")
+    api = Api(engine)
+    api.set_indexing_paused(paused=True)
+    api.add_indexed_folder(path=str(folder))
+    pinned = {"path": file, "sense": "Alpha notes.", "pinned": True}
+    assert api.set_file_summary(path=file, summary=" Alpha notes. ") == {"ok": True, "data": pinned}
+    assert api.qualify_file(path=file) == {"ok": True, "data": {"path": file, "sense": "Alpha notes."}}
+    assert isinstance(engine.set_file_summary(file, "Alpha."), PinnedSense)
+    assert engine.qualify_file(file) == FileSense(path=file, sense="Alpha.")
+    engine.reindex_path(file)
+    rows = engine.indexing_queue()
+    assert [type(r) for r in rows] == [QueueRow] and rows[0].path == file and rows[0].status == "queued"
+    listed = api.indexing_queue()["data"]
+    assert set(listed[0]) == {"path", "priority", "action", "status", "attempts", "error"}

@@ -116,8 +116,8 @@ def test_a_file_that_kills_the_process_counts_attempts_and_is_failed_after_max_a
     engine = make_engine(sensetree_home)
     try:
         assert engine.index.queue.max_attempts == 2
-        killer = [q for q in engine.indexing_queue(100) if q["path"].endswith("killer.txt")]
-        assert killer[0]["attempts"] == 1 and killer[0]["status"] == "queued"  # counted when it was claimed
+        killer = [q for q in engine.indexing_queue(100) if q.path.endswith("killer.txt")]
+        assert killer[0].attempts == 1 and killer[0].status == "queued"  # counted when it was claimed
     finally:
         engine.close()
     # the second death is the second attempt; the third start gives up on it and indexes the rest
@@ -157,8 +157,8 @@ def test_a_store_refusing_one_file_keeps_the_rest_of_its_batch(tmp_path, sensetr
         engine.add_indexed_folder(str(root))
         engine.drain()
         assert engine.indexing_stats()["done"] == 5
-        poison = [q for q in engine.indexing_queue(100) if q["path"].endswith("poison.txt")]
-        assert poison[0]["error"] == "RuntimeError: keyword store refused the write"
+        poison = [q for q in engine.indexing_queue(100) if q.path.endswith("poison.txt")]
+        assert poison[0].error == "RuntimeError: keyword store refused the write"
         assert engine.semantic_search("orchard")[0]["path"].endswith("ordinary-1.txt")
     finally:
         engine.close()
@@ -197,7 +197,7 @@ def test_files_nested_beyond_path_max_are_recorded_failed_with_a_reason(tmp_path
         os.stat(deep_file)
     assert refused.value.errno == errno.ENAMETOOLONG
     with indexed_engine(root, sensetree_home) as engine:
-        failed = {q["path"]: q["error"] for q in engine.indexing_queue(100) if q["status"] == "failed"}
+        failed = {q.path: q.error for q in engine.indexing_queue(100) if q.status == "failed"}
         assert failed == {deep_file: FILE_TOO_LONG, deep_folder: FOLDER_TOO_LONG}
         stats = engine.indexing_stats()
         assert (stats["done"], stats["failed"]) == (5, 2)
@@ -206,7 +206,7 @@ def test_files_nested_beyond_path_max_are_recorded_failed_with_a_reason(tmp_path
         assert engine.indexing_stats()["failed"] == 2
         engine.retry_indexing()  # Retry finds them still out of reach: failed again, not taken for deleted
         engine.drain()
-        assert {q["path"] for q in engine.indexing_queue(100) if q["status"] == "failed"} == set(failed)
+        assert {q.path for q in engine.indexing_queue(100) if q.status == "failed"} == set(failed)
 
 
 def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_path, sensetree_home):

@@ -9,6 +9,7 @@ import pytest
 
 from engine.errors import NotFound, OutOfBounds
 from engine.indexing.queue import CRAWL, DELETION, MANUAL, WATCHER
+from engine.indexing.results import QueueRow
 from tests.indexing.helpers import SAMPLE, make_engine, write_docs
 
 
@@ -117,16 +118,11 @@ def test_a_failing_file_is_retried_then_marked_failed_with_its_reason(engine):
     assert queue.failed("/x", "disk hiccup") is False
     assert queue.failed("/x", "disk hiccup again") is True
     assert queue.next(now=10**12) is None
-    failed = [q for q in queue.listing() if q["status"] == "failed"]
+    failed = [q for q in queue.listing() if q.status == "failed"]
     assert failed == [
-        {
-            "path": "/x",
-            "priority": CRAWL,
-            "action": "index",
-            "status": "failed",
-            "attempts": 3,
-            "error": "disk hiccup again",
-        }
+        QueueRow(
+            path="/x", priority=CRAWL, action="index", status="failed", attempts=3, error="disk hiccup again"
+        )
     ]
     assert queue.retry() == 1 and queue.next() is not None
 

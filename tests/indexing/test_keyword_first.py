@@ -139,7 +139,7 @@ def test_an_interrupted_keyword_batch_leaves_unread_files_queued_without_chargin
         engine.indexer._prepare = prepare
         ran = engine.index.worker._keyword_batch(jobs, lambda: len(read) >= 1)
         assert ran == 1
-        left = {row["path"]: row["attempts"] for row in engine.index.queue.listing()}
+        left = {row.path: row.attempts for row in engine.index.queue.listing()}
         assert len(left) == len(SAMPLE) - 1 and set(left.values()) == {0}
     finally:
         engine.close()

@@ -91,9 +91,9 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
     with indexed_engine(tmp_path / "Docs", sensetree_home) as engine:
         stats = engine.indexing_stats()
         assert (stats["done"], stats["failed"], stats["queued"]) == (39, 1, 0)
-        failed = [q for q in engine.indexing_queue(100) if q["status"] == "failed"]
-        assert [q["path"] for q in failed] == [odd] and failed[0]["error"] == NOT_TEXT_NAME
-        assert os.fsencode(failed[0]["path"]).endswith(LATIN1_NAME)  # lossless: it still opens the file
+        failed = [q for q in engine.indexing_queue(100) if q.status == "failed"]
+        assert [q.path for q in failed] == [odd] and failed[0].error == NOT_TEXT_NAME
+        assert os.fsencode(failed[0].path).endswith(LATIN1_NAME)  # lossless: it still opens the file
         assert engine.index.catalog.get(odd).error == NOT_TEXT_NAME
         assert engine.semantic_search("budget of project 7")[0]["path"].endswith("note-07.txt")
         raw = sqlite3.connect(sensetree_home / "sensetree.db")

@@ -20,7 +20,7 @@ def queue(tmp_path):
 
 
 def attempts(queue: WorkQueue, path: str) -> int:
-    return next(q["attempts"] for q in queue.listing() if q["path"] == path)
+    return next(q.attempts for q in queue.listing() if q.path == path)
 
 
 def test_claiming_counts_an_attempt_and_a_handled_failure_does_not_count_it_twice(queue):
@@ -57,7 +57,7 @@ def test_a_crawl_restarts_a_failed_job_whose_file_changed(queue):
     queue.push("/d/a.txt", CRAWL)
     queue.failed("/d/a.txt", "damaged", permanent=True)
     queue.push("/d/a.txt", CRAWL, fresh=False)
-    assert queue.listing()[0]["status"] == "queued" and attempts(queue, "/d/a.txt") == 0
+    assert queue.listing()[0].status == "queued" and attempts(queue, "/d/a.txt") == 0
 
 
 def test_a_released_claim_is_not_taken_for_a_death(queue):
