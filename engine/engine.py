@@ -246,7 +246,7 @@ class Engine:
             self.roots,
             lambda: self.settings.gardener,
             self.events,
-            self._propose_plan,
+            lambda summary, operations: self.txn.draft(summary, operations),  # the stored draft, typed
             self._gardener_busy,
         )
 
@@ -439,7 +439,7 @@ class Engine:
     def gardener_health(self) -> Health:
         return self.gardener.gardener_health()
 
-    def propose_gardener_fix(self, path: str, kind: str, keep: list[str] | None = None) -> dict[str, Any]:
+    def propose_gardener_fix(self, path: str, kind: str, keep: list[str] | None = None) -> ActionPlan:
         return self.gardener.propose_fix(path, kind, keep or ())
 
     def semantic_tree(self, query: str, scope: str | None = None, limit: int = 50) -> TreeNode | None:

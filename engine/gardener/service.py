@@ -18,6 +18,7 @@ from engine.gardener.model import LABELS, FolderReport, Health, RootHealth
 from engine.gardener.store import MIGRATIONS, ReportCache
 from engine.indexing.catalog import Catalog
 from engine.roots import Roots
+from engine.txn.model import ActionPlan
 
 AGENT_FINDINGS = 40  # findings listed to the model by folder_health
 
@@ -31,7 +32,7 @@ class GardenerService:
         roots: Roots,
         settings: Callable[[], GardenerSettings],
         events: EventBus,
-        propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
+        propose: Callable[[str, list[dict[str, Any]]], ActionPlan],
         busy: Callable[[], bool],
     ):
         db.migrate(MIGRATIONS)
@@ -63,7 +64,7 @@ class GardenerService:
         times = [r.scanned_at for r in rows if r.scanned_at is not None]
         return Health(rows, max(times) if times else None)
 
-    def propose_fix(self, path: str, kind: str, keep: Iterable[str] = ()) -> dict[str, Any]:
+    def propose_fix(self, path: str, kind: str, keep: Iterable[str] = ()) -> ActionPlan:
         """A draft plan fixing every finding of `kind` under `path`; nothing is changed."""
         summary, operations = fix_plan(self.gardener.analyze(path), kind, self._roots, keep)
         return self._propose(summary, operations)

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from bridge import Api
+from bridge.api import to_jsonable
 from engine.agent import Call, ScriptedModel
 from engine.engine import Engine
 from engine.gardener.model import RANK
 from engine.indexing.embed import HashingEmbedder
+from engine.txn.model import ActionPlan
 from tests.gardener.planted import edited, expected, plant
 from tests.txn.txn_support import snapshot
 
@@ -98,11 +100,13 @@ def test_each_fix_is_a_valid_draft_and_apply_then_undo_restores_the_tree_byte_fo
 def test_duplicate_fix_trashes_the_older_copy_or_keeps_the_one_picked(planted):
     engine, root, _ = planted
     plan = engine.propose_gardener_fix(str(root), "duplicate")
-    assert [(op["kind"], op["old_path"]) for op in plan["operations"]] == [
+    assert [(op.kind, op.old_path) for op in plan.operations] == [
         ("delete", f"{root}/Archive/invoice-acme-backup.txt")
     ]
     picked = engine.propose_gardener_fix(str(root), "duplicate", [f"{root}/Archive/invoice-acme-backup.txt"])
-    assert [op["old_path"] for op in picked["operations"]] == [f"{root}/Finance/invoice-acme.txt"]
+    assert [op.old_path for op in picked.operations] == [f"{root}/Finance/invoice-acme.txt"]
+    assert isinstance(picked, ActionPlan)  # typed; the page gets the JSON the stored draft always gave
+    assert to_jsonable(picked) == engine.get_action_plan(picked.transaction_id) == picked.to_json_dict()
 
 
 def test_depth_has_no_automatic_fix_and_an_unknown_kind_is_refused(planted):
