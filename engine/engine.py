@@ -35,7 +35,7 @@ from engine.txn.model import ActionPlan
 from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 
 if TYPE_CHECKING:
-    from engine.agent.conversations import ConversationSummary
+    from engine.agent.conversations import Conversation, ConversationSummary
     from engine.agent.mcp import McpTool
     from engine.agent.memory import MemoryNote
     from engine.agent.probe import EndpointCheck
@@ -397,7 +397,7 @@ class Engine:
     def list_conversations(self, query: str | None = None) -> list[ConversationSummary]:
         return self.agent.conversations.find(query)
 
-    def get_conversation(self, conversation_id: str) -> dict[str, Any]:
+    def get_conversation(self, conversation_id: str) -> Conversation:
         return self.agent.get_conversation(conversation_id)
 
     def rename_conversation(self, conversation_id: str, title: str) -> Done:

@@ -103,6 +103,37 @@ class ConversationSummary(Result):
     turns: int
 
 
+class Turn(Result):
+    """One stored turn of `get_conversation`; every key is always sent (null where nothing is known).
+    `trace`, `sources`, `plan` and `error` are the JSON the turn stored, passed on as they were."""
+
+    position: int
+    user: str
+    answer: str
+    trace: list[Any]
+    sources: list[Any]
+    plan_id: str | None
+    plan: Any
+    model: str
+    status: str
+    stopped: bool
+    error: Any
+    started_at: float
+    finished_at: float | None
+
+
+class Conversation(Result):
+    """`get_conversation` (DESIGN §6a): the turns, the Markdown export, and whether a turn is running."""
+
+    conversation_id: str
+    title: str
+    created_at: float
+    updated_at: float
+    turns: list[Turn]
+    markdown: str
+    running: bool = False
+
+
 class Conversations:
     def __init__(self, db: Database):
         self._db = db
@@ -151,7 +182,7 @@ class Conversations:
             for r in rows
         ]
 
-    def get(self, conversation_id: str) -> dict[str, Any]:
+    def get(self, conversation_id: str) -> Conversation:
         head = self.require(conversation_id)
         rows = self._db.query(
             "SELECT * FROM conversation_turns WHERE conversation_id = ? ORDER BY position", (head["id"],)
@@ -163,8 +194,7 @@ class Conversations:
             "updated_at": head["updated_at"],
             "turns": [_turn(r) for r in rows],
         }
-        conversation["markdown"] = to_markdown(conversation)
-        return conversation
+        return Conversation(**conversation, markdown=to_markdown(conversation))
 
     def rename(self, conversation_id: str, title: str) -> None:
         clean = " ".join(str(title or "").split())
@@ -184,10 +214,10 @@ class Conversations:
     def messages(self, conversation_id: str) -> list[dict[str, str]]:
         """The stored exchange as chat messages (what `chat --continue` sends before the new question)."""
         out: list[dict[str, str]] = []
-        for turn in self.get(conversation_id)["turns"]:
-            out.append({"role": "user", "content": turn["user"]})
-            if turn["answer"]:
-                out.append({"role": "assistant", "content": turn["answer"]})
+        for turn in self.get(conversation_id).turns:
+            out.append({"role": "user", "content": turn.user})
+            if turn.answer:
+                out.append({"role": "assistant", "content": turn.answer})
         return out
 
     # ---- turns --------------------------------------------------------------------------------

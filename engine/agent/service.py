@@ -30,7 +30,7 @@ from typing import Any
 from engine.agent import endpoints
 from engine.agent.approval import ToolApprovals
 from engine.agent.builtin import TurnTools
-from engine.agent.conversations import Conversations, truncate_result
+from engine.agent.conversations import Conversation, Conversations, truncate_result
 from engine.agent.host import AgentHost
 from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, run_turn
 from engine.agent.mcp import McpHub, McpTool
@@ -237,11 +237,11 @@ class Agent:
         typed = endpoints.typed_settings(self._settings().reasoning, base_url, api_key, None)
         return endpoints.list_models(typed, self._factory)
 
-    def get_conversation(self, conversation_id: str) -> dict[str, Any]:
+    def get_conversation(self, conversation_id: str) -> Conversation:
         conversation = self.conversations.get(conversation_id)
         with self._running_lock:
-            conversation["running"] = conversation_id in self._running
-        return conversation
+            running = conversation_id in self._running
+        return conversation.model_copy(update={"running": running})
 
     def list_mcp_tools(self) -> list[McpTool]:
         return [

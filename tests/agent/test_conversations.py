@@ -75,25 +75,24 @@ def test_every_turn_is_stored_with_trace_sources_and_model_and_survives_a_new_en
             "turns": 2,
         }
     ]
-    one, two = stored["turns"]
-    assert (one["user"], one["answer"], one["status"], one["model"]) == (
+    one, two = stored.turns
+    assert (one.user, one.answer, one.status, one.model) == (
         "  What did   ACME bill me?  ",
         "ACME billed 1250 EUR (invoice-acme.txt).",
         "done",
         "scripted",
     )
-    assert [(t["label"], t["tool"], t["arguments"]) for t in one["trace"]] == [
+    assert [(t["label"], t["tool"], t["arguments"]) for t in one.trace] == [
         ("🔍 Searching: ACME", "search_files", {"query": "ACME"}),
         ("📄 Reading: trip.md", "read_file", {"path": trip}),
     ]
-    assert "invoice-acme.txt" in one["trace"][0]["result"]
+    assert "invoice-acme.txt" in one.trace[0]["result"]
     assert (
-        len(one["trace"][1]["result"]) < TRACE_RESULT_CHARS + 60
-        and "more characters" in one["trace"][1]["result"]
+        len(one.trace[1]["result"]) < TRACE_RESULT_CHARS + 60 and "more characters" in one.trace[1]["result"]
     )
-    assert str(root / "invoice-acme.txt") in [s["path"] for s in one["sources"]]
-    assert two["user"] == "And the trip?" and two["answer"] == "You went to Lisbon."
-    assert "## You" in stored["markdown"] and "[invoice-acme.txt](file://" in stored["markdown"]
+    assert str(root / "invoice-acme.txt") in [s["path"] for s in one.sources]
+    assert two.user == "And the trip?" and two.answer == "You went to Lisbon."
+    assert "## You" in stored.markdown and "[invoice-acme.txt](file://" in stored.markdown
 
 
 def test_regenerate_and_edit_truncate_the_conversation_at_that_turn(tmp_path):
@@ -106,10 +105,10 @@ def test_regenerate_and_edit_truncate_the_conversation_at_that_turn(tmp_path):
         regenerated = engine.chat_with_assistant(
             [_user("first"), _answer("one"), _user("second")], conversation_id=cid
         )
-        after_regenerate = [(t["user"], t["answer"]) for t in engine.get_conversation(cid)["turns"]]
+        after_regenerate = [(t.user, t.answer) for t in engine.get_conversation(cid).turns]
         # Edit the first question: everything from turn 0 on is replaced.
         engine.chat_with_assistant([_user("first, edited")], conversation_id=cid)
-        after_edit = [(t["user"], t["answer"]) for t in engine.get_conversation(cid)["turns"]]
+        after_edit = [(t.user, t.answer) for t in engine.get_conversation(cid).turns]
     finally:
         engine.close()
     assert regenerated["answer"] == "two again"
@@ -148,11 +147,11 @@ def test_a_failed_turn_is_stored_as_an_error_and_keeps_its_question(tmp_path):
     engine = _engine(tmp_path, ScriptedModel([EndpointError("Cannot reach the reasoning endpoint.")]))
     try:
         result = engine.chat_with_assistant([_user("hello?")])
-        turn = engine.get_conversation(result["conversation_id"])["turns"][0]
+        turn = engine.get_conversation(result["conversation_id"]).turns[0]
     finally:
         engine.close()
     assert result["error"]["code"] == "endpoint"
-    assert (turn["user"], turn["status"], turn["error"]["code"]) == ("hello?", "error", "endpoint")
+    assert (turn.user, turn.status, turn.error["code"]) == ("hello?", "error", "endpoint")
 
 
 def test_titles_are_the_first_question_on_one_line_cut_at_a_word():
@@ -170,7 +169,7 @@ def test_a_turn_that_crashes_is_stored_as_an_error_not_as_a_finished_answer(tmp_
     try:
         with pytest.raises(RuntimeError):
             engine.chat_with_assistant([_user("hello?")])
-        turn = engine.get_conversation(engine.list_conversations()[0].conversation_id)["turns"][0]
+        turn = engine.get_conversation(engine.list_conversations()[0].conversation_id).turns[0]
     finally:
         engine.close()
-    assert (turn["status"], turn["error"]["code"]) == ("error", "internal")
+    assert (turn.status, turn.error["code"]) == ("error", "internal")

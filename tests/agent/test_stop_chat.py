@@ -48,8 +48,8 @@ def test_after_stop_a_model_that_would_call_tools_forever_gets_no_further_reques
     assert len(forever.requests) == 1
     assert host.calls == ["search:alpha", "search:alpha", "search:beta"]
     assert result["stopped"] is True
-    stored = agent.conversations.get(result["conversation_id"])["turns"][0]
-    assert stored["status"] == "stopped" and stored["stopped"] is True
+    stored = agent.conversations.get(result["conversation_id"]).turns[0]
+    assert stored.status == "stopped" and stored.stopped is True
 
 
 class SlowModel:
@@ -94,7 +94,7 @@ def test_stop_from_another_thread_returns_within_a_second_and_keeps_the_partial_
     turn.start()
     try:
         assert started.wait(WAIT_S) and streaming.wait(WAIT_S)
-        assert agent.get_conversation(ids["conversation"])["running"] is True
+        assert agent.get_conversation(ids["conversation"]).running is True
         assert agent.stop_chat(ids["conversation"]) == Done()
         turn.join(1.0)
         assert not turn.is_alive(), "the turn did not stop within 1 s"
@@ -104,8 +104,8 @@ def test_stop_from_another_thread_returns_within_a_second_and_keeps_the_partial_
     assert results[0]["stopped"] is True and results[0]["answer"] == "The invoices are "
     assert model.requests == 1
     stored = agent.get_conversation(ids["conversation"])
-    assert stored["running"] is False
-    assert stored["turns"][0]["answer"] == "The invoices are " and stored["turns"][0]["status"] == "stopped"
+    assert stored.running is False
+    assert stored.turns[0].answer == "The invoices are " and stored.turns[0].status == "stopped"
 
 
 def test_a_second_turn_in_a_running_conversation_is_refused_and_stop_without_a_turn_is_harmless(
@@ -122,7 +122,7 @@ def test_a_second_turn_in_a_running_conversation_is_refused_and_stop_without_a_t
             )
     finally:
         agent._release(result["conversation_id"])
-    assert len(agent.get_conversation(result["conversation_id"])["turns"]) == 1
+    assert len(agent.get_conversation(result["conversation_id"]).turns) == 1
 
 
 class WaitingHost(FolderHost):

@@ -264,3 +264,38 @@ def test_the_engine_answers_sense_and_queue_commands_through_the_bridge_as_befor
     assert [type(r) for r in rows] == [QueueRow] and rows[0].path == file and rows[0].status == "queued"
     listed = api.indexing_queue()["data"]
     assert set(listed[0]) == {"path", "priority", "action", "status", "attempts", "error"}
+
+
+def test_a_stored_conversation_keeps_its_keys_and_its_nulls():
+    from engine.agent.conversations import Conversation
+
+    turn = {
+        "position": 0,
+        "user": "What did ACME bill me?",
+        "answer": "1250 EUR.",
+        "trace": [{"label": "🔍 Searching: ACME", "tool": "search_files", "arguments": {"query": "ACME"}}],
+        "sources": [{"path": "/d/invoice-acme.txt", "name": "invoice-acme.txt"}],
+        "plan_id": None,
+        "plan": None,
+        "model": "scripted",
+        "status": "done",
+        "stopped": False,
+        "error": None,
+        "started_at": 1.5,
+        "finished_at": None,
+    }
+    old = {
+        "conversation_id": "c1",
+        "title": "ACME",
+        "created_at": 1.0,
+        "updated_at": 2.0,
+        "turns": [turn],
+        "markdown": "# ACME\n",
+        "running": False,
+    }
+    _same_json(Conversation(**old), old)
+    errored = {**turn, "status": "error", "error": {"code": "endpoint", "message": "down"}}
+    _same_json(
+        Conversation(**{**old, "turns": [errored], "running": True}),
+        {**old, "turns": [errored], "running": True},
+    )

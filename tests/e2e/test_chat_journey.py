@@ -168,7 +168,7 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
             _shot(page, "chat-4-list-800x600")
 
             stored = engine.get_conversation(engine.list_conversations()[1].conversation_id)
-            assert [t["answer"] for t in stored["turns"]] == ["Regenerated: the invoices total 2310 EUR."]
+            assert [t.answer for t in stored.turns] == ["Regenerated: the invoices total 2310 EUR."]
             assert errors == []
             context.close()
         finally:

@@ -49,8 +49,8 @@ def test_escape_stops_the_turn_in_the_engine_and_keeps_the_partial_answer(tmp_pa
             expect(page.get_by_test_id("chat-send")).to_be_visible()
             expect(answer).to_contain_text("The invoices are")
             _shot(page, "chat-7-stopped-1280x800")
-            turn = engine.get_conversation(engine.list_conversations()[0].conversation_id)["turns"][0]
-            assert (turn["status"], turn["answer"]) == ("stopped", "The invoices are ")
+            turn = engine.get_conversation(engine.list_conversations()[0].conversation_id).turns[0]
+            assert (turn.status, turn.answer) == ("stopped", "The invoices are ")
             assert len(endpoint.requests) == 1
             assert errors == []
         finally:
