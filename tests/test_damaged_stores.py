@@ -9,6 +9,7 @@ import pytest
 
 from engine.config import load_settings
 from engine.txn.results import Restored
+from tests.cli.helpers import run_python
 from tests.indexing.helpers import SAMPLE, indexed_sample, make_engine
 
 TRAVEL = "notes/travel.txt"
@@ -171,20 +172,8 @@ def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_
 
 
 def test_the_cli_prints_start_up_notices(tmp_path, sensetree_home):
-    import subprocess
-    import sys
-
     (sensetree_home / "settings.json").write_text("{ torn", encoding="utf-8")
-    repo = Path(__file__).resolve().parents[1]
-    done = subprocess.run(
-        [sys.executable, "app.py", "status"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(repo)},
-        check=False,
-    )
+    done = run_python("app.py", "status")
     assert done.returncode == 0, done.stderr
     assert "Notice: Your settings file could not be read" in done.stderr
 

@@ -41,14 +41,14 @@ def run_cli(args: list[str], home: Path) -> tuple[subprocess.CompletedProcess[st
     return done, {name.split(".")[0] for name in json.loads(line.removeprefix("MODULES "))}
 
 
-def run_python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """`code` in a fresh interpreter that imports this checkout (what it imports is its own)."""
+def run_python(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`python *argv` in a fresh interpreter, in this checkout and importing it (not an installed copy)."""
     return subprocess.run(
-        [sys.executable, "-c", code, *args],
+        [sys.executable, *argv],
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         check=False,
     )

@@ -4,8 +4,6 @@ before the engine has opened the stores."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 
 import pytest
@@ -13,7 +11,7 @@ import pytest
 import app
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
-from tests.cli.helpers import REPO, indexed_home, run_cli
+from tests.cli.helpers import indexed_home, run_cli, run_python
 
 LOGGING_PROBE = """
 import logging, sys, warnings
@@ -54,15 +52,8 @@ def test_a_sub_command_that_cannot_be_imported_stops_the_program_with_its_name(m
 
 
 def test_library_log_records_and_warnings_go_to_the_log_file_not_the_terminal(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-W", "default", "-c", LOGGING_PROBE, str(tmp_path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        check=True,
-    )
+    done = run_python("-W", "default", "-c", LOGGING_PROBE, str(tmp_path), timeout=60)
+    assert done.returncode == 0, done.stderr
     assert done.stderr == "WARNING: our own warning\n"
     log = (tmp_path / "logs" / "sensetree.log").read_text(encoding="utf-8")
     assert "pypdf._reader: Ignoring wrong pointing object" in log

@@ -80,7 +80,7 @@ print(json.dumps({"at_start": at_start, "memory": memory, "after": after}))
 
 
 def test_the_engine_builds_its_agent_at_the_first_agent_command_not_at_start(sensetree_home):
-    done = run_python(LAZY_AGENT, str(sensetree_home))
+    done = run_python("-c", LAZY_AGENT, str(sensetree_home))
     assert done.returncode == 0, done.stderr
     # the agent is built by its first command; the SDKs wait longer still: openai for the first chat
     # turn, mcp for the first MCP server (engine/agent/model.py, mcp.py)
