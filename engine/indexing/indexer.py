@@ -40,6 +40,7 @@ from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
 from engine.indexing.queue import DELETION, INTERRUPTED, MANUAL, Job, WorkQueue
+from engine.indexing.read_ahead import Read, ReadAhead, Reader, read_file, stamp
 from engine.indexing.rename_sense import follow_rename
 from engine.paths import find_root, is_within
 
@@ -166,6 +167,9 @@ class Indexer:
         self.tracker = ProgressTracker()  # current file and rates per phase (progress.py)
         self._write_s = 0.0  # what the last keyword-phase write took (flush_after)
         self.changed: Callable[[], None] = lambda: None  # the worker publishes progress from here
+        self._ahead = (
+            ReadAhead()
+        )  # the next files of a batch are read while these are written (read_ahead.py)
 
     # ---- processing jobs ------------------------------------------------------------------------
     def process(self, job: Job) -> str:
@@ -180,6 +184,19 @@ class Indexer:
         stop = should_stop or (lambda: False)
         statuses: dict[int, str] = {}
         pending = list(enumerate(jobs))
+        # Jobs a dead process left claimed come back one at a time so that the file that killed it is
+        # read alone: those are never read ahead (nor are deletions and names that are not text).
+        ahead = [j.path for j in jobs if j.action != "delete" and not j.interrupted and is_text(j.path)]
+        self._ahead.begin(ahead, self._reader(self.options()))
+        try:
+            self._process_groups(pending, statuses, stop)
+        finally:
+            self._ahead.cancel()  # a stopped batch: what was read ahead and not reached is dropped
+        return [statuses.get(at, INTERRUPTED_STATUS) for at in range(len(jobs))]
+
+    def _process_groups(
+        self, pending: list[tuple[int, Job]], statuses: dict[int, str], stop: Callable[[], bool]
+    ) -> None:
         while pending and not stop():
             with self.lock:
                 began = time.monotonic()
@@ -203,7 +220,26 @@ class Indexer:
                         statuses[at] = "retry"
             self.tracker.finished("keyword", len(ready) - len(failed) if ready else 0)
             self.changed()
-        return [statuses.get(at, INTERRUPTED_STATUS) for at in range(len(jobs))]
+
+    def _reader(self, opts: IndexOptions) -> Reader:
+        """What the read-ahead does for one path: hash it, and extract it unless the catalog already holds
+        this content (same size and mtime, or same hash) or it is over the size limit (name only)."""
+
+        def wanted(path: str, st: os.stat_result, digest: str) -> bool:
+            if st.st_size > opts.max_file_bytes:
+                return False
+            known = self.catalog.get(path)
+            if not (known and known.hash and known.status in ("done", "skipped")):
+                return True
+            unchanged = known.size == st.st_size and known.mtime == st.st_mtime
+            return not unchanged and known.hash != digest
+
+        def read(path: str) -> Read | None:
+            return read_file(
+                path, opts.max_chars, lambda p: extract(p, max_chars=opts.max_chars), file_hash, wanted
+            )
+
+        return read
 
     def _store_or_isolate(self, ready: list[_Prepared]) -> set[str]:
         """Store the batch; if that fails, store each file alone so the good ones are kept and only the
@@ -274,7 +310,9 @@ class Indexer:
         return final
 
     def _read_file(self, path: str, root: str) -> _Prepared | str:
-        """Everything up to the embedding: unchanged files stop here, at the cost of a stat or a hash."""
+        """Everything up to the embedding: unchanged files stop here, at the cost of a stat or a hash. The
+        hash and extraction come from the read-ahead when it read this very version of the file."""
+        ahead = self._ahead.take(path)  # before the stat, so a version read ahead is compared with the latest
         st = os.stat(path)
         if not os.path.isfile(path):
             self.deleted(path)
@@ -284,14 +322,23 @@ class Indexer:
         if indexed and known and known.size == st.st_size and known.mtime == st.st_mtime:
             self.queue.done(path)
             return known.status
-        digest = file_hash(path)
+        opts = self.options()
+        if ahead is not None and (ahead.stamp != stamp(st) or ahead.max_chars != opts.max_chars):
+            ahead = None  # another version of the file, or another setting: read it again
+        if ahead is not None and ahead.digest is None and ahead.error is not None:
+            raise ahead.error  # hashing failed: as if it had failed here
+        digest = ahead.digest if ahead is not None and ahead.digest is not None else file_hash(path)
         if indexed and known and known.hash == digest:
             with self.db.atomic():
                 self.catalog.touch(path, st.st_size, st.st_mtime)
                 self.queue.done(path)
             return known.status
-        opts = self.options()
-        extracted = self._extract(path, st.st_size, opts)
+        if ahead is not None and ahead.error is not None:
+            raise ahead.error  # extraction failed on the read-ahead thread: the same reason fails it here
+        if ahead is not None and ahead.extracted is not None:
+            extracted = ahead.extracted
+        else:
+            extracted = self._extract(path, st.st_size, opts)
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)

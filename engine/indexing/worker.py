@@ -24,7 +24,9 @@ from engine.indexing.semantic import SemanticPhase
 
 log = logging.getLogger(__name__)
 
-KEYWORD_BATCH = 32  # files claimed at once for the keyword phase (written every indexer.FLUSH_S)
+KEYWORD_BATCH = (
+    256  # files claimed at once for the keyword phase (written in groups, see indexer.flush_after)
+)
 
 
 class IndexWorker:
