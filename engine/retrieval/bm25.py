@@ -362,9 +362,12 @@ class KeywordIndex:
         if not replaced:
             self._point(cur, None, [], incoming)
             return
-        marks = ", ".join("?" for _ in replaced)
-        where = "path = ?" if len(replaced) == 1 else f"path IN ({marks})"
-        self._point(cur, where, list(replaced), incoming)
+        if len(replaced) == 1:
+            self._point(cur, "path = ?", list(replaced), incoming)
+            return
+        # as SQL string literals: binding one parameter per path cost ~0.3 ms each (28 ms for 83 paths)
+        literals = ", ".join(sql_string(path) for path in replaced)
+        self._point(cur, f"path IN ({literals})", [], incoming)
 
     def _bury(self, ids: np.ndarray) -> None:
         if len(ids):
@@ -567,6 +570,11 @@ class _Transaction:
                 raise store_error(f"{self._what} ({self._index.db_path})", exc) from exc
         finally:
             self._index._write_lock.release()
+
+
+def sql_string(text: str) -> str:
+    """`text` as a DuckDB string literal (quotes doubled; a standard string has no backslash escapes)."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def keyword_index_path(data_dir: Path) -> Path:

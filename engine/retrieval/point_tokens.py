@@ -5,10 +5,11 @@ FTS extension's `stem`, which builds a stemmer for every call: stemming the word
 Here the split is done in Python and each distinct word is stemmed once by DuckDB's own `stem` and then
 remembered, so the terms are the extension's exactly and a warm write stems nothing.
 
-Exactness is kept by construction: only ASCII text takes this path (for ASCII, DuckDB's `strip_accents`
-changes nothing and its `lower` is Python's), the separator class is tokenize.IGNORE_PATTERN itself, and
-the split is on RE2's `\\s` (tab, newline, form feed, carriage return, space), not Python's wider white
-space. Any other text is counted by the SQL pipeline. A test compares both on awkward text.
+Exactness is kept by construction: ASCII text is lower-cased by Python (for ASCII, DuckDB's `strip_accents`
+changes nothing and its `lower` is Python's); any other text is lower-cased and accent-stripped by DuckDB's
+own functions in one light query. The separator class is tokenize.IGNORE_PATTERN itself and the split is
+on RE2's `\\s` (tab, newline, form feed, carriage return, space), both ASCII, so splitting in Python gives
+the SQL's tokens for any text. A test compares both on awkward text, ASCII and not.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import duckdb
 import pyarrow as pa
 
 from engine.retrieval import tokenize
-from engine.retrieval.keyword_writes import term_counts_sql
 
 STEMS_KEPT = 200_000  # distinct words remembered (~20 MB); the memory is cleared when it fills
 
@@ -38,14 +38,10 @@ class Stems:
             known = {w: stem for w in words if (stem := self._stems.get(w)) is not None}
         missing = [w for w in words if w not in known]
         if missing:
-            # as Arrow: a list parameter of a few hundred strings took ~100 ms to bind
-            cur.register("point_words", pa.table({"w": pa.array(missing, pa.string())}))
-            try:
-                got = dict(
-                    cur.execute(f"SELECT w, stem(w, '{tokenize.STEMMER}') FROM point_words").fetchall()
-                )
-            finally:
-                cur.unregister("point_words")
+            # as Arrow, read by DuckDB's replacement scan: a list parameter of a few hundred strings took
+            # ~100 ms to bind, and register/unregister is a catalog change each
+            point_words = pa.table({"w": pa.array(missing, pa.string())})  # noqa: F841 (read by name)
+            got = dict(cur.execute(f"SELECT w, stem(w, '{tokenize.STEMMER}') FROM point_words").fetchall())
             known.update(got)
             with self._lock:
                 if len(self._stems) + len(got) > STEMS_KEPT:
@@ -56,20 +52,22 @@ class Stems:
 
 def term_counts(cur: duckdb.DuckDBPyConnection, texts: Sequence[str], stems: Stems) -> list[Counter[str]]:
     """Each text's {term: tf}, exactly as keyword_writes.term_counts_sql counts them."""
-    counts: list[Counter[str]] = [Counter() for _ in texts]
-    split = {i: ws for i, t in enumerate(texts) if (ws := tokenize.ascii_words(t)) is not None}
-    stem = stems.of(cur, {w for ws in split.values() for w in ws})
-    for i, ws in split.items():
-        counts[i].update(stem[w] for w in ws)
-    others = [i for i in range(len(texts)) if i not in split]
+    words: dict[int, list[str]] = {}
+    others: list[int] = []
+    for i, text in enumerate(texts):
+        found = tokenize.ascii_words(text)
+        if found is None:
+            others.append(i)
+        else:
+            words[i] = found
     if others:
-        table = pa.table(
-            {"id": pa.array(others, pa.int64()), "text": pa.array([texts[i] for i in others], pa.string())}
-        )
-        cur.register("point_texts", table)
-        try:
-            for i, term, tf in cur.execute(term_counts_sql("point_texts")).fetchall():
-                counts[int(i)][term] = int(tf)
-        finally:
-            cur.unregister("point_texts")
+        # Not ASCII: DuckDB lower-cases and strips accents (its Unicode rules, not Python's), Python splits
+        point_texts = pa.table({"text": pa.array([texts[i] for i in others], pa.string())})  # noqa: F841
+        lowered = cur.execute("SELECT lower(strip_accents(text)) FROM point_texts").fetchall()
+        for i, (low,) in zip(others, lowered, strict=True):
+            words[i] = tokenize.normalized_words(low or "")
+    stem = stems.of(cur, {w for ws in words.values() for w in ws})
+    counts: list[Counter[str]] = [Counter() for _ in texts]
+    for i, ws in words.items():
+        counts[i].update(stem[w] for w in ws)
     return counts

@@ -127,4 +127,11 @@ def ascii_words(text: str) -> list[str] | None:
     (point_tokens.py) and a query's terms (query_words.py) both use it."""
     if not text.isascii():
         return None
-    return [w for w in _RE2_SPACE.split(_IGNORED.sub(" ", text.lower())) if w and w not in STOPWORDS]
+    return normalized_words(text.lower())
+
+
+def normalized_words(lowered: str) -> list[str]:
+    """The kept words of a text already lower-cased and accent-stripped the way tokenize_sql does it (for
+    ASCII, Python's `lower`; for any other text, DuckDB's own `lower(strip_accents(...))`): the separator
+    class and RE2's `\\s` are ASCII, so the split itself is the same in Python for any text."""
+    return [w for w in _RE2_SPACE.split(_IGNORED.sub(" ", lowered)) if w and w not in STOPWORDS]
