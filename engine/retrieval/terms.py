@@ -93,19 +93,25 @@ class TermMatcher:
                         del self._words[old]
                 plain = [w for w in missing if w.isascii()]
                 if plain:
-                    folded = {w: w.lower() for w in plain}
-                    stems = self._stems.known(folded.values())
-                    new = sorted(set(folded.values()) - stems.keys())
-                    if new:
-                        got = self._stem(new)
-                        self._stems.keep(got)
-                        stems.update(got)
-                    for word, low in folded.items():
-                        self._words[word] = _Word(stems.get(low) or "", low in tokenize.STOPWORDS or not low)
+                    self._words.update(self._ascii_lookup(plain))
                 others = [w for w in missing if not w.isascii()]
                 if others:
                     self._words.update(self._sql_lookup(others))
             return {w: self._words[w] for w in wanted}
+
+    def _ascii_lookup(self, words: list[str]) -> dict[str, _Word]:
+        """Stem and stop flag of ASCII words: folded in Python, stems from the shared memo, the new ones
+        stemmed in one statement and remembered there."""
+        folded = {w: w.lower() for w in words}
+        stems = self._stems.known(folded.values())
+        new = sorted(set(folded.values()) - stems.keys())
+        if new:
+            got = self._stem(new)
+            self._stems.keep(got)
+            stems.update(got)
+        return {
+            w: _Word(stems.get(low) or "", low in tokenize.STOPWORDS or not low) for w, low in folded.items()
+        }
 
     def _stem(self, words: list[str]) -> dict[str, str]:
         """DuckDB's stems of lower-case ASCII words, in one statement: the words newline-joined into one
@@ -139,9 +145,9 @@ class TermMatcher:
 
     def matches(self, text: str, terms: frozenset[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of every whole word of `text` whose stem is one of `terms`; a stop word
-        never matches. The Porter stemmer only rewrites a word's ending, so an ASCII word whose first
-        letter begins none of the terms cannot match and is not stemmed (most words of a hit's chunk:
-        stemming them was a statement per snippet on the matcher's DuckDB, behind its lock)."""
+        never matches. The Porter stemmer only rewrites a word's ending, so an ASCII word that begins with
+        none of the terms (less their last STEM_SLACK characters) cannot match and is not stemmed (most
+        words of a hit's chunk: stemming them was a statement per snippet, behind the matcher's lock)."""
         if not terms or not text:
             return []
         found = [(m.start(), m.end(), m.group()) for m in _candidates(terms).finditer(text)]
