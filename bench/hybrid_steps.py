@@ -12,7 +12,7 @@ Steps: `keyword arm` (KeywordIndex.answer, on its thread), `hand-off` (from subm
 to its thread starting it, plus from its end to the caller holding its answer, when the caller had to
 wait), `vector arm` (VectorIndex.search_with_text, on the caller's thread), `fuse`, `floor`, `results`
 (best chunk per file, exists checks, pending lookup, snippets) and `snippets` (make_snippet alone, part
-of `results`); `other` is the search minus the caller's own steps.
+of `results`); `other` is the search beyond the caller's own path (one_query says which).
 """
 
 from __future__ import annotations
@@ -85,23 +85,24 @@ def instrument(search: HybridSearch, steps: Steps) -> None:
 
 
 def one_query(search: HybridSearch, steps: Steps, query: str, vector: np.ndarray, scope: str | None) -> None:
+    """Time one search. The caller's own path is the vector arm, then waiting for the keyword arm if it
+    is still running (its run, not counted again, plus the hand-off back), fuse, floor and results;
+    `other` is what the search took beyond that path."""
     steps.spans, steps.marks = {}, {}
     began = time.perf_counter()
     search.search(query, scope=scope, vector=vector)
     steps.add("search", time.perf_counter() - began)
     marks = steps.marks
-    if "submitted" in marks and "keyword arm began" in marks:
-        start = marks["keyword arm began"] - marks["submitted"]
-        # the caller waits for the keyword arm only when it ended after the vector arm
-        back = max(0.0, marks.get("fuse began", marks["keyword arm ended"]) - marks["keyword arm ended"])
-        if marks["keyword arm ended"] < marks.get("vector arm ended", 0.0):
-            back = 0.0
-        steps.add("hand-off", start + back)
-    mine = sum(steps.spans.get(name, 0.0) for name in ("vector arm", "fuse", "floor", "results"))
-    waited = 0.0
-    if "vector arm ended" in marks and "keyword arm ended" in marks:
-        waited = max(0.0, marks["keyword arm ended"] - marks["vector arm ended"])
-    steps.add("other", max(0.0, steps.spans["search"] - mine - waited - steps.spans.get("hand-off", 0.0)))
+    waited = 0.0  # the caller waiting while the keyword arm still ran, after its own vector arm
+    back = 0.0  # from the keyword arm's end to the caller going on (when the caller had to wait)
+    if {"submitted", "keyword arm began", "keyword arm ended", "vector arm ended"} <= marks.keys():
+        kw_ended, vec_ended = marks["keyword arm ended"], marks["vector arm ended"]
+        if kw_ended > vec_ended:
+            waited = kw_ended - vec_ended
+            back = max(0.0, marks.get("fuse began", kw_ended) - kw_ended)
+        steps.add("hand-off", marks["keyword arm began"] - marks["submitted"] + back)
+    path = sum(steps.spans.get(name, 0.0) for name in ("vector arm", "fuse", "floor", "results"))
+    steps.add("other", max(0.0, steps.spans["search"] - path - waited - back))
 
 
 def main() -> None:
