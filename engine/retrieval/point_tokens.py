@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import duckdb
 import pyarrow as pa
@@ -27,15 +27,16 @@ STEMS_KEPT = 200_000  # distinct words remembered (~20 MB); the memory is cleare
 
 
 class Stems:
-    """word → stem, as DuckDB's `stem(word, 'porter')` answers, remembered across writes."""
+    """word → stem, as DuckDB's `stem(word, 'porter')` answers, remembered across writes. The keys are
+    lower-case ASCII words (tokenize.ascii_words); the same memo serves queries (query_words.py) and
+    snippets (terms.py) through `shared_stems()`, since a word's stem never changes."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._stems: dict[str, str] = {}
 
     def of(self, cur: duckdb.DuckDBPyConnection, words: set[str]) -> dict[str, str]:
-        with self._lock:
-            known = {w: stem for w in words if (stem := self._stems.get(w)) is not None}
+        known = self.known(words)
         missing = [w for w in words if w not in known]
         if missing:
             # as Arrow, read by DuckDB's replacement scan: a list parameter of a few hundred strings took
@@ -43,11 +44,29 @@ class Stems:
             point_words = pa.table({"w": pa.array(missing, pa.string())})  # noqa: F841 (read by name)
             got = dict(cur.execute(f"SELECT w, stem(w, '{tokenize.STEMMER}') FROM point_words").fetchall())
             known.update(got)
-            with self._lock:
-                if len(self._stems) + len(got) > STEMS_KEPT:
-                    self._stems.clear()
-                self._stems.update(got)
+            self.keep(got)
         return known
+
+    def known(self, words: Iterable[str]) -> dict[str, str]:
+        """The remembered stems of these words (no statement); a word not remembered is left out."""
+        with self._lock:
+            return {w: stem for w in words if (stem := self._stems.get(w)) is not None}
+
+    def keep(self, stems: dict[str, str]) -> None:
+        """Remember stems read elsewhere (by DuckDB's `stem`, with STEMMER): the memory is cleared when
+        it fills."""
+        with self._lock:
+            if len(self._stems) + len(stems) > STEMS_KEPT:
+                self._stems.clear()
+            self._stems.update(stems)
+
+
+_shared = Stems()
+
+
+def shared_stems() -> Stems:
+    """The process's one word → stem memo (a stem is a pure function of the word)."""
+    return _shared
 
 
 def term_counts(cur: duckdb.DuckDBPyConnection, texts: Sequence[str], stems: Stems) -> list[Counter[str]]:

@@ -27,23 +27,15 @@ log = logging.getLogger(__name__)
 CACHED_QUERIES = 256
 
 
-def _one_torch_thread() -> None:
+def _one_torch_thread() -> bool:
     """The query thread's own torch setting, once torch is loaded (by the embedder's `load`): an
     embedder without torch (the hashing one, an endpoint) never imports it (issue 12: a command
-    imports only what it uses)."""
+    imports only what it uses). True when torch was there to be set."""
     torch = sys.modules.get("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
-
-
-def _embed_one(embedder: Embedder, query: str) -> np.ndarray:
-    """One query's vector, on the query thread, with the model loaded first so torch's one-thread
-    setting applies before the forward pass."""
-    load = getattr(embedder, "load", None)
-    if load is not None:
-        load()
-    _one_torch_thread()
-    return embedder.embed([query])[0]
+    if torch is None:
+        return False
+    torch.set_num_threads(1)
+    return True
 
 
 class QueryEmbedder:
@@ -54,6 +46,10 @@ class QueryEmbedder:
         self._lock = threading.Lock()
         self._cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._cached = cached
+        # the embedder loaded on the query thread with torch's setting made there (read and written on
+        # that one thread only): loading and setting the thread count again before every query made
+        # each query take the embedder's lock and reconfigure torch's pool
+        self._ready: Embedder | None = None
 
     def embed(self, embedder: Embedder, query: str) -> np.ndarray:
         key = (embedder.name, query)
@@ -62,7 +58,7 @@ class QueryEmbedder:
             if vector is not None:
                 self._cache.move_to_end(key)
                 return vector
-        vector = self._pool.submit(_embed_one, embedder, query).result()
+        vector = self._pool.submit(self._embed_one, embedder, query).result()
         vector.setflags(write=False)  # shared by every caller of the same query
         with self._lock:
             self._cache[key] = vector
@@ -70,17 +66,30 @@ class QueryEmbedder:
                 self._cache.popitem(last=False)
         return vector
 
+    def _embed_one(self, embedder: Embedder, query: str) -> np.ndarray:
+        """One query's vector, on the query thread. The first time for an embedder its model is loaded
+        and torch set to one thread here (the setting must precede the forward pass); after that only
+        the forward pass runs."""
+        if self._ready is not embedder:
+            self._prepare(embedder)
+        return embedder.embed([query])[0]
+
+    def _prepare(self, embedder: Embedder) -> None:
+        load = getattr(embedder, "load", None)
+        if load is not None:
+            load()
+        if _one_torch_thread() or load is None:  # a model without `load` never brings torch in
+            self._ready = embedder
+
     def warm(self, embedder: Embedder) -> Future[None]:
         """Load the model on the query thread, in the background (embedders without a `load` need none;
         nothing is embedded, so the embedder's count of embedded texts is unchanged)."""
 
         def run() -> None:
-            load = getattr(embedder, "load", None)
-            if load is None:
+            if getattr(embedder, "load", None) is None:
                 return
             try:
-                load()
-                _one_torch_thread()
+                self._prepare(embedder)
             except Exception:  # a model that cannot load reports itself at the first real query
                 log.warning("could not load the embedding model %s", embedder.name, exc_info=True)
 

@@ -6,7 +6,8 @@ pipeline (regexp_replace, string_split_regex, a DISTINCT over a subquery, the st
 and 1.5-1.9 ms the corpus size (`count(*)`), where the query itself is a few words. For an ASCII query
 the same pipeline is a few string operations in Python: lower-case, the extension's `ignore` characters
 to spaces, split on the white space RE2's `\\s` means, drop the stop words. Only the Porter stemmer
-lives in DuckDB, so a word's stem is asked for once and kept (it never changes), and a term's id and df
+lives in DuckDB, so a word's stem is asked for once and kept (it never changes; the memo is the process's
+one, point_tokens.shared_stems, which the snippets and small writes use too), and a term's id and df
 and the corpus size are kept for one write generation (a write can change any of them). A query whose
 words are all known costs no statement; otherwise one statement stems and looks up the new words.
 A query with non-ASCII text goes through the SQL (DuckDB's `lower` and `strip_accents` are Unicode's,
@@ -22,22 +23,27 @@ import duckdb
 
 from engine.retrieval import tokenize
 from engine.retrieval.keyword_query import NO_TERMS, QueryTerms
+from engine.retrieval.point_tokens import Stems, shared_stems
 
-STEMS_KEPT = 100_000
 TERMS_KEPT = 200_000
 
+# The words are written into the statement, not bound: DuckDB's Python client tries to import pandas on
+# every statement with parameters, and where pandas is not installed (the app) each failed import searches
+# sys.path again, ~0.35 ms a statement. ASCII words split by tokenize.ascii_words hold no quote anyway.
 _LOOKUP_SQL = f"""
     SELECT s.w, s.term, t.tid, t.df
-    FROM (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT unnest(string_split(?, ' ')) AS w)) s
+    FROM (SELECT w, stem(w, '{tokenize.STEMMER}') AS term
+          FROM (SELECT unnest(string_split({{words}}, ' ')) AS w)) s
     LEFT JOIN terms t ON t.term = s.term"""
 
 
 class TermLookup:
-    """Word → stem, kept; term → (id, df) and the corpus size, kept for one write generation."""
+    """Word → stem, kept (in `stems`, by default the process's memo); term → (id, df) and the corpus size,
+    kept for one write generation."""
 
-    def __init__(self) -> None:
+    def __init__(self, stems: Stems | None = None) -> None:
         self._lock = threading.Lock()
-        self._stems: dict[str, str] = {}
+        self._stems = shared_stems() if stems is None else stems
         self._terms: dict[str, tuple[int | None, int]] = {}
         self._generation = -1
         self._size: float | None = None
@@ -51,24 +57,26 @@ class TermLookup:
         if not words:
             return NO_TERMS
         distinct = set(words)
+        remembered = self._stems.known(distinct)
         with self._lock:
             if generation > self._generation:
                 self._terms, self._size, self._generation = {}, None, generation
-            stems = {w: self._stems.get(w) for w in distinct}
+            stems: dict[str, str | None] = {w: remembered.get(w) for w in distinct}
             current = generation == self._generation  # else a later write is kept: ask the store
             rows = {
                 s: self._terms[s] for s in stems.values() if current and s is not None and s in self._terms
             }
             size = self._size if current else None
         missing = sorted(w for w, stem in stems.items() if stem is None or stem not in rows)
-        fetched = cur.execute(_LOOKUP_SQL, [" ".join(missing)]).fetchall() if missing else []
+        joined = " ".join(missing).replace("'", "''")
+        fetched = cur.execute(_LOOKUP_SQL.format(words=f"'{joined}'")).fetchall() if missing else []
         for word, term, tid, df in fetched:
             stems[word] = term or ""
             rows[term or ""] = (None if tid is None else int(tid), int(df or 0))
         if size is None:
             row = cur.execute("SELECT count(*) FROM chunks").fetchone()
             size = float(row[0]) if row else 0.0
-        self._keep(generation, {w: stems[w] or "" for w, *_ in fetched}, rows, size)
+        self._keep(generation, {w: stem for w, *_ in fetched if (stem := stems[w])}, rows, size)
         known = {stems[w] or "" for w in distinct} - {""}
         tids = tuple(sorted(tid for tid, _ in (rows[t] for t in known) if tid is not None))
         idfs = [math.log10((size - rows[t][1] + 0.5) / (rows[t][1] + 0.5) + 1) for t in known]
@@ -78,11 +86,9 @@ class TermLookup:
         self, generation: int, stems: dict[str, str], rows: dict[str, tuple[int | None, int]], size: float
     ) -> None:
         """Keep new stems, and the term rows and corpus size if no write ended since they were read."""
+        if stems:
+            self._stems.keep(stems)
         with self._lock:
-            if len(self._stems) + len(stems) > STEMS_KEPT:
-                for old in list(self._stems)[: max(len(self._stems) // 2, len(stems))]:
-                    del self._stems[old]
-            self._stems.update(stems)
             if generation != self._generation:
                 return
             if len(self._terms) + len(rows) > TERMS_KEPT:

@@ -19,6 +19,7 @@ import duckdb
 
 from engine.resources import fts_extension_path
 from engine.retrieval import tokenize
+from engine.retrieval.point_tokens import shared_stems
 
 Span = tuple[int, int]
 
@@ -39,6 +40,7 @@ class TermMatcher:
         self._lock = threading.Lock()
         self._con: duckdb.DuckDBPyConnection | None = None
         self._words: dict[str, _Word] = {}
+        self._stems = shared_stems()  # lower-case ASCII word -> stem, shared with queries and writes
 
     def _connection(self) -> duckdb.DuckDBPyConnection:
         """The FTS extension (for `stem`) and a `stopwords` table holding tokenize.STOPWORDS, as
@@ -78,6 +80,10 @@ class TermMatcher:
         return frozenset(row[0] for row in rows if row[0])
 
     def _lookup(self, words: Iterable[str]) -> dict[str, _Word]:
+        """Each word's stem and stop flag. An ASCII word is folded and checked against the stop list in
+        Python (for ASCII, DuckDB's `lower(strip_accents(w))` is Python's `lower`) and its stem comes from
+        the process's word → stem memo (point_tokens.shared_stems), which the query's own words are
+        already in; only words new to it are stemmed, in one statement. Other words take the SQL here."""
         wanted = set(words)
         with self._lock:
             missing = [w for w in wanted if w not in self._words]
@@ -85,27 +91,63 @@ class TermMatcher:
                 if len(self._words) + len(missing) > _CACHE_LIMIT:  # forget the oldest half
                     for old in list(self._words)[: max(len(self._words) // 2, len(missing))]:
                         del self._words[old]
-                cur = self._connection().cursor()
-                try:
-                    # one newline-joined string, split in SQL: binding a list of strings costs ~1 ms a word
-                    rows = cur.execute(
-                        f"""SELECT w, stem(n, '{tokenize.STEMMER}'),
-                                   n IN (SELECT sw FROM stopwords) OR len(n) = 0
-                            FROM (SELECT w, lower(strip_accents(w)) AS n
-                                  FROM (SELECT unnest(string_split($words, chr(10))) AS w))""",
-                        {"words": "\n".join(missing)},
-                    ).fetchall()
-                finally:
-                    cur.close()
-                for word, stem, stop in rows:
-                    self._words[word] = _Word(stem or "", bool(stop))
+                plain = [w for w in missing if w.isascii()]
+                if plain:
+                    self._words.update(self._ascii_lookup(plain))
+                others = [w for w in missing if not w.isascii()]
+                if others:
+                    self._words.update(self._sql_lookup(others))
             return {w: self._words[w] for w in wanted}
+
+    def _ascii_lookup(self, words: list[str]) -> dict[str, _Word]:
+        """Stem and stop flag of ASCII words: folded in Python, stems from the shared memo, the new ones
+        stemmed in one statement and remembered there."""
+        folded = {w: w.lower() for w in words}
+        stems = self._stems.known(folded.values())
+        new = sorted(set(folded.values()) - stems.keys())
+        if new:
+            got = self._stem(new)
+            self._stems.keep(got)
+            stems.update(got)
+        return {
+            w: _Word(stems.get(low) or "", low in tokenize.STOPWORDS or not low) for w, low in folded.items()
+        }
+
+    def _stem(self, words: list[str]) -> dict[str, str]:
+        """DuckDB's stems of lower-case ASCII words, in one statement: the words newline-joined into one
+        literal, split in SQL (binding a list of strings costs ~1 ms a word, registering an Arrow table
+        ~3 ms, and any bound parameter ~0.35 ms: query_words.py says why)."""
+        cur = self._connection().cursor()
+        try:
+            joined = _sql_string("\n".join(words))
+            rows = cur.execute(
+                f"SELECT w, stem(w, '{tokenize.STEMMER}') "
+                f"FROM (SELECT unnest(string_split('{joined}', chr(10))) AS w)"
+            ).fetchall()
+        finally:
+            cur.close()
+        return {word: stem for word, stem in rows if stem}
+
+    def _sql_lookup(self, words: list[str]) -> dict[str, _Word]:
+        """Stem and stop flag of words by DuckDB's own folding (non-ASCII words), in one statement."""
+        cur = self._connection().cursor()
+        try:
+            rows = cur.execute(
+                f"""SELECT w, stem(n, '{tokenize.STEMMER}'),
+                           n IN (SELECT sw FROM stopwords) OR len(n) = 0
+                    FROM (SELECT w, lower(strip_accents(w)) AS n
+                          FROM (SELECT unnest(string_split($words, chr(10))) AS w))""",
+                {"words": "\n".join(words)},
+            ).fetchall()
+        finally:
+            cur.close()
+        return {word: _Word(stem or "", bool(stop)) for word, stem, stop in rows}
 
     def matches(self, text: str, terms: frozenset[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of every whole word of `text` whose stem is one of `terms`; a stop word
-        never matches. The Porter stemmer only rewrites a word's ending, so an ASCII word whose first
-        letter begins none of the terms cannot match and is not stemmed (most words of a hit's chunk:
-        stemming them was a statement per snippet on the matcher's DuckDB, behind its lock)."""
+        never matches. The Porter stemmer only rewrites a word's ending, so an ASCII word that begins with
+        none of the terms (less their last STEM_SLACK characters) cannot match and is not stemmed (most
+        words of a hit's chunk: stemming them was a statement per snippet, behind the matcher's lock)."""
         if not terms or not text:
             return []
         found = [(m.start(), m.end(), m.group()) for m in _candidates(terms).finditer(text)]
@@ -132,14 +174,24 @@ class TermMatcher:
 _WORD_CHAR = "[^\\s" + tokenize.IGNORE_PATTERN[1:-2] + "]"  # what _WORDS repeats: not space, not ignored
 
 
+# How many of a term's last characters a word that stems to it may differ in. The Porter stemmer keeps a
+# word's beginning and rewrites its ending: it removes a suffix, or puts one in its place that shares all
+# but its last character with it ("ational" -> "ate", "enci" -> "ence", "y" -> "i"), or adds one letter
+# ("conflat" -> "conflate"), so a stem less its last character begins the word (checked with DuckDB's own
+# `stem` on the 123k distinct words of /usr/share/dict/words and SciFact: none differs in more than its
+# last). One more is allowed for safety; tests/retrieval/test_snippet.py checks the rule on suffixed words.
+STEM_SLACK = 2
+
+
 @functools.lru_cache(maxsize=256)
 def _candidates(terms: frozenset[str]) -> re.Pattern[str]:
-    """The words of a text (as _WORDS finds them) that may stem to one of `terms`: those starting with a
-    term's first letter in either case, and every word with a non-ASCII letter (whose case and accents
-    DuckDB folds its own way). The Porter stemmer only rewrites a word's ending, so no other word can;
-    the regex engine skips them without a Python step per word."""
-    initials = "".join(sorted({re.escape(term[0]) for term in terms if term}))
-    first = f"(?i:[{initials}]){_WORD_CHAR}*|" if initials else ""
+    """The words of a text (as _WORDS finds them) that may stem to one of `terms`: those beginning, in
+    either case, with a term less its last STEM_SLACK characters (at least its first letter), and every
+    word with a non-ASCII letter (whose case and accents DuckDB folds its own way). No other word can
+    stem to a term (STEM_SLACK), and the regex engine skips them without a Python step per word: a
+    search's snippets stem only the words that are likely matches, not every word sharing a first letter."""
+    heads = sorted({re.escape(term[: max(1, len(term) - STEM_SLACK)]) for term in terms if term})
+    first = f"(?i:{'|'.join(heads)}){_WORD_CHAR}*|" if heads else ""
     return re.compile(f"(?<!{_WORD_CHAR})(?:{first}{_WORD_CHAR}*[^\\s\\x00-\\x7f]{_WORD_CHAR}*)")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.retrieval.fusion import calibrated, rrf
 
@@ -70,3 +72,48 @@ def test_weights_must_be_two_and_positive():
         calibrated([], 1.0, [], (1.0,))
     with pytest.raises(ValueError):
         calibrated([], 1.0, [], (0.0, 0.0))
+
+
+def plain_calibrated(keyword, reference, dense, weights, depth):
+    """The rule written the obvious way (each arm scaled at its first entry, absent keys at 0 or at the
+    cut-off arm's lowest, the weighted mean, best first, ties in first-seen order): the reference the
+    fast pass in fusion.py must equal exactly."""
+    arms = [{}, {}]
+    for arm, hits, scale in (
+        (arms[0], keyword, lambda s: min(s / reference, 1.0) if reference > 0 else 0.0),
+        (arms[1], dense, lambda s: min(max(s, 0.0), 1.0)),
+    ):
+        for key, score in hits:
+            arm.setdefault(key, scale(score))
+    absent = [min(arm.values()) if depth is not None and len(arm) >= depth > 0 else 0.0 for arm in arms]
+    keys = list(dict.fromkeys([*arms[0], *arms[1]]))
+    total = sum(weights)
+    fused = {
+        k: sum(w * arm.get(k, low) for w, arm, low in zip(weights, arms, absent, strict=True)) / total
+        for k in keys
+    }
+    return sorted(fused.items(), key=lambda item: item[1], reverse=True)
+
+
+HITS = st.lists(
+    st.tuples(st.integers(0, 40), st.floats(-0.5, 30.0, allow_nan=False).map(lambda x: round(x, 2))),
+    max_size=60,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    keyword=HITS,
+    dense=HITS.map(lambda hits: [(key, score / 30) for key, score in hits]),
+    reference=st.sampled_from([0.0, 3.5, 8.0, 12.25]),
+    weights=st.sampled_from([(0.4, 0.6), (1.0, 1.0), (0.0, 1.0), (0.3, 0.0)]),
+    depth=st.sampled_from([None, 1, 5, 50]),
+)
+def test_calibrated_equals_the_plain_rule_key_for_key_and_score_for_score(
+    keyword, dense, reference, weights, depth
+):
+    keyword = sorted(keyword, key=lambda kv: -kv[1])
+    dense = sorted(dense, key=lambda kv: -kv[1])
+    assert calibrated(keyword, reference, dense, weights, depth) == plain_calibrated(
+        keyword, reference, dense, weights, depth
+    )

@@ -58,3 +58,24 @@ def test_warm_loads_the_model_on_the_query_thread_without_embedding_anything():
     assert embedder.loaded_on.startswith("query-embed") and embedder.embedded == 0
     queries.warm(HashingEmbedder()).result(timeout=30)  # nothing to load: nothing happens
     queries.close()
+
+
+def test_the_model_is_loaded_and_torch_set_to_one_thread_once_not_before_every_query(monkeypatch):
+    class Loading(ThreadRecordingEmbedder):
+        loads = 0
+
+        def load(self) -> None:
+            self.loads += 1
+
+    settings: list[int] = []
+    real = torch.set_num_threads
+    monkeypatch.setattr(torch, "set_num_threads", lambda n: settings.append(n) or real(n))
+    embedder, queries = Loading(), QueryEmbedder()
+    for query in ("first", "second", "third"):
+        queries.embed(embedder, query)
+    assert embedder.loads == 1 and settings == [1]
+    assert [threads for threads, _ in embedder.calls] == [1, 1, 1]  # the setting holds on the query thread
+    other = Loading()
+    queries.embed(other, "fourth")  # another embedder (the settings changed): prepared once in turn
+    assert other.loads == 1 and settings == [1, 1]
+    queries.close()
