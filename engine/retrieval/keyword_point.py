@@ -40,7 +40,7 @@ from engine.retrieval.keyword_writes import (
     uncount_terms,
     weight_sql,
 )
-from engine.retrieval.point_tokens import Stems, term_counts
+from engine.retrieval.point_tokens import shared_stems, term_counts
 
 # Writes of fewer chunks than this (in and out) are planned here; bigger ones take the bulk SQL path.
 POINT_ROWS = 2_000
@@ -52,7 +52,7 @@ class WriteState:
     def __init__(self) -> None:
         self._corpus: tuple[int, int] | None = None  # (chunks, sum of their lengths)
         self._tids: dict[str, int] | None = None
-        self.stems = Stems()  # a pure function of the word: never forgotten
+        self.stems = shared_stems()  # a pure function of the word: one memo for writes and queries
 
     def forget(self) -> None:
         self._corpus = None

@@ -28,8 +28,9 @@ STEMS_KEPT = 200_000  # distinct words remembered (~20 MB); the memory is cleare
 
 class Stems:
     """word → stem, as DuckDB's `stem(word, 'porter')` answers, remembered across writes. The keys are
-    lower-case ASCII words (tokenize.ascii_words); the same memo serves queries (query_words.py) and
-    snippets (terms.py) through `shared_stems()`, since a word's stem never changes."""
+    words as tokenize splits them (lower-cased, accents stripped); the same memo serves writes
+    (keyword_point.py), queries (query_words.py) and snippets (terms.py) through `shared_stems()`, since
+    a word's stem never changes."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
