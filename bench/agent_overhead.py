@@ -33,6 +33,7 @@ from engine.events import EventBus
 from engine.indexing.embed import HashingEmbedder
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.results import SearchResult
 from engine.retrieval.vectors import VectorIndex
 
 CHUNKS_PER_FILE = 10
@@ -98,8 +99,8 @@ class StoreHost:
     def roots(self) -> list[str]:
         return [self._root]
 
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
-        return [r.to_dict() for r in self._search.search(query, scope=scope, limit=limit)]
+    def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
+        return self._search.search(query, scope=scope, limit=limit)
 
     def extracted_text(self, path: str) -> str:
         return Path(path).read_text(encoding="utf-8", errors="replace")

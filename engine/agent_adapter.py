@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.indexing.reading import readable_text
 from engine.indexing.service import IndexService
+from engine.retrieval.results import SearchResult
 from engine.roots import Roots
 
 
@@ -19,7 +20,7 @@ class EngineAgentHost:
         self,
         index: IndexService,
         roots: Roots,
-        search: Callable[..., list[dict[str, Any]]],
+        search: Callable[..., list[SearchResult]],
         propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
         max_chars: Callable[[], int],
         folder_health: Callable[[str], str] | None = None,
@@ -28,7 +29,7 @@ class EngineAgentHost:
         self.roots = roots
         self._folder_health = folder_health
 
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
+    def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
         return self._search(query, scope=scope, limit=limit)
 
     def extracted_text(self, path: str) -> str:

@@ -29,6 +29,7 @@ from engine.results import Done, GpuInfo
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
+from engine.retrieval.results import SearchResult
 from engine.retrieval.vectors import VectorIndex
 from engine.roots import LIST_LIMIT, Entry, Roots
 from engine.txn.model import ActionPlan
@@ -334,12 +335,12 @@ class Engine:
     def path_details(self, path: str) -> dict[str, Any]:
         return self.index.path_details(path)
 
-    def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+    def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
         if not query or not query.strip():
             raise InvalidInput("Type a few words to search for.")
         scope_path = self.roots.require(scope) if scope else None
         limit = max(1, min(int(limit), 100))
-        return [r.to_dict() for r in self.search.search(query, scope=scope_path, limit=limit)]
+        return self.search.search(query, scope=scope_path, limit=limit)
 
     # ---- action commands ----------------------------------------------------------------------
     def plan_reorganization(self, instruction: str, scope: str) -> ActionPlan:

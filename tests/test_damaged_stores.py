@@ -32,7 +32,7 @@ def test_a_truncated_vector_data_file_is_kept_aside_and_rebuilt_with_a_notice(tm
         assert list((sensetree_home / "vectors").glob("*.corrupt-*"))
         assert len(restarted.repair_report.requeued) == len(SAMPLE)
         restarted.drain()
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == str(root / TRAVEL)
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
         restarted.close()
 
@@ -55,7 +55,7 @@ def test_a_garbled_database_is_kept_aside_and_the_folders_are_rescanned(tmp_path
         assert list(sensetree_home.glob("sensetree.corrupt-*.db"))
         restarted.drain()
         assert restarted.indexing_stats()["done"] == len(SAMPLE)
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == str(root / TRAVEL)
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
         restarted.close()
 
@@ -99,7 +99,7 @@ def test_settings_kept_aside_twice_never_purge_the_index(tmp_path, sensetree_hom
         try:
             assert restarted.get_roots() == [str(root)]
             assert restarted.repair_report.outside_roots == []
-            assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == str(root / TRAVEL)
+            assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
         finally:
             restarted.close()
         assert load_settings(sensetree_home).roots == [str(root)]  # a new file was written
@@ -166,7 +166,7 @@ def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_
         assert item.original_path == target and item.transaction_id == plan["transaction_id"]
         assert restarted.trash_restore(item.item_id) == Restored(path=target)
         restarted.drain()
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == target
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == target
     finally:
         restarted.close()
 
@@ -191,6 +191,6 @@ def test_damaged_vector_index_files_are_dropped_and_rebuilt_without_reindexing(t
         assert any("Part of the search index was damaged" in n for n in restarted.get_config()["notices"])
         assert restarted.repair_report.requeued == []
         hits = restarted.semantic_search("Lisbon Alfama", scope=str(root / "notes"))
-        assert hits[0]["path"] == str(root / TRAVEL)
+        assert hits[0].path == str(root / TRAVEL)
     finally:
         restarted.close()

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from engine.retrieval.results import SearchResult
 from engine.roots import Roots
 
 
 class AgentHost(Protocol):
     roots: Roots  # the indexed folders and the one bounds rule every tool path passes through
 
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
-        """Hybrid search + rerank: `[{path, name, score, snippet, chunk_index}]`, best first."""
+    def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
+        """Hybrid search + rerank, best first."""
         ...
 
     def extracted_text(self, path: str) -> str:

@@ -46,6 +46,7 @@ from engine.errors import Conflict, InvalidInput, ModelError
 from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, CHAT_TURN, EventBus
 from engine.prompts import effective
 from engine.results import Done
+from engine.retrieval.results import SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -278,7 +279,7 @@ class Agent:
             closer()
 
     # ---- internals --------------------------------------------------------------------------
-    def _pre_rag(self, question: str, scope: str | None) -> list[dict[str, Any]]:
+    def _pre_rag(self, question: str, scope: str | None) -> list[SearchResult]:
         try:
             return self._host.search(question, scope, PRE_RAG_LIMIT)[:PRE_RAG_LIMIT]
         except Exception as exc:  # noqa: BLE001 (a search failure must not cost the person their answer)

@@ -299,3 +299,52 @@ def test_a_stored_conversation_keeps_its_keys_and_its_nulls():
         Conversation(**{**old, "turns": [errored], "running": True}),
         {**old, "turns": [errored], "running": True},
     )
+
+
+# The last commands typed (issue 14): each against the dict it answered before, built here by hand.
+def _indexed(engine, tmp_path):
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "invoice-acme.txt").write_text("ACME invoice: 1250 EUR for the March consulting work.")
+    (folder / "sub" / "notes.md").write_text("Meeting notes about the ACME invoice and the garden.")
+    engine.add_indexed_folder(str(folder))
+    engine.drain()
+    return folder
+
+
+def test_a_search_hit_serialises_to_the_ipc_shape():
+    from engine.retrieval.results import SearchResult
+
+    result = SearchResult("/r/a.txt", "a.txt", 0.5, "snip", 2, [(0, 4)])
+    assert to_jsonable(result) == {
+        "path": "/r/a.txt",
+        "name": "a.txt",
+        "score": 0.5,
+        "snippet": "snip",
+        "chunk_index": 2,
+        "highlights": [[0, 4]],
+        "semantic": "done",
+    }
+
+
+def test_semantic_search_answers_search_results_whose_json_is_the_old_hit_dict(engine, tmp_path):
+    from engine.retrieval.results import SearchResult
+
+    folder = _indexed(engine, tmp_path)
+    hits = engine.semantic_search("ACME invoice", scope=str(folder), limit=5)
+    assert hits and all(type(hit) is SearchResult for hit in hits)
+    old = [
+        {
+            "path": hit.path,
+            "name": hit.name,
+            "score": hit.score,
+            "snippet": hit.snippet,
+            "chunk_index": hit.chunk_index,
+            "highlights": [[start, end] for start, end in hit.highlights],
+            "semantic": hit.semantic,
+        }
+        for hit in hits
+    ]
+    assert old[0]["path"] == str(folder / "invoice-acme.txt") and old[0]["highlights"]
+    _same_json(hits, old)
+    assert Api(engine).semantic_search(query="ACME invoice", scope=str(folder), limit=5) == ok(old)

@@ -159,7 +159,7 @@ def test_a_store_refusing_one_file_keeps_the_rest_of_its_batch(tmp_path, sensetr
         assert engine.indexing_stats()["done"] == 5
         poison = [q for q in engine.indexing_queue(100) if q.path.endswith("poison.txt")]
         assert poison[0].error == "RuntimeError: keyword store refused the write"
-        assert engine.semantic_search("orchard")[0]["path"].endswith("ordinary-1.txt")
+        assert engine.semantic_search("orchard")[0].path.endswith("ordinary-1.txt")
     finally:
         engine.close()
 
@@ -217,7 +217,7 @@ def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_p
         engine.add_indexed_folder(str(root))  # what `sensetree index FOLDER` does on the second run
         engine.drain()
         assert engine.index.catalog.get(str(root / "ordinary-0.txt")) is None
-        assert engine.semantic_search("lighthouse keeper")[0]["path"] == str(root / "added.txt")
+        assert engine.semantic_search("lighthouse keeper")[0].path == str(root / "added.txt")
         assert engine.indexing_stats()["done"] == 5
 
 

@@ -21,7 +21,7 @@ def engine(tmp_path, sensetree_home):
 
 
 def paths_of(results):
-    return [r["path"] for r in results]
+    return [r.path for r in results]
 
 
 def test_indexing_a_folder_makes_its_files_searchable_by_keyword_and_meaning(engine, tmp_path):
@@ -31,8 +31,8 @@ def test_indexing_a_folder_makes_its_files_searchable_by_keyword_and_meaning(eng
     stats = engine.indexing_stats()
     assert stats["done"] == 4 and stats["queued"] == 0 and stats["failed"] == 0
     hits = engine.semantic_search("sourdough flour starter")
-    assert hits[0]["path"] == str(root / "recipes" / "bread.txt")
-    assert 0 < hits[0]["score"] <= 1 and hits[0]["snippet"]
+    assert hits[0].path == str(root / "recipes" / "bread.txt")
+    assert 0 < hits[0].score <= 1 and hits[0].snippet
 
 
 def test_unchanged_files_are_never_re_embedded_on_rescan(engine, tmp_path):

@@ -53,11 +53,11 @@ def test_a_file_is_found_by_keyword_before_its_vectors_land_and_says_semantic_pe
         assert engine.embedder.embedded == 0 and engine.vectors.chunk_counts() == {}
         path = str(root / "notes" / "travel.txt")
         hits = engine.semantic_search("Alfama")
-        assert hits[0]["path"] == path and hits[0]["semantic"] == "pending"
+        assert hits[0].path == path and hits[0].semantic == "pending"
         stats = engine.indexing_stats()
         assert stats["keyword"]["done"] == len(SAMPLE) and stats["semantic"]["done"] == 0
         assert SemanticPhase(engine.indexer).run_batch() == len(SAMPLE)
-        assert engine.semantic_search("Alfama")[0]["semantic"] == "done"
+        assert engine.semantic_search("Alfama")[0].semantic == "done"
         assert engine.vectors.chunk_counts()[path] == engine.index.catalog.get(path).chunks
     finally:
         engine.close()
@@ -76,7 +76,7 @@ def test_a_crash_after_the_keyword_write_and_before_the_catalog_commit_is_repair
         assert restarted.keywords.chunk_counts() == {}
         restarted.drain()  # the jobs were still queued
         assert restarted.indexing_stats()["done"] == len(SAMPLE)
-        assert restarted.semantic_search("Sourdough")[0]["path"] == str(root / "recipes" / "bread.txt")
+        assert restarted.semantic_search("Sourdough")[0].path == str(root / "recipes" / "bread.txt")
     finally:
         restarted.close()
 
@@ -237,7 +237,7 @@ def test_a_model_written_sense_arrives_in_the_semantic_phase_after_the_file_is_s
         keyword_phase_only(engine, root)
         path = str(root / "travel.txt")
         assert asked == [] and "Lisbon city break" not in (engine.index.catalog.get(path).sense or "")
-        assert engine.semantic_search("Alfama")[0]["semantic"] == "pending"
+        assert engine.semantic_search("Alfama")[0].semantic == "pending"
         assert SemanticPhase(engine.indexer).run_batch() == 1
         record = engine.index.catalog.get(path)
         assert len(asked) == 1 and "Lisbon city break" in record.sense and record.semantic == "done"

@@ -95,7 +95,7 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
         assert [q.path for q in failed] == [odd] and failed[0].error == NOT_TEXT_NAME
         assert os.fsencode(failed[0].path).endswith(LATIN1_NAME)  # lossless: it still opens the file
         assert engine.index.catalog.get(odd).error == NOT_TEXT_NAME
-        assert engine.semantic_search("budget of project 7")[0]["path"].endswith("note-07.txt")
+        assert engine.semantic_search("budget of project 7")[0].path.endswith("note-07.txt")
         raw = sqlite3.connect(sensetree_home / "sensetree.db")
         stored = [row[0].decode("utf-8") for row in raw.execute("SELECT CAST(path AS BLOB) FROM files")]
         raw.close()

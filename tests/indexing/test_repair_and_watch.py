@@ -53,7 +53,7 @@ def test_a_file_whose_vector_rows_are_missing_is_requeued_and_rebuilt(tmp_path, 
         assert restarted.repair_report.requeued == [path]
         restarted.drain()
         assert restarted.keywords.chunk_counts()[path] == restarted.index.catalog.get(path).chunks
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == path
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == path
     finally:
         restarted.close()
 
@@ -97,7 +97,7 @@ def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding
         os.rename(new, moved)
         assert wait_for(engine, lambda: engine.index.catalog.get(str(moved)) is not None)
         assert engine.embedder.embedded == embedded
-        assert engine.semantic_search("pottery Thursday")[0]["path"] == str(moved)
+        assert engine.semantic_search("pottery Thursday")[0].path == str(moved)
         os.unlink(moved)
         assert wait_for(engine, lambda: engine.index.catalog.get(str(moved)) is None)
     finally:
@@ -121,7 +121,7 @@ def test_a_torn_settings_file_is_reported_at_start_and_the_index_survives_it(tmp
     engine = make_engine(sensetree_home)
     try:
         assert engine.get_config()["notices"] == []
-        assert engine.semantic_search("Lisbon Alfama")[0]["path"] == str(root / "notes" / "travel.txt")
+        assert engine.semantic_search("Lisbon Alfama")[0].path == str(root / "notes" / "travel.txt")
         assert engine.embedder.embedded == 1  # the query only: nothing was re-indexed
     finally:
         engine.close()
