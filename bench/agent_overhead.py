@@ -31,6 +31,7 @@ from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.events import EventBus
 from engine.indexing.embed import HashingEmbedder
+from engine.indexing.results import SenseRow
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.results import SearchResult
@@ -105,7 +106,7 @@ class StoreHost:
     def extracted_text(self, path: str) -> str:
         return Path(path).read_text(encoding="utf-8", errors="replace")
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         return []
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.indexing.reading import readable_text
+from engine.indexing.results import SenseRow
 from engine.indexing.service import IndexService
 from engine.retrieval.results import SearchResult
 from engine.roots import Roots
@@ -35,7 +36,7 @@ class EngineAgentHost:
     def extracted_text(self, path: str) -> str:
         return readable_text(path, self._max_chars())
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         return self._index.read_semantics(path, recursive, limit)
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:

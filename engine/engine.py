@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from engine.agent.probe import EndpointCheck
     from engine.agent.service import Agent
     from engine.gardener.model import FolderReport, Health
-    from engine.indexing.results import FileSense, PinnedSense, QueueRow, Requalifying
+    from engine.indexing.progress import IndexingProgress
+    from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
     from engine.key_guard import KeyGuard
     from engine.retrieval.semantic_tree import TreeNode
 
@@ -304,7 +305,7 @@ class Engine:
     def remove_indexed_folder(self, path: str) -> list[str]:
         return self.index.remove_indexed_folder(path)
 
-    def indexing_stats(self) -> dict[str, Any]:
+    def indexing_stats(self) -> IndexingProgress:
         return self.index.indexing_stats()
 
     def indexing_queue(self, limit: int = 100) -> list[QueueRow]:
@@ -329,10 +330,10 @@ class Engine:
     def set_file_summary(self, path: str, summary: str) -> PinnedSense:
         return self.index.set_file_summary(path, summary)
 
-    def read_semantics(self, path: str, recursive: bool = False) -> list[dict[str, Any]]:
+    def read_semantics(self, path: str, recursive: bool = False) -> list[SenseRow]:
         return self.index.read_semantics(path, recursive)
 
-    def path_details(self, path: str) -> dict[str, Any]:
+    def path_details(self, path: str) -> PathDetails:
         return self.index.path_details(path)
 
     def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:

@@ -54,7 +54,7 @@ def test_a_garbled_database_is_kept_aside_and_the_folders_are_rescanned(tmp_path
         assert any("database was damaged" in n for n in notices), notices
         assert list(sensetree_home.glob("sensetree.corrupt-*.db"))
         restarted.drain()
-        assert restarted.indexing_stats()["done"] == len(SAMPLE)
+        assert restarted.indexing_stats().done == len(SAMPLE)
         assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
         restarted.close()
@@ -105,7 +105,7 @@ def test_settings_kept_aside_twice_never_purge_the_index(tmp_path, sensetree_hom
         assert load_settings(sensetree_home).roots == [str(root)]  # a new file was written
     third = make_engine(sensetree_home)
     try:
-        assert third.get_roots() == [str(root)] and third.indexing_stats()["done"] == len(SAMPLE)
+        assert third.get_roots() == [str(root)] and third.indexing_stats().done == len(SAMPLE)
     finally:
         third.close()
 
@@ -117,7 +117,7 @@ def test_a_settings_file_without_roots_keeps_the_indexed_folders(tmp_path, sense
     restarted = make_engine(sensetree_home)
     try:
         assert restarted.get_roots() == [str(root)]
-        assert restarted.indexing_stats()["done"] == len(SAMPLE)
+        assert restarted.indexing_stats().done == len(SAMPLE)
         assert any("kept the 1 it has indexed" in n for n in restarted.get_config()["notices"])
     finally:
         restarted.close()

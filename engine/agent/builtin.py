@@ -180,9 +180,7 @@ class TurnTools:
         if not rows:
             return f"No stored senses under {path} (it may not be indexed yet)."
         self.read_content = True
-        return "\n".join(
-            f"- {r['path']} [{r.get('doc_type') or '?'}]: {r.get('sense') or '(no sense yet)'}" for r in rows
-        )
+        return "\n".join(f"- {r.path} [{r.doc_type or '?'}]: {r.sense or '(no sense yet)'}" for r in rows)
 
     def folder_health(self, path: str) -> str:
         """Audit a folder: duplicates, near-duplicates, old versions, misplaced files, unhelpful names,

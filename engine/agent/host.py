@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from engine.indexing.results import SenseRow
 from engine.retrieval.results import SearchResult
 from engine.roots import Roots
 
@@ -21,8 +22,8 @@ class AgentHost(Protocol):
         """The file's text as indexing extracts it; raises ExtractionError or NotFound."""
         ...
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
-        """The stored senses under a folder (or of one file): `[{path, sense, doc_type}]`."""
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
+        """The stored senses under a folder (or of one file)."""
         ...
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.config import ReasoningSettings, Settings
 from engine.errors import NotFound, PlanInvalid
+from engine.indexing.results import SenseRow
 from engine.retrieval.results import SearchResult
 from engine.roots import Roots
 
@@ -49,9 +50,9 @@ class FolderHost:
             raise NotFound(f"{path} does not exist.")
         return Path(path).read_text(encoding="utf-8", errors="replace")
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         rows = [
-            {"path": p, "sense": s, "doc_type": "text"}
+            SenseRow(path=p, sense=s, doc_type="text", pinned=False)
             for p, s in sorted(self.senses_by_path.items())
             if os.path.dirname(p) == path or (recursive and p.startswith(path + os.sep))
         ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from pydantic import ValidationError
@@ -348,3 +349,132 @@ def test_semantic_search_answers_search_results_whose_json_is_the_old_hit_dict(e
     assert old[0]["path"] == str(folder / "invoice-acme.txt") and old[0]["highlights"]
     _same_json(hits, old)
     assert Api(engine).semantic_search(query="ACME invoice", scope=str(folder), limit=5) == ok(old)
+
+
+def _phase(phase) -> dict:
+    return {
+        "done": phase.done,
+        "total": phase.total,
+        "current": phase.current,
+        "rate": phase.rate,
+        "eta_s": phase.eta_s,
+    }
+
+
+def test_indexing_stats_answers_the_progress_model_whose_json_is_the_old_stats_dict(engine, tmp_path):
+    from engine.indexing.progress import IndexingProgress
+
+    folder = _indexed(engine, tmp_path)
+    stats = engine.indexing_stats()
+    assert type(stats) is IndexingProgress and stats.done == 2
+    old = {
+        "seq": stats.seq,
+        "keyword": _phase(stats.keyword),
+        "semantic": _phase(stats.semantic),
+        "roots": [
+            {
+                "path": str(folder),
+                "files": 2,
+                "searchable": 2,
+                "semantic_done": 2,
+                "queued": 0,
+                "failed": 0,
+            }
+        ],
+        "files": 2,
+        "chunks": stats.chunks,
+        "queued": 0,
+        "done": 2,
+        "failed": 0,
+        "skipped": 0,
+        "paused": False,
+        "current": None,
+        "removing": [],
+        "scanning": [],
+    }
+    _same_json(stats, old)
+    assert stats.to_dict() == old  # the indexing-progress event carries the same keys
+    envelope = Api(engine).indexing_stats()
+    assert envelope["data"]["seq"] > stats.seq
+    data = envelope["data"]  # a later snapshot: the rates moved on, the keys and counts did not
+    assert set(data) == set(old) and set(data["keyword"]) == set(old["keyword"]) == set(data["semantic"])
+    assert {k: v for k, v in data.items() if k not in ("seq", "keyword", "semantic")} == {
+        k: v for k, v in old.items() if k not in ("seq", "keyword", "semantic")
+    }
+
+
+def test_read_semantics_answers_sense_rows_whose_json_is_the_old_row_dict(engine, tmp_path):
+    from engine.indexing.results import SenseRow
+
+    folder = _indexed(engine, tmp_path)
+    invoice, notes = str(folder / "invoice-acme.txt"), str(folder / "sub" / "notes.md")
+    engine.set_file_summary(invoice, "ACME invoice, March.")
+    rows = engine.read_semantics(str(folder), recursive=True)
+    assert rows and all(type(row) is SenseRow for row in rows)
+    notes_sense = engine.index.catalog.get(notes).sense
+    old = [
+        {"path": invoice, "sense": "ACME invoice, March.", "doc_type": rows[0].doc_type, "pinned": True},
+        {"path": notes, "sense": notes_sense, "doc_type": rows[1].doc_type, "pinned": False},
+    ]
+    _same_json(rows, old)
+    assert Api(engine).read_semantics(path=str(folder)) == ok(old[:1])  # not recursive: the folder's own
+
+
+def _old_details(engine, path: str) -> dict:
+    """The dict path_details answered before it was typed, rebuilt here from the catalog and the disk."""
+    st, record = os.stat(path), engine.index.catalog.get(path)
+    old = {
+        "path": path,
+        "name": os.path.basename(path),
+        "is_dir": os.path.isdir(path),
+        "size": st.st_size,
+        "mtime": st.st_mtime,
+        "root": engine.roots.root_of(path),
+        "sense": None,
+        "pinned": False,
+        "doc_type": None,
+        "status": "not indexed",
+        "error": None,
+        "note": None,
+        "chunks": 0,
+        "queued": False,
+    }
+    if record is not None:
+        old.update(
+            path=record.path,
+            root=record.root,
+            name=record.name,
+            sense=record.sense,
+            pinned=record.pinned,
+            doc_type=record.doc_type,
+            status=record.status,
+            error=record.error,
+            note=record.note,
+            chunks=record.chunks,
+            semantic=record.semantic,
+        )
+    if os.path.isdir(path):
+        old.update(files=len(engine.index.catalog.under(path)), status="folder")
+    return old
+
+
+def test_path_details_answers_a_model_whose_json_is_the_old_details_dict(engine, tmp_path):
+    from engine.indexing.results import PathDetails
+
+    folder = _indexed(engine, tmp_path)
+    (folder / "later.txt").write_text("written after the index was built")
+    api = Api(engine)
+    for path in (folder / "invoice-acme.txt", folder / "later.txt", folder / "sub", folder):
+        details = engine.path_details(str(path))
+        assert type(details) is PathDetails
+        old = _old_details(engine, str(path))
+        _same_json(details, old)
+        assert api.path_details(path=str(path)) == ok(old)
+    indexed, unindexed = (
+        to_jsonable(engine.path_details(str(folder / "invoice-acme.txt"))),
+        _old_details(engine, str(folder / "later.txt")),
+    )
+    assert indexed["semantic"] == "done" and indexed["chunks"] >= 1 and "files" not in indexed
+    assert "semantic" not in unindexed and unindexed["status"] == "not indexed"
+    assert to_jsonable(engine.path_details(str(folder)))["files"] == 2
+

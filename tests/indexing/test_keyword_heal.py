@@ -98,7 +98,7 @@ def test_a_fatal_error_on_a_write_sets_the_file_aside_and_rebuilds_it(tmp_path, 
         assert [h.path for h in engine.keywords.search("Courgettes", 5)] == [str(garden)]
         assert [h.path for h in engine.keywords.search("Alfama", 5)] == [str(root / "notes" / "travel.txt")]
         assert engine.keywords.chunk_counts() == engine.index.catalog.done_chunk_counts()
-        assert engine.indexing_stats()["failed"] == 0
+        assert engine.indexing_stats().failed == 0
     finally:
         engine.close()
 

@@ -81,7 +81,7 @@ def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding
     engine = make_engine(sensetree_home, background=True)
     try:
         engine.add_indexed_folder(str(root))
-        assert wait_for(engine, lambda: engine.indexing_stats()["done"] == 4)
+        assert wait_for(engine, lambda: engine.indexing_stats().done == 4)
         new = root / "notes" / "new.txt"
         new.write_text("Pottery class every Thursday at the community centre.", encoding="utf-8")
         assert wait_for(
