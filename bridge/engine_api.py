@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from engine.agent.mcp import McpTool
     from engine.agent.memory import MemoryNote  # the agent package is heavy: imported for the checker only
     from engine.agent.probe import EndpointCheck
+    from engine.agent.turn_result import TurnResult
     from engine.engine import Engine
     from engine.gardener.model import FolderReport, Health
     from engine.indexing.progress import IndexingProgress
@@ -49,7 +50,7 @@ class EngineApi(Protocol):
         messages: Sequence[Mapping[str, Any]],
         scope: str | None = None,
         conversation_id: str | None = None,
-    ) -> JSON: ...
+    ) -> TurnResult: ...
     def approve_tool_call(self, call_id: str, decision: str) -> Done: ...
     def plan_reorganization(self, instruction: str, scope: str) -> ActionPlan: ...
     def apply_action_plan(self, transaction_id: str, operations: list[JSON] | None = None) -> ApplyResult: ...

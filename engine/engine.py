@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from engine.agent.memory import MemoryNote
     from engine.agent.probe import EndpointCheck
     from engine.agent.service import Agent
+    from engine.agent.turn_result import TurnResult
     from engine.gardener.model import FolderReport, Health
     from engine.indexing.progress import IndexingProgress
     from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
@@ -380,7 +381,7 @@ class Engine:
         messages: Sequence[Mapping[str, Any]],
         scope: str | None = None,
         conversation_id: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> TurnResult:
         return self.agent.chat_with_assistant(messages, scope, conversation_id)
 
     def test_chat_endpoint(

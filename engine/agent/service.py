@@ -40,6 +40,7 @@ from engine.agent.probe import EndpointCheck, failed, probe_endpoint
 from engine.agent.prompt import PromptParts, assemble, scope_tree
 from engine.agent.sources import select_sources
 from engine.agent.tools import ToolRegistry
+from engine.agent.turn_result import TurnResult
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.errors import Conflict, InvalidInput, ModelError
@@ -128,7 +129,7 @@ class Agent:
         messages: Sequence[Mapping[str, Any]],
         scope: str | None = None,
         conversation_id: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> TurnResult:
         history = _clean_history(messages)
         settings = self._settings()
         folder = self._host.roots.require(scope) if scope else None
@@ -165,7 +166,7 @@ class Agent:
             self._release(conversation_id)
             status = "error" if result.get("error") else "stopped" if result["stopped"] else "done"
             self.conversations.finish_turn(conversation_id, position, result, status)
-        return result
+        return TurnResult.model_validate(result)
 
     def stop_chat(self, conversation_id: str) -> Done:
         """Stop the conversation's running turn; stopping a conversation with no running turn is a no-op."""
