@@ -7,7 +7,7 @@ run time: every command the bridge publishes names a method of this protocol and
 same parameters.
 
 Results carry the types the engine returns (each declared once, next to the code that builds it);
-`JSON` marks the few commands that still answer a plain dict.
+`JSON` marks inputs only (a settings patch, edited plan operations): no result is a plain JSON dict.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.config import SettingsView
 from engine.events import EventBus
 from engine.results import Done, GpuInfo
 from engine.retrieval.results import SearchResult
@@ -97,8 +98,8 @@ class EngineApi(Protocol):
     def propose_gardener_fix(self, path: str, kind: str, keep: list[str] | None = None) -> ActionPlan: ...
 
     # settings
-    def get_config(self) -> JSON: ...
-    def set_config(self, patch: JSON) -> JSON: ...
+    def get_config(self) -> SettingsView: ...
+    def set_config(self, patch: JSON) -> SettingsView: ...
     def get_default_prompts(self) -> dict[str, str]: ...
     def test_chat_endpoint(
         self, base_url: str | None = None, api_key: str | None = None, model: str | None = None

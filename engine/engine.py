@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import privacy, prompts, stores
-from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
+from engine.config import (
+    Settings,
+    SettingsView,
+    apply_patch,
+    data_dir,
+    load_settings,
+    save_settings,
+    shown,
+)
 from engine.errors import EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
@@ -472,10 +480,8 @@ class Engine:
         return None  # only a window can show a folder picker; the bridge answers this in the window
 
     # ---- settings and about -------------------------------------------------------------------
-    def get_config(self) -> dict[str, Any]:
-        config = masked(self.settings)
-        config["notices"] = self.startup_notices()
-        return config
+    def get_config(self) -> SettingsView:
+        return shown(self.settings, self.startup_notices())
 
     def startup_notices(self) -> list[str]:
         """What start-up did on the person's behalf: recoveries, repairs, a settings file kept aside."""
@@ -513,7 +519,7 @@ class Engine:
 
         return KeyGuard(self.settings)
 
-    def set_config(self, patch: dict[str, Any]) -> dict[str, Any]:
+    def set_config(self, patch: dict[str, Any]) -> SettingsView:
         if not isinstance(patch, dict):
             raise InvalidInput("Settings changes must be an object of keys to new values.")
         if "roots" in patch:
@@ -535,7 +541,7 @@ class Engine:
         wanted = self._wanted_embedder()
         if "embedding" in patch and wanted.name != self.embedder.name:
             self.reembedder.start(wanted, background=self._background)
-        return {**self.get_config(), "save_notices": key_notices}
+        return self.get_config().model_copy(update={"save_notices": key_notices})
 
     def get_default_prompts(self) -> dict[str, str]:
         return dict(prompts.DEFAULTS)

@@ -27,7 +27,7 @@ def test_a_truncated_vector_data_file_is_kept_aside_and_rebuilt_with_a_notice(tm
         handle.truncate(os.path.getsize(data) // 2)
     restarted = make_engine(sensetree_home)
     try:
-        notices = restarted.get_config()["notices"]
+        notices = restarted.get_config().notices
         assert any("search index was damaged" in n for n in notices), notices
         assert list((sensetree_home / "vectors").glob("*.corrupt-*"))
         assert len(restarted.repair_report.requeued) == len(SAMPLE)
@@ -50,7 +50,7 @@ def test_a_garbled_database_is_kept_aside_and_the_folders_are_rescanned(tmp_path
     db.write_bytes(bytes(raw))
     restarted = make_engine(sensetree_home)
     try:
-        notices = restarted.get_config()["notices"]
+        notices = restarted.get_config().notices
         assert any("database was damaged" in n for n in notices), notices
         assert list(sensetree_home.glob("sensetree.corrupt-*.db"))
         restarted.drain()
@@ -118,7 +118,7 @@ def test_a_settings_file_without_roots_keeps_the_indexed_folders(tmp_path, sense
     try:
         assert restarted.get_roots() == [str(root)]
         assert restarted.indexing_stats().done == len(SAMPLE)
-        assert any("kept the 1 it has indexed" in n for n in restarted.get_config()["notices"])
+        assert any("kept the 1 it has indexed" in n for n in restarted.get_config().notices)
     finally:
         restarted.close()
     assert load_settings(sensetree_home).indexing.watch is False  # the person's other settings stay
@@ -146,7 +146,7 @@ def test_a_start_up_purge_of_many_files_is_announced(tmp_path, sensetree_home):
         assert len(restarted.repair_report.outside_roots) == 7
         assert any(
             "7 file(s) outside the indexed folders were removed" in n
-            for n in restarted.get_config()["notices"]
+            for n in restarted.get_config().notices
         )
     finally:
         restarted.close()
@@ -188,7 +188,7 @@ def test_damaged_vector_index_files_are_dropped_and_rebuilt_without_reindexing(t
             handle.truncate(os.path.getsize(path) // 2)
     restarted = make_engine(sensetree_home)
     try:
-        assert any("Part of the search index was damaged" in n for n in restarted.get_config()["notices"])
+        assert any("Part of the search index was damaged" in n for n in restarted.get_config().notices)
         assert restarted.repair_report.requeued == []
         hits = restarted.semantic_search("Lisbon Alfama", scope=str(root / "notes"))
         assert hits[0].path == str(root / TRAVEL)

@@ -132,7 +132,7 @@ def test_always_is_saved_in_the_settings_file_and_the_tool_is_not_asked_about_ag
         assert _ask(engine).answer == "second"
         on_disk = json.loads((tmp_path / "home" / "settings.json").read_text())
         assert on_disk["mcpServers"]["filesystem"]["alwaysAllow"] == ["write_file"]
-        assert engine.get_config()["mcpServers"]["filesystem"]["alwaysAllow"] == ["write_file"]
+        assert engine.get_config().mcp_servers["filesystem"].always_allow == ["write_file"]
     finally:
         engine.close()
     assert len(watcher.pending) == 1 and (docs / "garden.md").read_text() == "two"

@@ -517,3 +517,61 @@ def test_a_chat_turn_answers_a_turn_result_whose_json_is_the_old_turn_dict(tmp_p
     finally:
         engine.close()
     model.assert_complete()
+
+
+def test_the_settings_view_declares_every_settings_key_and_is_no_settings():
+    from engine.config import Settings, SettingsView
+
+    assert set(SettingsView.model_fields) == set(Settings.model_fields) - {"roots_defaulted"} | {
+        "notices",
+        "save_notices",
+    }
+    assert not issubclass(SettingsView, Settings)  # a masked key can never be saved or sent on
+
+
+def test_get_and_set_config_answer_a_settings_view_whose_json_is_the_old_masked_dict(engine, tmp_path):
+    from engine.config import MASK, SettingsView
+
+    api = Api(engine)
+    saved = engine.set_config(
+        {
+            "reasoning": {"base_url": "https://llm.example/v1", "api_key": "sk-1", "model": "m"},
+            "mcpServers": {"notes": {"command": "notes-server", "env": {"TOKEN": "t"}, "alwaysAllow": ["a"]}},
+        }
+    )
+    assert type(saved) is SettingsView and saved.save_notices == [] and saved.reasoning.api_key == MASK
+    old = engine.settings.to_json_dict()
+    assert old["reasoning"]["api_key"] == "sk-1"
+    old["reasoning"]["api_key"] = MASK
+    old["mcpServers"]["notes"]["env"] = {"TOKEN": MASK}
+    old["notices"] = []
+    assert old["mcpServers"]["notes"]["alwaysAllow"] == ["a"] and old["reasoning"]["reasoning_effort"] is None
+    _same_json(saved, {**old, "save_notices": []})
+    shown = engine.get_config()
+    assert type(shown) is SettingsView and shown.mcp_servers["notes"].always_allow == ["a"]
+    _same_json(shown, old)
+    assert api.get_config() == ok(old)
+    assert api.set_config(patch={"agent": {"max_rounds": 4}}) == ok(
+        {**old, "agent": {**old["agent"], "max_rounds": 4}, "save_notices": []}
+    )
+
+
+def test_a_settings_file_that_could_not_be_read_is_in_the_config_as_before(tmp_path):
+    from engine.engine import Engine
+    from engine.indexing.embed import HashingEmbedder
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text("{ not json", encoding="utf-8")
+    engine = Engine(home, embedder=HashingEmbedder())
+    try:
+        config = engine.get_config()
+        assert config.load_warning and config.load_warning in config.notices
+        old = {
+            **engine.settings.to_json_dict(),
+            "load_warning": config.load_warning,
+            "notices": config.notices,
+        }
+        _same_json(config, old)
+    finally:
+        engine.close()

@@ -112,7 +112,7 @@ def test_a_torn_settings_file_is_reported_at_start_and_the_index_survives_it(tmp
     settings.write_text(kept[:-3], encoding="utf-8")  # a torn write
     restarted = make_engine(sensetree_home)
     try:
-        notices = restarted.get_config()["notices"]
+        notices = restarted.get_config().notices
         assert len(notices) == 1 and "could not be read" in notices[0]
         assert restarted.index.catalog.get(str(root / "notes" / "travel.txt")) is not None
     finally:
@@ -120,7 +120,7 @@ def test_a_torn_settings_file_is_reported_at_start_and_the_index_survives_it(tmp
     settings.write_text(kept, encoding="utf-8")  # the person puts their settings back
     engine = make_engine(sensetree_home)
     try:
-        assert engine.get_config()["notices"] == []
+        assert engine.get_config().notices == []
         assert engine.semantic_search("Lisbon Alfama")[0].path == str(root / "notes" / "travel.txt")
         assert engine.embedder.embedded == 1  # the query only: nothing was re-indexed
     finally:
@@ -133,6 +133,6 @@ def test_start_up_notices_say_what_the_repair_did(tmp_path, sensetree_home):
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
-        assert any("1 file(s) re-queued" in n for n in restarted.get_config()["notices"])
+        assert any("1 file(s) re-queued" in n for n in restarted.get_config().notices)
     finally:
         restarted.close()
