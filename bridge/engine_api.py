@@ -6,8 +6,9 @@ the bottom assigns an `Engine` to an `EngineApi`). tests/bridge/test_engine_api.
 run time: every command the bridge publishes names a method of this protocol and of `Engine`, with the
 same parameters.
 
-Results carry the types the engine returns (each declared once, next to the code that builds it);
-`JSON` marks inputs only (a settings patch, edited plan operations): no result is a plain JSON dict.
+Results carry the types the engine returns (each declared once, next to the code that builds it):
+every result is a dataclass or pydantic model (or a plain str/list of str), never a bare dict;
+`JSON` marks only inputs the page sends as objects (a settings patch, edited plan operations).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.config import SettingsView
+from engine.config import PromptSettings, SettingsView
 from engine.events import EventBus
 from engine.results import Done, GpuInfo
 from engine.retrieval.results import SearchResult
@@ -100,7 +101,7 @@ class EngineApi(Protocol):
     # settings
     def get_config(self) -> SettingsView: ...
     def set_config(self, patch: JSON) -> SettingsView: ...
-    def get_default_prompts(self) -> dict[str, str]: ...
+    def get_default_prompts(self) -> PromptSettings: ...
     def test_chat_endpoint(
         self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
     ) -> EndpointCheck: ...

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import privacy, prompts, stores
 from engine.config import (
+    PromptSettings,
     Settings,
     SettingsView,
     apply_patch,
@@ -543,8 +544,9 @@ class Engine:
             self.reembedder.start(wanted, background=self._background)
         return self.get_config().model_copy(update={"save_notices": key_notices})
 
-    def get_default_prompts(self) -> dict[str, str]:
-        return dict(prompts.DEFAULTS)
+    def get_default_prompts(self) -> PromptSettings:
+        """The built-in prompts, keyed as the settings' `prompts` section (the page's placeholders)."""
+        return PromptSettings(**prompts.DEFAULTS)
 
     def gpu_available(self) -> GpuInfo:
         import torch

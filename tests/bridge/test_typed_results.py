@@ -198,7 +198,7 @@ def test_a_reorganisation_plan_reaches_the_page_as_the_plan_json_did():
     assert to_jsonable(plan)["operations"][0]["kind"] == "mkdir"
 
 
-def test_the_protocol_declares_what_each_engine_command_returns():
+def test_the_protocol_declares_what_each_engine_command_returns_and_none_is_a_bare_dict():
     """No command is promised as a bare `object`: the protocol names the type the Engine returns."""
     import inspect
 
@@ -210,7 +210,8 @@ def test_the_protocol_declares_what_each_engine_command_returns():
             declared = inspect.signature(member).return_annotation
             assert declared != "object", name
             engine_side = inspect.signature(getattr(Engine, name)).return_annotation
-            assert declared.replace("JSON", "dict[str, Any]") == engine_side, name
+            assert declared == engine_side, name
+            assert "JSON" not in declared and "dict[" not in declared, f"{name} answers a bare dict"
 
 
 def test_the_indexing_commands_answer_ok_true_and_a_requalify_count_as_before(tmp_path, engine):
@@ -420,103 +421,51 @@ def test_read_semantics_answers_sense_rows_whose_json_is_the_old_row_dict(engine
     assert Api(engine).read_semantics(path=str(folder)) == ok(old[:1])  # not recursive: the folder's own
 
 
-def _old_details(engine, path: str) -> dict:
-    """The dict path_details answered before it was typed, rebuilt here from the catalog and the disk."""
-    st, record = os.stat(path), engine.index.catalog.get(path)
-    old = {
-        "path": path,
-        "name": os.path.basename(path),
-        "is_dir": os.path.isdir(path),
+def _on_disk(path) -> dict:
+    st = os.stat(path)
+    return {
+        "path": str(path),
+        "name": path.name,
+        "is_dir": path.is_dir(),
         "size": st.st_size,
         "mtime": st.st_mtime,
-        "root": engine.roots.root_of(path),
-        "sense": None,
-        "pinned": False,
-        "doc_type": None,
-        "status": "not indexed",
-        "error": None,
-        "note": None,
-        "chunks": 0,
-        "queued": False,
     }
-    if record is not None:
-        old.update(
-            path=record.path,
-            root=record.root,
-            name=record.name,
-            sense=record.sense,
-            pinned=record.pinned,
-            doc_type=record.doc_type,
-            status=record.status,
-            error=record.error,
-            note=record.note,
-            chunks=record.chunks,
-            semantic=record.semantic,
-        )
-    if os.path.isdir(path):
-        old.update(files=len(engine.index.catalog.under(path)), status="folder")
-    return old
+
+
+UNKNOWN = {"sense": None, "pinned": False, "doc_type": None, "error": None, "note": None, "chunks": 0}
 
 
 def test_path_details_answers_a_model_whose_json_is_the_old_details_dict(engine, tmp_path):
     from engine.indexing.results import PathDetails
 
     folder = _indexed(engine, tmp_path)
-    (folder / "later.txt").write_text("written after the index was built")
+    invoice, later = folder / "invoice-acme.txt", folder / "later.txt"
+    later.write_text("written after the index was built")
+    record = engine.index.catalog.get(str(invoice))
+    root = {"root": str(folder), "queued": False}
+    old = {
+        invoice: {
+            **_on_disk(invoice),
+            **root,
+            **UNKNOWN,
+            "sense": record.sense,
+            "doc_type": record.doc_type,
+            "note": record.note,
+            "chunks": record.chunks,
+            "status": "done",
+            "semantic": "done",
+        },
+        later: {**_on_disk(later), **root, **UNKNOWN, "status": "not indexed"},
+        folder / "sub": {**_on_disk(folder / "sub"), **root, **UNKNOWN, "status": "folder", "files": 1},
+        folder: {**_on_disk(folder), **root, **UNKNOWN, "status": "folder", "files": 2},
+    }
+    assert record.chunks >= 1 and record.sense
     api = Api(engine)
-    for path in (folder / "invoice-acme.txt", folder / "later.txt", folder / "sub", folder):
+    for path, expected in old.items():
         details = engine.path_details(str(path))
         assert type(details) is PathDetails
-        old = _old_details(engine, str(path))
-        _same_json(details, old)
-        assert api.path_details(path=str(path)) == ok(old)
-    indexed, unindexed = (
-        to_jsonable(engine.path_details(str(folder / "invoice-acme.txt"))),
-        _old_details(engine, str(folder / "later.txt")),
-    )
-    assert indexed["semantic"] == "done" and indexed["chunks"] >= 1 and "files" not in indexed
-    assert "semantic" not in unindexed and unindexed["status"] == "not indexed"
-    assert to_jsonable(engine.path_details(str(folder)))["files"] == 2
-
-
-def test_a_chat_turn_answers_a_turn_result_whose_json_is_the_old_turn_dict(tmp_path):
-    from engine.agent import Call, ScriptedModel
-    from engine.agent.turn_result import TurnResult
-    from engine.config import ReasoningSettings
-    from engine.engine import Engine
-    from engine.indexing.embed import HashingEmbedder
-
-    model = ScriptedModel([[Call("search_files", {"query": "ACME invoice"})], "1250 EUR (invoice-acme.txt)."])
-    engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), chat_model=model)
-    try:
-        folder = _indexed(engine, tmp_path)
-        engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
-        turn = engine.chat_with_assistant([{"role": "user", "content": "What did ACME bill me?"}])
-        assert type(turn) is TurnResult
-        stored = engine.get_conversation(turn.conversation_id).turns[0]
-        old = {
-            "answer": "1250 EUR (invoice-acme.txt).",
-            "sources": stored.sources,
-            "plan": None,
-            "steps": ["🔍 Searching: ACME invoice"],
-            "trace": stored.trace,
-            "conversation_id": turn.conversation_id,
-            "turn_id": turn.turn_id,
-            "stopped": False,
-            "model": "scripted",
-        }
-        assert stored.sources[0]["path"] == str(folder / "invoice-acme.txt")
-        assert set(stored.sources[0]) == {"path", "name", "score", "snippet", "used"}
-        assert stored.trace[0]["tool"] == "search_files" and stored.trace[0]["error"] is False
-        _same_json(turn, old)
-        engine.settings.reasoning = ReasoningSettings(enabled=False)
-        envelope = Api(engine).chat_with_assistant(messages=[{"role": "user", "content": "hello"}])
-        failed = envelope["data"]
-        assert failed["error"]["code"] == "no_endpoint" and failed["plan"] is None
-        assert set(failed) == set(old) | {"error"}
-    finally:
-        engine.close()
-    model.assert_complete()
+        _same_json(details, expected)
+        assert api.path_details(path=str(path)) == ok(expected)
 
 
 def test_the_settings_view_declares_every_settings_key_and_is_no_settings():
@@ -575,3 +524,18 @@ def test_a_settings_file_that_could_not_be_read_is_in_the_config_as_before(tmp_p
         _same_json(config, old)
     finally:
         engine.close()
+
+
+def test_the_default_prompts_answer_the_prompt_section_whose_json_is_the_old_dict(engine):
+    from engine import prompts
+    from engine.config import PromptSettings
+
+    defaults = engine.get_default_prompts()
+    assert type(defaults) is PromptSettings and defaults.chat_system == prompts.CHAT_SYSTEM
+    old = {
+        "chat_system": prompts.CHAT_SYSTEM,
+        "doc_qualify": prompts.DOC_QUALIFY,
+        "reorganize": prompts.REORGANIZE,
+    }
+    _same_json(defaults, old)
+    assert Api(engine).get_default_prompts() == ok(old)
