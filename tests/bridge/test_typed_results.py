@@ -199,7 +199,7 @@ def test_a_reorganisation_plan_reaches_the_page_as_the_plan_json_did():
 
 
 def test_the_protocol_declares_what_each_engine_command_returns_and_none_is_a_bare_dict():
-    """No command is promised as a bare `object`: the protocol names the type the Engine returns."""
+    """No command is promised as a bare `object` or dict: the protocol names the model the Engine returns."""
     import inspect
 
     from bridge.engine_api import EngineApi
