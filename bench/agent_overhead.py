@@ -36,6 +36,7 @@ from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.results import SearchResult
 from engine.retrieval.vectors import VectorIndex
+from engine.roots import Roots
 
 CHUNKS_PER_FILE = 10
 FILES_PER_FOLDER = 100
@@ -95,10 +96,8 @@ class StoreHost:
     """An AgentHost over the bare retrieval stores."""
 
     def __init__(self, search: HybridSearch, root: Path):
-        self._search, self._root = search, str(root)
-
-    def roots(self) -> list[str]:
-        return [self._root]
+        self._search = search
+        self.roots = Roots(lambda: [str(root)])  # the port's one bounds rule (engine/roots.py)
 
     def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
         return self._search.search(query, scope=scope, limit=limit)
