@@ -468,6 +468,46 @@ def test_path_details_answers_a_model_whose_json_is_the_old_details_dict(engine,
         assert api.path_details(path=str(path)) == ok(expected)
 
 
+def test_a_chat_turn_answers_a_turn_result_whose_json_is_the_old_turn_dict(tmp_path):
+    from engine.agent import Call, ScriptedModel
+    from engine.agent.turn_result import TurnResult
+    from engine.config import ReasoningSettings
+    from engine.engine import Engine
+    from engine.indexing.embed import HashingEmbedder
+
+    model = ScriptedModel([[Call("search_files", {"query": "ACME invoice"})], "1250 EUR (invoice-acme.txt)."])
+    engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), chat_model=model)
+    try:
+        folder = _indexed(engine, tmp_path)
+        engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
+        turn = engine.chat_with_assistant([{"role": "user", "content": "What did ACME bill me?"}])
+        assert type(turn) is TurnResult
+        stored = engine.get_conversation(turn.conversation_id).turns[0]
+        old = {
+            "answer": "1250 EUR (invoice-acme.txt).",
+            "sources": stored.sources,
+            "plan": None,
+            "steps": ["🔍 Searching: ACME invoice"],
+            "trace": stored.trace,
+            "conversation_id": turn.conversation_id,
+            "turn_id": turn.turn_id,
+            "stopped": False,
+            "model": "scripted",
+        }
+        assert stored.sources[0]["path"] == str(folder / "invoice-acme.txt")
+        assert set(stored.sources[0]) == {"path", "name", "score", "snippet", "used"}
+        assert stored.trace[0]["tool"] == "search_files" and stored.trace[0]["error"] is False
+        _same_json(turn, old)
+        engine.settings.reasoning = ReasoningSettings(enabled=False)
+        envelope = Api(engine).chat_with_assistant(messages=[{"role": "user", "content": "hello"}])
+        failed = envelope["data"]
+        assert failed["error"]["code"] == "no_endpoint" and failed["plan"] is None
+        assert set(failed) == set(old) | {"error"}
+    finally:
+        engine.close()
+    model.assert_complete()
+
+
 def test_the_settings_view_declares_every_settings_key_and_is_no_settings():
     from engine.config import Settings, SettingsView
 
