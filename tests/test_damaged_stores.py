@@ -145,8 +145,7 @@ def test_a_start_up_purge_of_many_files_is_announced(tmp_path, sensetree_home):
     try:
         assert len(restarted.repair_report.outside_roots) == 7
         assert any(
-            "7 file(s) outside the indexed folders were removed" in n
-            for n in restarted.get_config().notices
+            "7 file(s) outside the indexed folders were removed" in n for n in restarted.get_config().notices
         )
     finally:
         restarted.close()
