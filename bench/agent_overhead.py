@@ -31,9 +31,12 @@ from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.events import EventBus
 from engine.indexing.embed import HashingEmbedder
+from engine.indexing.results import SenseRow
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.results import SearchResult
 from engine.retrieval.vectors import VectorIndex
+from engine.roots import Roots
 
 CHUNKS_PER_FILE = 10
 FILES_PER_FOLDER = 100
@@ -93,18 +96,16 @@ class StoreHost:
     """An AgentHost over the bare retrieval stores."""
 
     def __init__(self, search: HybridSearch, root: Path):
-        self._search, self._root = search, str(root)
+        self._search = search
+        self.roots = Roots(lambda: [str(root)])  # the port's one bounds rule (engine/roots.py)
 
-    def roots(self) -> list[str]:
-        return [self._root]
-
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
-        return [r.to_dict() for r in self._search.search(query, scope=scope, limit=limit)]
+    def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
+        return self._search.search(query, scope=scope, limit=limit)
 
     def extracted_text(self, path: str) -> str:
         return Path(path).read_text(encoding="utf-8", errors="replace")
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         return []
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:

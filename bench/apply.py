@@ -128,7 +128,7 @@ def main() -> None:
         timed_run("apply", lambda: service.apply_action_plan(plan["transaction_id"]), clock, embedder)
         moved = ops[-1]["new_path"]
         reference = Path(moved).read_text().split("reference ")[1].split(".")[0]
-        hits = [h["path"] for h in engine.semantic_search(reference, limit=5)]
+        hits = [h.path for h in engine.semantic_search(reference, limit=5)]
         print(f"search finds a moved file at its new path: {moved in hits}")
         timed_run("undo", lambda: service.undo_transaction(plan["transaction_id"]), clock, embedder)
         before_drain = embedder.embedded

@@ -77,14 +77,14 @@ def end_to_end(folder: Path, home: Path) -> tuple[float, float, int, list[str], 
         if not marks:
             marks.append(time.perf_counter())
             stats = engine.indexing_stats()
-            assert stats["keyword"]["done"] == stats["keyword"]["total"], stats["keyword"]
+            assert stats.keyword.done == stats.keyword.total, stats.keyword
         return original(should_stop)
 
     semantic.run_batch = run_batch
     start = time.perf_counter()
     engine.drain()
     elapsed = time.perf_counter() - start
-    chunks = engine.indexing_stats()["chunks"]
+    chunks = engine.indexing_stats().chunks
     texts = stored_embedding_inputs(engine)
     return elapsed, marks[0] - start, chunks, texts, engine
 

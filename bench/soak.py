@@ -201,7 +201,7 @@ def check(engine: Engine, folder: Folder, edited: list[str], gone: dict[str, str
         if not hits or hits[0].path != path:
             problems.append(f"keyword search for {unique} did not find {name}")
         results = engine.semantic_search(unique, limit=3)
-        if not results or results[0]["path"] != path:
+        if not results or results[0].path != path:
             problems.append(f"hybrid search for {unique} did not rank {name} first")
     for name, unique in gone.items():
         if engine.keywords.search(unique, 5):

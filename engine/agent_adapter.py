@@ -10,7 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.indexing.reading import readable_text
+from engine.indexing.results import SenseRow
 from engine.indexing.service import IndexService
+from engine.retrieval.results import SearchResult
 from engine.roots import Roots
 
 
@@ -19,7 +21,7 @@ class EngineAgentHost:
         self,
         index: IndexService,
         roots: Roots,
-        search: Callable[..., list[dict[str, Any]]],
+        search: Callable[..., list[SearchResult]],
         propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
         max_chars: Callable[[], int],
         folder_health: Callable[[str], str] | None = None,
@@ -28,13 +30,13 @@ class EngineAgentHost:
         self.roots = roots
         self._folder_health = folder_health
 
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
+    def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
         return self._search(query, scope=scope, limit=limit)
 
     def extracted_text(self, path: str) -> str:
         return readable_text(path, self._max_chars())
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         return self._index.read_semantics(path, recursive, limit)
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:

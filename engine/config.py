@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine import privacy, secrets
 from engine.datadir import data_dir  # re-exported: its home is the light module the CLI starts with
 from engine.errors import ConfigError, InvalidInput
+from engine.results import Result
 
 log = logging.getLogger(__name__)
 
@@ -244,6 +245,35 @@ def masked(settings: Settings) -> dict[str, Any]:
     if settings.load_warning:
         data["load_warning"] = settings.load_warning
     return data
+
+
+class SettingsView(Result):
+    """`get_config` / `set_config`: the settings as the page sees them, every secret masked, with the
+    start-up `notices`, the unreadable-file `load_warning` (absent when there is none) and, after a
+    save, the `save_notices` of the key guard (absent from `get_config`). Its JSON is `masked()`'s dict
+    plus those keys. It is not a `Settings` on purpose: masked keys must never be saved or sent on.
+    The sections are the `Settings` ones (a test pins that both declare the same keys)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    roots: list[str]
+    reasoning: ReasoningSettings
+    embedding: EmbeddingSettings
+    rerank: RerankSettings
+    prompts: PromptSettings
+    indexing: IndexingSettings
+    agent: AgentSettings
+    app: AppSettings
+    gardener: GardenerSettings
+    mcp_servers: dict[str, McpServer] = Field(alias="mcpServers")
+    notices: list[str]  # what start-up did on the person's behalf (recoveries, repairs, files kept aside)
+    load_warning: str | None = None
+    save_notices: list[str] | None = None  # set_config only: e.g. an API key not sent to a new address
+
+
+def shown(settings: Settings, notices: list[str]) -> SettingsView:
+    """The settings for the page: `masked(settings)` as a typed view, with the start-up notices."""
+    return SettingsView.model_validate({**masked(settings), "notices": notices})
 
 
 def _drop_masked(value: Any) -> Any:

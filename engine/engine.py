@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import privacy, prompts, stores
-from engine.config import Settings, apply_patch, data_dir, load_settings, masked, save_settings
+from engine.config import (
+    PromptSettings,
+    Settings,
+    SettingsView,
+    apply_patch,
+    data_dir,
+    load_settings,
+    save_settings,
+    shown,
+)
 from engine.errors import EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
@@ -29,6 +38,7 @@ from engine.results import Done, GpuInfo
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.rerank import make_reranker
+from engine.retrieval.results import SearchResult
 from engine.retrieval.vectors import VectorIndex
 from engine.roots import LIST_LIMIT, Entry, Roots
 from engine.txn.model import ActionPlan
@@ -40,8 +50,10 @@ if TYPE_CHECKING:
     from engine.agent.memory import MemoryNote
     from engine.agent.probe import EndpointCheck
     from engine.agent.service import Agent
+    from engine.agent.turn_result import TurnResult
     from engine.gardener.model import FolderReport, Health
-    from engine.indexing.results import FileSense, PinnedSense, QueueRow, Requalifying
+    from engine.indexing.progress import IndexingProgress
+    from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
     from engine.key_guard import KeyGuard
     from engine.retrieval.semantic_tree import TreeNode
 
@@ -303,7 +315,7 @@ class Engine:
     def remove_indexed_folder(self, path: str) -> list[str]:
         return self.index.remove_indexed_folder(path)
 
-    def indexing_stats(self) -> dict[str, Any]:
+    def indexing_stats(self) -> IndexingProgress:
         return self.index.indexing_stats()
 
     def indexing_queue(self, limit: int = 100) -> list[QueueRow]:
@@ -328,18 +340,18 @@ class Engine:
     def set_file_summary(self, path: str, summary: str) -> PinnedSense:
         return self.index.set_file_summary(path, summary)
 
-    def read_semantics(self, path: str, recursive: bool = False) -> list[dict[str, Any]]:
+    def read_semantics(self, path: str, recursive: bool = False) -> list[SenseRow]:
         return self.index.read_semantics(path, recursive)
 
-    def path_details(self, path: str) -> dict[str, Any]:
+    def path_details(self, path: str) -> PathDetails:
         return self.index.path_details(path)
 
-    def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+    def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
         if not query or not query.strip():
             raise InvalidInput("Type a few words to search for.")
         scope_path = self.roots.require(scope) if scope else None
         limit = max(1, min(int(limit), 100))
-        return [r.to_dict() for r in self.search.search(query, scope=scope_path, limit=limit)]
+        return self.search.search(query, scope=scope_path, limit=limit)
 
     # ---- action commands ----------------------------------------------------------------------
     def plan_reorganization(self, instruction: str, scope: str) -> ActionPlan:
@@ -378,7 +390,7 @@ class Engine:
         messages: Sequence[Mapping[str, Any]],
         scope: str | None = None,
         conversation_id: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> TurnResult:
         return self.agent.chat_with_assistant(messages, scope, conversation_id)
 
     def test_chat_endpoint(
@@ -469,10 +481,8 @@ class Engine:
         return None  # only a window can show a folder picker; the bridge answers this in the window
 
     # ---- settings and about -------------------------------------------------------------------
-    def get_config(self) -> dict[str, Any]:
-        config = masked(self.settings)
-        config["notices"] = self.startup_notices()
-        return config
+    def get_config(self) -> SettingsView:
+        return shown(self.settings, self.startup_notices())
 
     def startup_notices(self) -> list[str]:
         """What start-up did on the person's behalf: recoveries, repairs, a settings file kept aside."""
@@ -510,7 +520,7 @@ class Engine:
 
         return KeyGuard(self.settings)
 
-    def set_config(self, patch: dict[str, Any]) -> dict[str, Any]:
+    def set_config(self, patch: dict[str, Any]) -> SettingsView:
         if not isinstance(patch, dict):
             raise InvalidInput("Settings changes must be an object of keys to new values.")
         if "roots" in patch:
@@ -532,10 +542,11 @@ class Engine:
         wanted = self._wanted_embedder()
         if "embedding" in patch and wanted.name != self.embedder.name:
             self.reembedder.start(wanted, background=self._background)
-        return {**self.get_config(), "save_notices": key_notices}
+        return self.get_config().model_copy(update={"save_notices": key_notices})
 
-    def get_default_prompts(self) -> dict[str, str]:
-        return dict(prompts.DEFAULTS)
+    def get_default_prompts(self) -> PromptSettings:
+        """The built-in prompts, keyed as the settings' `prompts` section (the page's placeholders)."""
+        return PromptSettings(**prompts.DEFAULTS)
 
     def gpu_available(self) -> GpuInfo:
         import torch

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.config import Settings, load_settings
 from engine.db import Database
@@ -53,17 +53,15 @@ class IndexSnapshot:
             return self._roots  # settings that lost the roots: the engine keeps the catalog's
         return list(self.settings.roots)
 
-    def indexing_stats(self) -> dict[str, Any]:
+    def indexing_stats(self) -> IndexingProgress:
         """The progress model IndexService.indexing_stats gives, from the same catalog and queue tables
         (idle: no file is current and no rate has been measured in this process)."""
         from engine.indexing.progress import ProgressTracker, measure
 
         paused = self.settings.indexing.paused
         if self._db is None:
-            return _nothing_yet(self.get_roots(), paused).to_dict()
-        return measure(
-            self._catalog, self._queue, self.get_roots(), ProgressTracker(), paused=paused
-        ).to_dict()
+            return _nothing_yet(self.get_roots(), paused)
+        return measure(self._catalog, self._queue, self.get_roots(), ProgressTracker(), paused=paused)
 
     def indexing_queue(self, limit: int = 100) -> list[QueueRow]:
         if self._db is None:

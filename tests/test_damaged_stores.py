@@ -27,12 +27,12 @@ def test_a_truncated_vector_data_file_is_kept_aside_and_rebuilt_with_a_notice(tm
         handle.truncate(os.path.getsize(data) // 2)
     restarted = make_engine(sensetree_home)
     try:
-        notices = restarted.get_config()["notices"]
+        notices = restarted.get_config().notices
         assert any("search index was damaged" in n for n in notices), notices
         assert list((sensetree_home / "vectors").glob("*.corrupt-*"))
         assert len(restarted.repair_report.requeued) == len(SAMPLE)
         restarted.drain()
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == str(root / TRAVEL)
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
         restarted.close()
 
@@ -50,12 +50,12 @@ def test_a_garbled_database_is_kept_aside_and_the_folders_are_rescanned(tmp_path
     db.write_bytes(bytes(raw))
     restarted = make_engine(sensetree_home)
     try:
-        notices = restarted.get_config()["notices"]
+        notices = restarted.get_config().notices
         assert any("database was damaged" in n for n in notices), notices
         assert list(sensetree_home.glob("sensetree.corrupt-*.db"))
         restarted.drain()
-        assert restarted.indexing_stats()["done"] == len(SAMPLE)
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == str(root / TRAVEL)
+        assert restarted.indexing_stats().done == len(SAMPLE)
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
         restarted.close()
 
@@ -99,13 +99,13 @@ def test_settings_kept_aside_twice_never_purge_the_index(tmp_path, sensetree_hom
         try:
             assert restarted.get_roots() == [str(root)]
             assert restarted.repair_report.outside_roots == []
-            assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == str(root / TRAVEL)
+            assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
         finally:
             restarted.close()
         assert load_settings(sensetree_home).roots == [str(root)]  # a new file was written
     third = make_engine(sensetree_home)
     try:
-        assert third.get_roots() == [str(root)] and third.indexing_stats()["done"] == len(SAMPLE)
+        assert third.get_roots() == [str(root)] and third.indexing_stats().done == len(SAMPLE)
     finally:
         third.close()
 
@@ -117,8 +117,8 @@ def test_a_settings_file_without_roots_keeps_the_indexed_folders(tmp_path, sense
     restarted = make_engine(sensetree_home)
     try:
         assert restarted.get_roots() == [str(root)]
-        assert restarted.indexing_stats()["done"] == len(SAMPLE)
-        assert any("kept the 1 it has indexed" in n for n in restarted.get_config()["notices"])
+        assert restarted.indexing_stats().done == len(SAMPLE)
+        assert any("kept the 1 it has indexed" in n for n in restarted.get_config().notices)
     finally:
         restarted.close()
     assert load_settings(sensetree_home).indexing.watch is False  # the person's other settings stay
@@ -145,8 +145,7 @@ def test_a_start_up_purge_of_many_files_is_announced(tmp_path, sensetree_home):
     try:
         assert len(restarted.repair_report.outside_roots) == 7
         assert any(
-            "7 file(s) outside the indexed folders were removed" in n
-            for n in restarted.get_config()["notices"]
+            "7 file(s) outside the indexed folders were removed" in n for n in restarted.get_config().notices
         )
     finally:
         restarted.close()
@@ -166,7 +165,7 @@ def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_
         assert item.original_path == target and item.transaction_id == plan["transaction_id"]
         assert restarted.trash_restore(item.item_id) == Restored(path=target)
         restarted.drain()
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == target
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == target
     finally:
         restarted.close()
 
@@ -188,9 +187,9 @@ def test_damaged_vector_index_files_are_dropped_and_rebuilt_without_reindexing(t
             handle.truncate(os.path.getsize(path) // 2)
     restarted = make_engine(sensetree_home)
     try:
-        assert any("Part of the search index was damaged" in n for n in restarted.get_config()["notices"])
+        assert any("Part of the search index was damaged" in n for n in restarted.get_config().notices)
         assert restarted.repair_report.requeued == []
         hits = restarted.semantic_search("Lisbon Alfama", scope=str(root / "notes"))
-        assert hits[0]["path"] == str(root / TRAVEL)
+        assert hits[0].path == str(root / TRAVEL)
     finally:
         restarted.close()

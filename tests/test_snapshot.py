@@ -3,12 +3,14 @@ database yet answers the progress model's zero, the same numbers an empty databa
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from engine.config import Settings, save_settings
 from engine.db import Database
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
+from engine.indexing.progress import RootProgress
 from engine.snapshot import DATABASE, IndexSnapshot
 
 
@@ -30,9 +32,9 @@ def test_no_database_yet_reads_as_an_empty_database_does(tmp_path):
     try:
         nothing, measured = fresh.indexing_stats(), empty.indexing_stats()
         assert not (tmp_path / "fresh" / DATABASE).exists()
-        assert {**nothing, "seq": 0} == {**measured, "seq": 0}
-        assert nothing["roots"] == [
-            {"path": str(root), "files": 0, "searchable": 0, "semantic_done": 0, "queued": 0, "failed": 0}
+        assert replace(nothing, seq=0) == replace(measured, seq=0)
+        assert nothing.roots == [
+            RootProgress(path=str(root), files=0, searchable=0, semantic_done=0, queued=0, failed=0)
         ]
         assert fresh.indexing_queue() == [] == empty.indexing_queue()
     finally:

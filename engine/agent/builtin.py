@@ -23,6 +23,7 @@ from engine.agent.memory import Memory
 from engine.agent.tools import Tool, tool_from_function
 from engine.errors import ExtractionError, NotFound, OutOfBounds, PlanInvalid
 from engine.paths import display_name
+from engine.retrieval.results import SearchResult
 from engine.roots import LIST_LIMIT, SENSES_LIMIT, Roots
 
 SEARCH_LIMIT = 8
@@ -30,12 +31,12 @@ READ_CHARS = 4000
 PATH_FIELDS = ("old_path", "new_path")
 
 
-def source_of(hit: dict[str, Any]) -> dict[str, Any]:
+def source_of(hit: SearchResult) -> dict[str, Any]:
     return {
-        "path": hit["path"],
-        "name": hit.get("name") or display_name(hit["path"]),
-        "score": float(hit.get("score") or 0.0),
-        "snippet": hit.get("snippet") or "",
+        "path": hit.path,
+        "name": hit.name or display_name(hit.path),
+        "score": float(hit.score or 0.0),
+        "snippet": hit.snippet or "",
     }
 
 
@@ -52,11 +53,11 @@ class TurnTools:
         self.said = ""  # the person's message of this turn
         self.pending_notes: list[str] = []
 
-    def add_sources(self, hits: list[dict[str, Any]]) -> None:
+    def add_sources(self, hits: list[SearchResult]) -> None:
         self.read_content = self.read_content or bool(hits)
         for hit in hits:
-            if hit["path"] not in self.sources:
-                self.sources[hit["path"]] = source_of(hit)
+            if hit.path not in self.sources:
+                self.sources[hit.path] = source_of(hit)
 
     def external(self, tool: Tool) -> Tool:
         """`tool` (an MCP tool) marking the turn as having read outside content when it runs."""
@@ -110,8 +111,7 @@ class TurnTools:
         if not hits:
             return f"No indexed file matches {query!r}."
         lines = [
-            f"{i}. {h['path']} (score {float(h.get('score') or 0):.3f})\n"
-            f"   {' '.join(str(h.get('snippet') or '').split())[:500]}"
+            f"{i}. {h.path} (score {float(h.score or 0):.3f})\n   {' '.join((h.snippet or '').split())[:500]}"
             for i, h in enumerate(hits, 1)
         ]
         return "\n".join(lines)
@@ -180,9 +180,7 @@ class TurnTools:
         if not rows:
             return f"No stored senses under {path} (it may not be indexed yet)."
         self.read_content = True
-        return "\n".join(
-            f"- {r['path']} [{r.get('doc_type') or '?'}]: {r.get('sense') or '(no sense yet)'}" for r in rows
-        )
+        return "\n".join(f"- {r.path} [{r.doc_type or '?'}]: {r.sense or '(no sense yet)'}" for r in rows)
 
     def folder_health(self, path: str) -> str:
         """Audit a folder: duplicates, near-duplicates, old versions, misplaced files, unhelpful names,

@@ -6,22 +6,24 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from engine.indexing.results import SenseRow
+from engine.retrieval.results import SearchResult
 from engine.roots import Roots
 
 
 class AgentHost(Protocol):
     roots: Roots  # the indexed folders and the one bounds rule every tool path passes through
 
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
-        """Hybrid search + rerank: `[{path, name, score, snippet, chunk_index}]`, best first."""
+    def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
+        """Hybrid search + rerank, best first."""
         ...
 
     def extracted_text(self, path: str) -> str:
         """The file's text as indexing extracts it; raises ExtractionError or NotFound."""
         ...
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
-        """The stored senses under a folder (or of one file): `[{path, sense, doc_type}]`."""
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
+        """The stored senses under a folder (or of one file)."""
         ...
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:

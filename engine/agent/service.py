@@ -40,12 +40,14 @@ from engine.agent.probe import EndpointCheck, failed, probe_endpoint
 from engine.agent.prompt import PromptParts, assemble, scope_tree
 from engine.agent.sources import select_sources
 from engine.agent.tools import ToolRegistry
+from engine.agent.turn_result import TurnResult
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.errors import Conflict, InvalidInput, ModelError
 from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, CHAT_TURN, EventBus
 from engine.prompts import effective
 from engine.results import Done
+from engine.retrieval.results import SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +129,7 @@ class Agent:
         messages: Sequence[Mapping[str, Any]],
         scope: str | None = None,
         conversation_id: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> TurnResult:
         history = _clean_history(messages)
         settings = self._settings()
         folder = self._host.roots.require(scope) if scope else None
@@ -164,7 +166,7 @@ class Agent:
             self._release(conversation_id)
             status = "error" if result.get("error") else "stopped" if result["stopped"] else "done"
             self.conversations.finish_turn(conversation_id, position, result, status)
-        return result
+        return TurnResult.model_validate(result)
 
     def stop_chat(self, conversation_id: str) -> Done:
         """Stop the conversation's running turn; stopping a conversation with no running turn is a no-op."""
@@ -278,7 +280,7 @@ class Agent:
             closer()
 
     # ---- internals --------------------------------------------------------------------------
-    def _pre_rag(self, question: str, scope: str | None) -> list[dict[str, Any]]:
+    def _pre_rag(self, question: str, scope: str | None) -> list[SearchResult]:
         try:
             return self._host.search(question, scope, PRE_RAG_LIMIT)[:PRE_RAG_LIMIT]
         except Exception as exc:  # noqa: BLE001 (a search failure must not cost the person their answer)

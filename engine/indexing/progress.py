@@ -53,8 +53,9 @@ class RootProgress:
 
 @dataclass
 class IndexingProgress:
-    """What `indexing_stats` returns and `indexing-progress` carries. The flat keys (files … paused)
-    are the earlier shape, kept so older callers read the same numbers."""
+    """What `indexing_stats` returns (`bridge.to_jsonable` serialises it) and `indexing-progress`
+    carries (as `to_dict()`: events are plain dicts). The flat keys (files … paused) are the earlier
+    shape, kept so older callers read the same numbers."""
 
     seq: int
     keyword: PhaseProgress
@@ -72,6 +73,7 @@ class IndexingProgress:
     scanning: list[str] = field(default_factory=list)  # roots being (or about to be) scanned
 
     def to_dict(self) -> dict[str, Any]:
+        """The `indexing-progress` event's payload."""
         return asdict(self)
 
 

@@ -32,6 +32,39 @@ class PinnedSense(Result):
     pinned: bool = True
 
 
+class SenseRow(Result):
+    """One row of `read_semantics`: a file's stored sense (null until one is written), its document type
+    and whether a person pinned it."""
+
+    path: str
+    sense: str | None
+    doc_type: str | None
+    pinned: bool
+
+
+class PathDetails(Result):
+    """`path_details`: what the details view shows about one file or folder. Every key is sent (nulls
+    included) except `semantic` (only for a catalogued file: "pending" until its vectors land) and
+    `files` (only for a folder: how many catalogued files lie beneath it)."""
+
+    path: str
+    name: str
+    is_dir: bool
+    size: int
+    mtime: float
+    root: str | None
+    sense: str | None
+    pinned: bool
+    doc_type: str | None
+    status: str  # "not indexed", "folder", "failed", or the catalog's status
+    error: str | None
+    note: str | None
+    chunks: int
+    queued: bool  # waiting to be read (a failed file waits for Retry instead, and says so in `status`)
+    semantic: str | None = None
+    files: int | None = None
+
+
 class QueueRow(Result):
     """One row of `indexing_queue`: a file waiting to be read ("queued") or one that failed and waits
     for Retry ("failed", with the reason in `error`, null otherwise)."""

@@ -22,7 +22,7 @@ from engine.indexing.pathtext import to_store
 from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
-from engine.indexing.results import FileSense, PinnedSense, QueueRow, Requalifying
+from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
 from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
 from engine.paths import normalize
@@ -136,11 +136,8 @@ class IndexService:
         return roots
 
     # ---- progress and queue -------------------------------------------------------------------
-    def indexing_stats(self) -> dict[str, object]:
-        """The progress model (progress.py) as JSON: what the page, the CLI and events all read."""
-        return self.progress().to_dict()
-
-    def progress(self) -> IndexingProgress:
+    def indexing_stats(self) -> IndexingProgress:
+        """The progress model (progress.py): what the page, the CLI and events all read."""
         return measure(
             self.catalog,
             self.queue,
@@ -234,29 +231,26 @@ class IndexService:
         self.worker.notify()
         return PinnedSense(path=target, sense=summary.strip())
 
-    def read_semantics(self, path: str, recursive: bool = False, limit: int = SENSES_LIMIT) -> list[dict]:
+    def read_semantics(self, path: str, recursive: bool = False, limit: int = SENSES_LIMIT) -> list[SenseRow]:
         target = self.bounds.require(path)
         records = self.catalog.under(target, limit=None if not recursive else limit)
         if not recursive:
             records = [r for r in records if r.path == target or os.path.dirname(r.path) == target]
         return [
-            {"path": r.path, "sense": r.sense, "doc_type": r.doc_type, "pinned": r.pinned}
+            SenseRow(path=r.path, sense=r.sense, doc_type=r.doc_type, pinned=r.pinned)
             for r in records[:limit]
         ]
 
-    def path_details(self, path: str) -> dict[str, object]:
+    def path_details(self, path: str) -> PathDetails:
         target = self.bounds.require(path)
         if not os.path.lexists(target):
             raise NotFound(f'"{path}" does not exist.')
         st = os.stat(target)
         record = self.catalog.get(target)
         queued = self.db.one("SELECT state, error FROM queue WHERE path = ?", (to_store(target),))
-        details: dict[str, object] = {
+        details: dict[str, object] = {  # the catalog's row, when there is one, overrides these defaults
             "path": target,
             "name": os.path.basename(target),
-            "is_dir": os.path.isdir(target),
-            "size": st.st_size,
-            "mtime": st.st_mtime,
             "root": self.bounds.root_of(target),
             "sense": None,
             "pinned": False,
@@ -265,13 +259,18 @@ class IndexService:
             "error": None,
             "note": None,
             "chunks": 0,
-            "queued": queued is not None and queued["state"] == "queued",  # a failed row waits for Retry
         }
         if record is not None:
             details.update({k: v for k, v in record.to_dict().items() if k not in ("size", "mtime", "hash")})
         if queued and queued["state"] == "failed":  # the queue's reason is the newest (the catalog may lag)
             details.update(status="failed", error=queued["error"] or details["error"])
-        if os.path.isdir(target):
-            details["files"] = len(self.catalog.under(target))
-            details["status"] = "folder"
-        return details
+        is_dir = os.path.isdir(target)
+        if is_dir:
+            details.update(status="folder", files=len(self.catalog.under(target)))
+        details.update(
+            is_dir=is_dir,
+            size=st.st_size,
+            mtime=st.st_mtime,
+            queued=queued is not None and queued["state"] == "queued",  # a failed row waits for Retry
+        )
+        return PathDetails.model_validate(details)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from engine.events import INDEXING_PROGRESS, EventBus
 from engine.indexing.indexer import INTERRUPTED_STATUS, Indexer
 from engine.indexing.pathtext import printable
-from engine.indexing.progress import ProgressPublisher
+from engine.indexing.progress import IndexingProgress, ProgressPublisher
 from engine.indexing.queue import WorkQueue
 from engine.indexing.scan import scan_root
 from engine.indexing.semantic import SemanticPhase
@@ -35,7 +35,7 @@ class IndexWorker:
         indexer: Indexer,
         queue: WorkQueue,
         events: EventBus,
-        stats: Callable[[], dict],
+        stats: Callable[[], IndexingProgress],
         maintenance: Callable[[], None],
     ):
         self.indexer, self.queue, self.events = indexer, queue, events
@@ -51,7 +51,9 @@ class IndexWorker:
         self._dirty = False
         self.current: str | None = None
         self._scanning: str | None = None
-        self.publisher = ProgressPublisher(stats, lambda payload: events.publish(INDEXING_PROGRESS, payload))
+        self.publisher = ProgressPublisher(
+            stats, lambda progress: events.publish(INDEXING_PROGRESS, progress.to_dict())
+        )
         indexer.changed = self.publish
 
     # ---- control ------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The one shape of a search hit, as `semantic_search`, the CLI and the agent's sources return it.
 
-Declared once so every path serialises the same keys (`bridge.to_jsonable` turns it into JSON). The
+Declared once so every path serialises the same keys (`bridge.to_jsonable` turns it into JSON, the
+`highlights` pairs into two-element lists); callers in the engine read its attributes. The
 page reads `path`, `name`, `score`, `snippet` and, when present, `highlights`: character ranges of
 the snippet that are whole query terms (stemmed forms included, never stop words), so the page marks
 exactly what the keyword index matched instead of guessing with its own regular expression.
@@ -9,8 +10,7 @@ exactly what the keyword index matched instead of guessing with its own regular 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
 Span = tuple[int, int]  # [start, end) character offsets into the snippet
 
@@ -24,8 +24,3 @@ class SearchResult:
     chunk_index: int
     highlights: list[Span] = field(default_factory=list)
     semantic: str = "done"  # "pending": found by keyword; its vectors are still being computed
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["highlights"] = [list(span) for span in self.highlights]
-        return out

@@ -11,6 +11,8 @@ from typing import Any
 
 from engine.config import ReasoningSettings, Settings
 from engine.errors import NotFound, PlanInvalid
+from engine.indexing.results import SenseRow
+from engine.retrieval.results import SearchResult
 from engine.roots import Roots
 
 
@@ -31,7 +33,7 @@ class FolderHost:
                 found += [os.path.join(folder, f) for f in sorted(files)]
         return found
 
-    def search(self, query: str, scope: str | None, limit: int) -> list[dict[str, Any]]:
+    def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
         self.calls.append(f"search:{query}")
         words = set(re.findall(r"\w+", query.lower()))
         hits = []
@@ -39,16 +41,8 @@ class FolderHost:
             text = Path(path).read_text(encoding="utf-8", errors="replace")
             score = len(words & set(re.findall(r"\w+", text.lower())))
             if score:
-                hits.append(
-                    {
-                        "path": path,
-                        "name": os.path.basename(path),
-                        "score": float(score),
-                        "snippet": text[:200],
-                        "chunk_index": 0,
-                    }
-                )
-        return sorted(hits, key=lambda h: -h["score"])[:limit]
+                hits.append(SearchResult(path, os.path.basename(path), float(score), text[:200], 0))
+        return sorted(hits, key=lambda h: -h.score)[:limit]
 
     def extracted_text(self, path: str) -> str:
         self.calls.append(f"read:{path}")
@@ -56,9 +50,9 @@ class FolderHost:
             raise NotFound(f"{path} does not exist.")
         return Path(path).read_text(encoding="utf-8", errors="replace")
 
-    def senses(self, path: str, recursive: bool, limit: int) -> list[dict[str, Any]]:
+    def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         rows = [
-            {"path": p, "sense": s, "doc_type": "text"}
+            SenseRow(path=p, sense=s, doc_type="text", pinned=False)
             for p, s in sorted(self.senses_by_path.items())
             if os.path.dirname(p) == path or (recursive and p.startswith(path + os.sep))
         ]

@@ -57,7 +57,7 @@ def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(
         assert question["description"] == "Write a note, replacing what was there." and question["turn_id"]
         assert agent.approve_tool_call(question["call_id"], "once") == Done()
         result = turn.result(WAIT_S)
-    assert result["answer"] == "Updated." and (notes / "todo.txt").read_text() == "HACKED"
+    assert result.answer == "Updated." and (notes / "todo.txt").read_text() == "HACKED"
     assert watcher.events[-1] == {
         "turn_id": question["turn_id"],
         "call_id": question["call_id"],
@@ -72,7 +72,7 @@ def test_a_denied_call_is_an_observation_for_the_model_the_file_is_unchanged_and
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         agent.approve_tool_call(watcher.next_pending()["call_id"], "deny")
         result = turn.result(WAIT_S)
-    assert result["answer"] == "I could not change it." and "error" not in result
+    assert result.answer == "I could not change it." and result.error is None
     assert (notes / "todo.txt").read_text() == "buy milk\n"
     (observation,) = _tool_messages(model, 1)
     assert "The person refused to let you call write_note on the MCP server 'files'" in observation
@@ -85,7 +85,7 @@ def test_always_allow_is_remembered_and_the_tool_is_not_asked_about_again(notes,
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         agent.approve_tool_call(watcher.next_pending()["call_id"], "always")
         turn.result(WAIT_S)
-    assert agent.chat_with_assistant(ASK)["answer"] == "second"
+    assert agent.chat_with_assistant(ASK).answer == "second"
     assert len(watcher.pending) == 1 and (notes / "todo.txt").read_text() == "two"
     listed = {row.tool: row.approval for row in agent.list_mcp_tools()}
     assert listed == {"peek": READ_ONLY, "write_note": ALWAYS, "wipe": ASKS}
@@ -96,7 +96,7 @@ def test_a_call_nobody_answers_times_out_as_a_denial(notes, make_agent):
         make_agent, notes, [WRITE, "Gave up."], chat_settings(approval_timeout_s=0.05)
     )
     result = agent.chat_with_assistant(ASK)
-    assert result["answer"] == "Gave up." and (notes / "todo.txt").read_text() == "buy milk\n"
+    assert result.answer == "Gave up." and (notes / "todo.txt").read_text() == "buy milk\n"
     assert "Nobody answered" in _tool_messages(model, 1)[0]
     question = watcher.pending[0]
     assert watcher.events[-1] == {
@@ -166,7 +166,7 @@ def test_closing_the_agent_denies_a_call_still_waiting_instead_of_hanging_the_tu
     with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
         question = watcher.next_pending()
         agent.close()
-        assert turn.result(WAIT_S)["answer"] == "Closed."
+        assert turn.result(WAIT_S).answer == "Closed."
     assert (notes / "todo.txt").read_text() == "buy milk\n"
     assert watcher.events[-1] == {
         "turn_id": question["turn_id"],
@@ -182,7 +182,7 @@ def test_stop_while_a_call_waits_for_the_person_withdraws_the_question_and_ends_
         conversation_id = agent.conversations.find(None)[0].conversation_id
         agent.stop_chat(conversation_id)
         result = turn.result(WAIT_S)
-    assert result["stopped"] and (notes / "todo.txt").read_text() == "buy milk\n"
+    assert result.stopped and (notes / "todo.txt").read_text() == "buy milk\n"
     assert watcher.events[-1] == {
         "turn_id": question["turn_id"],
         "call_id": question["call_id"],

@@ -53,9 +53,9 @@ def test_every_turn_is_stored_with_trace_sources_and_model_and_survives_a_new_en
         engine.add_indexed_folder(str(root))
         engine.drain()
         first = engine.chat_with_assistant([_user("  What did   ACME bill me?  ")])
-        cid = first["conversation_id"]
+        cid = first.conversation_id
         engine.chat_with_assistant(
-            [_user("What did ACME bill me?"), _answer(first["answer"]), _user("And the trip?")],
+            [_user("What did ACME bill me?"), _answer(first.answer), _user("And the trip?")],
             conversation_id=cid,
         )
     finally:
@@ -99,7 +99,7 @@ def test_regenerate_and_edit_truncate_the_conversation_at_that_turn(tmp_path):
     replies = iter(["one", "two", "two again", "edited one"])
     engine = _engine(tmp_path, FunctionModel(lambda _m, _t: next(replies)))
     try:
-        cid = engine.chat_with_assistant([_user("first")])["conversation_id"]
+        cid = engine.chat_with_assistant([_user("first")]).conversation_id
         engine.chat_with_assistant([_user("first"), _answer("one"), _user("second")], conversation_id=cid)
         # Regenerate: the same history without the last answer replaces turn 1.
         regenerated = engine.chat_with_assistant(
@@ -111,7 +111,7 @@ def test_regenerate_and_edit_truncate_the_conversation_at_that_turn(tmp_path):
         after_edit = [(t.user, t.answer) for t in engine.get_conversation(cid).turns]
     finally:
         engine.close()
-    assert regenerated["answer"] == "two again"
+    assert regenerated.answer == "two again"
     assert after_regenerate == [("first", "one"), ("second", "two again")]
     assert after_edit == [("first, edited", "edited one")]
 
@@ -119,8 +119,8 @@ def test_regenerate_and_edit_truncate_the_conversation_at_that_turn(tmp_path):
 def test_rename_delete_list_filter_and_unknown_ids(tmp_path):
     engine = _engine(tmp_path, FunctionModel(lambda m, _t: "Answer about " + m[-1]["content"]))
     try:
-        trip = engine.chat_with_assistant([_user("Plan the Lisbon trip")])["conversation_id"]
-        taxes = engine.chat_with_assistant([_user("Which invoices are unpaid?")])["conversation_id"]
+        trip = engine.chat_with_assistant([_user("Plan the Lisbon trip")]).conversation_id
+        taxes = engine.chat_with_assistant([_user("Which invoices are unpaid?")]).conversation_id
         newest_first = [c.conversation_id for c in engine.list_conversations()]
         engine.rename_conversation(trip, "Holidays 2024")
         by_title = [c.title for c in engine.list_conversations("holidays")]
@@ -147,10 +147,10 @@ def test_a_failed_turn_is_stored_as_an_error_and_keeps_its_question(tmp_path):
     engine = _engine(tmp_path, ScriptedModel([EndpointError("Cannot reach the reasoning endpoint.")]))
     try:
         result = engine.chat_with_assistant([_user("hello?")])
-        turn = engine.get_conversation(result["conversation_id"]).turns[0]
+        turn = engine.get_conversation(result.conversation_id).turns[0]
     finally:
         engine.close()
-    assert result["error"]["code"] == "endpoint"
+    assert result.error["code"] == "endpoint"
     assert (turn.user, turn.status, turn.error["code"]) == ("hello?", "error", "endpoint")
 
 

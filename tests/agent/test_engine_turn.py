@@ -45,8 +45,8 @@ def test_a_turn_over_the_real_engine_cites_indexed_files_and_reads_their_extract
         result = engine.chat_with_assistant([{"role": "user", "content": "What did ACME invoice?"}])
     finally:
         engine.close()
-    assert result["answer"] == "1200 EUR (invoice-2024.txt)."
-    assert str(root / "tax" / "invoice-2024.txt") in [s["path"] for s in result["sources"]]
+    assert result.answer == "1200 EUR (invoice-2024.txt)."
+    assert str(root / "tax" / "invoice-2024.txt") in [s["path"] for s in result.sources]
     assert "total 1200 EUR" in model.requests[2].messages[-1]["content"]
     assert "invoice-2024.txt" in model.requests[0].system
 
@@ -72,7 +72,7 @@ def test_an_injected_instruction_in_a_file_can_only_produce_a_draft_and_the_disk
         engine.close()
     model.assert_complete()
     assert INJECTION in model.requests[1].messages[-1]["content"]
-    assert result["plan"] is not None and len(result["plan"]["operations"]) == 3
+    assert result.plan is not None and len(result.plan["operations"]) == 3
     assert tree_snapshot(root) == before
     assert [t.status for t in transactions] == ["draft"]
     assert not (engine.home / "trash").exists() or not any((engine.home / "trash").iterdir())

@@ -23,8 +23,8 @@ def test_turn_stops_early_when_the_model_answers_with_plain_content(tmp_path, ma
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model)
     result = agent.chat_with_assistant([{"role": "user", "content": "What is the invoice total?"}])
     model.assert_complete()
-    assert result["answer"] == "The invoice total is 1200 EUR (invoice-2024.txt)."
-    assert result["plan"] is None and result["steps"] == []
+    assert result.answer == "The invoice total is 1200 EUR (invoice-2024.txt)."
+    assert result.plan is None and result.steps == []
     assert len(model.requests) == 1 and "search_files" in model.requests[0].tool_names
 
 
@@ -45,10 +45,10 @@ def test_turn_stops_at_once_when_a_plan_is_proposed(tmp_path, make_agent):
     agent, _bus, _seen = make_agent(host, model)
     result = agent.chat_with_assistant([{"role": "user", "content": "Tidy my invoices"}])
     model.assert_complete()
-    assert result["plan"]["summary"] == "File the invoice"
-    assert result["steps"] == ["🛠️ Preparing an action plan"]
+    assert result.plan["summary"] == "File the invoice"
+    assert result.steps == ["🛠️ Preparing an action plan"]
     assert not any(c.startswith("read:") for c in host.calls)
-    assert "Nothing has changed yet" in result["answer"]
+    assert "Nothing has changed yet" in result.answer
     assert not (root / "Invoices").exists()
 
 
@@ -58,8 +58,8 @@ def test_turn_forces_a_final_answer_without_tools_after_five_tool_rounds(tmp_pat
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model)
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice?"}])
     model.assert_complete()
-    assert result["answer"] == "Here is what I found."
-    assert len(result["steps"]) == 5
+    assert result.answer == "Here is what I found."
+    assert len(result.steps) == 5
     assert model.requests[-1].tools is None
     assert model.requests[-1].messages[-1] == {"role": "user", "content": FORCE_ANSWER}
     assert all(r.tools for r in model.requests[:5])
@@ -84,14 +84,14 @@ def test_sources_join_pre_rag_and_search_hits_deduplicated_by_path(tmp_path, mak
     model = ScriptedModel([[Call("search_files", {"query": "garden invoice"})], "ok"])
     agent, _bus, _seen = make_agent(FolderHost([root]), model)
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice"}])
-    paths = [s["path"] for s in result["sources"]]
+    paths = [s["path"] for s in result.sources]
     assert len(paths) == len(set(paths))
     assert set(paths) == {
         str(root / "tax" / "invoice-2024.txt"),
         str(root / "notes.txt"),
         str(root / "garden.txt"),
     }
-    assert set(result["sources"][0]) == {"path", "name", "score", "snippet", "used"}
+    assert set(result.sources[0]) == {"path", "name", "score", "snippet", "used"}
 
 
 def test_tool_results_go_back_to_the_model_as_tool_messages(tmp_path, make_agent):
@@ -112,7 +112,7 @@ def test_malformed_tool_arguments_become_an_error_observation_not_a_crash(tmp_pa
     model = ScriptedModel([[Call("search_files", '{"query": "inv')], "Sorry."])
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model)
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice"}])
-    assert result["answer"] == "Sorry."
+    assert result.answer == "Sorry."
     observation = model.requests[1].messages[-1]["content"]
     assert observation.startswith("Error calling search_files: the arguments are not valid JSON")
 
@@ -152,7 +152,7 @@ def test_remember_saves_a_note_that_reaches_the_next_turns_prompt(tmp_path, make
     model = ScriptedModel([[Call("remember", {"note": "Jane is my accountant"})], "Noted.", "Hi."])
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model)
     result = agent.chat_with_assistant([{"role": "user", "content": "Remember: Jane is my accountant"}])
-    assert result["steps"] == ["🧠 Remembering"]
+    assert result.steps == ["🧠 Remembering"]
     agent.chat_with_assistant([{"role": "user", "content": "hello"}])
     assert "- Jane is my accountant" in model.requests[2].system
     assert [n.note for n in agent.agent_memory_list()] == ["Jane is my accountant"]
@@ -172,7 +172,7 @@ def test_tools_rejected_by_the_endpoint_are_dropped_and_the_model_answers_from_e
     model = ScriptedModel([ToolsRejected("no tools here"), "From the excerpts: 1200 EUR."])
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model)
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice total"}])
-    assert result["answer"] == "From the excerpts: 1200 EUR."
+    assert result.answer == "From the excerpts: 1200 EUR."
     assert model.requests[1].tools is None and "invoice-2024.txt" in model.requests[1].system
 
 
@@ -180,9 +180,9 @@ def test_an_endpoint_failure_gives_its_message_and_the_sources_found(tmp_path, m
     model = ScriptedModel([EndpointError("Cannot reach the reasoning endpoint at http://x/v1.")])
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model)
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice"}])
-    assert result["answer"].startswith("Cannot reach the reasoning endpoint")
-    assert "invoice-2024.txt" in result["answer"] and result["sources"]
-    assert result["error"]["code"] == "endpoint"
+    assert result.answer.startswith("Cannot reach the reasoning endpoint")
+    assert "invoice-2024.txt" in result.answer and result.sources
+    assert result.error["code"] == "endpoint"
 
 
 def test_with_reasoning_disabled_the_turn_returns_sources_and_says_where_to_set_an_endpoint(
@@ -191,7 +191,7 @@ def test_with_reasoning_disabled_the_turn_returns_sources_and_says_where_to_set_
     model = FunctionModel(lambda m, t: "never")
     agent, _bus, _seen = make_agent(FolderHost([docs(tmp_path)]), model, settings=Settings())
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice"}])
-    assert "Settings → Reasoning" in result["answer"] and result["sources"]
+    assert "Settings → Reasoning" in result.answer and result.sources
     assert model.requests == []
 
 
@@ -200,4 +200,4 @@ def test_scope_restricts_pre_rag_and_search(tmp_path, make_agent):
     model = ScriptedModel([[Call("search_files", {"query": "invoice garden"})], "ok"])
     agent, _bus, _seen = make_agent(FolderHost([root]), model, settings=chat_settings())
     result = agent.chat_with_assistant([{"role": "user", "content": "invoice"}], scope=str(root / "tax"))
-    assert [s["name"] for s in result["sources"]] == ["invoice-2024.txt"]
+    assert [s["name"] for s in result.sources] == ["invoice-2024.txt"]

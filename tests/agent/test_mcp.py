@@ -55,7 +55,7 @@ def test_an_mcp_tool_is_called_through_a_turn_like_any_other_tool(tmp_path, make
     model = ScriptedModel([[Call("mcp__notes__shout", {"text": "hello"})], "It says HELLO."])
     agent, _bus, _seen = make_agent(FolderHost([tmp_path]), model, mcp_in_process={"notes": notes_server()})
     result = agent.chat_with_assistant([{"role": "user", "content": "shout hello"}])
-    assert result["steps"] == ["🔌 notes: shout"] and result["answer"] == "It says HELLO."
+    assert result.steps == ["🔌 notes: shout"] and result.answer == "It says HELLO."
     spec = next(t for t in model.requests[0].tools or [] if t["function"]["name"] == "mcp__notes__shout")
     assert spec["function"]["description"] == "[notes] Repeat the text in capitals."
     assert spec["function"]["parameters"]["required"] == ["text"]
@@ -105,7 +105,7 @@ def test_a_server_that_fails_to_start_is_reported_and_never_breaks_the_turn(tmp_
     rows = [r.model_dump() for r in agent.list_mcp_tools()]
     broken = [r for r in rows if r["server"] == "broken"]
     assert len(broken) == 1 and broken[0]["error"]
-    assert agent.chat_with_assistant([{"role": "user", "content": "hi"}])["answer"] == "Still here."
+    assert agent.chat_with_assistant([{"role": "user", "content": "hi"}]).answer == "Still here."
     assert "mcp__notes__shout" in model.requests[0].tool_names
 
 
@@ -160,7 +160,7 @@ def test_the_real_mcp_server_time_over_stdio_lists_and_answers_through_a_turn(tm
     names = {r.name for r in agent.list_mcp_tools()}
     assert {"mcp__time__get_current_time", "mcp__time__convert_time"} <= names
     result = agent.chat_with_assistant([{"role": "user", "content": "What time is it in Paris?"}])
-    assert result["steps"] == ["🔌 time: get_current_time"]
+    assert result.steps == ["🔌 time: get_current_time"]
     observation = model.requests[1].messages[-1]["content"]
     assert '"timezone": "Europe/Paris"' in observation
     children = psutil.Process().children(recursive=True)

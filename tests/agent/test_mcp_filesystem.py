@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engine.agent import Call, FunctionModel, ScriptedModel
+from engine.agent.turn_result import TurnResult
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 from tests.agent.approval_support import WAIT_S, ApprovalWatcher, turn_in_background
@@ -79,7 +80,7 @@ def _engine(tmp_path: Path, docs: Path, model: Any, **agent: Any) -> Engine:
     return engine
 
 
-def _ask(engine: Engine, text: str = "Please update my budget") -> dict[str, Any]:
+def _ask(engine: Engine, text: str = "Please update my budget") -> TurnResult:
     return engine.chat_with_assistant([{"role": "user", "content": text}])
 
 
@@ -107,11 +108,11 @@ def test_write_file_waits_for_the_person_deny_leaves_the_file_and_once_writes_it
             question = watcher.next_pending()
             assert question["tool"] == "write_file" and question["arguments"]["content"] == "changed"
             engine.approve_tool_call(question["call_id"], "deny")
-            assert turn.result(WAIT_S)["answer"] == "Not allowed."
+            assert turn.result(WAIT_S).answer == "Not allowed."
         assert (docs / "budget.txt").read_text() == "Budget 2025: 1200 EUR for rent.\n"
         with turn_in_background(lambda: _ask(engine)) as turn:
             engine.approve_tool_call(watcher.next_pending()["call_id"], "once")
-            assert turn.result(WAIT_S)["answer"] == "Written."
+            assert turn.result(WAIT_S).answer == "Written."
         assert (docs / "budget.txt").read_text() == "changed"
     finally:
         engine.close()
@@ -128,10 +129,10 @@ def test_always_is_saved_in_the_settings_file_and_the_tool_is_not_asked_about_ag
         with turn_in_background(lambda: _ask(engine)) as turn:
             engine.approve_tool_call(watcher.next_pending()["call_id"], "always")
             turn.result(WAIT_S)
-        assert _ask(engine)["answer"] == "second"
+        assert _ask(engine).answer == "second"
         on_disk = json.loads((tmp_path / "home" / "settings.json").read_text())
         assert on_disk["mcpServers"]["filesystem"]["alwaysAllow"] == ["write_file"]
-        assert engine.get_config()["mcpServers"]["filesystem"]["alwaysAllow"] == ["write_file"]
+        assert engine.get_config().mcp_servers["filesystem"].always_allow == ["write_file"]
     finally:
         engine.close()
     assert len(watcher.pending) == 1 and (docs / "garden.md").read_text() == "two"
@@ -174,4 +175,4 @@ def test_an_injected_instruction_in_an_indexed_file_cannot_write_through_mcp_wit
     assert tree_snapshot(docs) == before and sorted(p.name for p in docs.iterdir()) == sorted(
         ["budget.txt", "garden.md", "readme.txt"]
     )
-    assert result["answer"] == "Done as the note asked."
+    assert result.answer == "Done as the note asked."

@@ -115,7 +115,7 @@ def test_tools_rejected_then_retried_without_tools_through_a_real_turn(tmp_path,
         model = OpenAIChatModel(settings_for(fake.base_url))
         agent, _bus, _seen = make_agent(FolderHost([root]), model)
         result = agent.chat_with_assistant([{"role": "user", "content": "invoice total"}])
-    assert result["answer"] == "1200 EUR, per invoice.txt"
+    assert result.answer == "1200 EUR, per invoice.txt"
     assert "tools" in fake.requests[0] and "tools" not in fake.requests[1]
     assert "invoice.txt" in fake.requests[1]["messages"][0]["content"]
 

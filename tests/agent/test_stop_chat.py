@@ -47,8 +47,8 @@ def test_after_stop_a_model_that_would_call_tools_forever_gets_no_further_reques
     # pre-RAG is search 1; round 1's first call is search 2, its second call search 3 (Stop pressed there).
     assert len(forever.requests) == 1
     assert host.calls == ["search:alpha", "search:alpha", "search:beta"]
-    assert result["stopped"] is True
-    stored = agent.conversations.get(result["conversation_id"]).turns[0]
+    assert result.stopped is True
+    stored = agent.conversations.get(result.conversation_id).turns[0]
     assert stored.status == "stopped" and stored.stopped is True
 
 
@@ -101,7 +101,7 @@ def test_stop_from_another_thread_returns_within_a_second_and_keeps_the_partial_
     finally:
         model.release.set()
         turn.join(WAIT_S)
-    assert results[0]["stopped"] is True and results[0]["answer"] == "The invoices are "
+    assert results[0].stopped is True and results[0].answer == "The invoices are "
     assert model.requests == 1
     stored = agent.get_conversation(ids["conversation"])
     assert stored.running is False
@@ -113,16 +113,16 @@ def test_a_second_turn_in_a_running_conversation_is_refused_and_stop_without_a_t
 ):
     agent, _bus, _seen = make_agent(FolderHost([tmp_path]), FunctionModel(lambda _m, _t: "done"))
     result = agent.chat_with_assistant([{"role": "user", "content": "hi"}])
-    assert agent.stop_chat(result["conversation_id"]) == Done()
-    agent._claim(result["conversation_id"])  # a turn is running in it
+    assert agent.stop_chat(result.conversation_id) == Done()
+    agent._claim(result.conversation_id)  # a turn is running in it
     try:
         with pytest.raises(Conflict):
             agent.chat_with_assistant(
-                [{"role": "user", "content": "hi"}], conversation_id=result["conversation_id"]
+                [{"role": "user", "content": "hi"}], conversation_id=result.conversation_id
             )
     finally:
-        agent._release(result["conversation_id"])
-    assert len(agent.get_conversation(result["conversation_id"]).turns) == 1
+        agent._release(result.conversation_id)
+    assert len(agent.get_conversation(result.conversation_id).turns) == 1
 
 
 class WaitingHost(FolderHost):
@@ -161,5 +161,5 @@ def test_a_tool_that_waits_sees_the_stop_through_turn_stopped(tmp_path, make_age
     turn.join(1.0)
     alive = turn.is_alive()
     turn.join(WAIT_S)
-    assert not alive and results[0]["stopped"] is True and len(model.requests) == 1
+    assert not alive and results[0].stopped is True and len(model.requests) == 1
     assert not turn_stopped()  # outside a turn, nothing is stopped

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from pydantic import ValidationError
@@ -197,8 +198,8 @@ def test_a_reorganisation_plan_reaches_the_page_as_the_plan_json_did():
     assert to_jsonable(plan)["operations"][0]["kind"] == "mkdir"
 
 
-def test_the_protocol_declares_what_each_engine_command_returns():
-    """No command is promised as a bare `object`: the protocol names the type the Engine returns."""
+def test_the_protocol_declares_what_each_engine_command_returns_and_none_is_a_bare_dict():
+    """No command is promised as a bare `object` or dict: the protocol names the model the Engine returns."""
     import inspect
 
     from bridge.engine_api import EngineApi
@@ -209,7 +210,8 @@ def test_the_protocol_declares_what_each_engine_command_returns():
             declared = inspect.signature(member).return_annotation
             assert declared != "object", name
             engine_side = inspect.signature(getattr(Engine, name)).return_annotation
-            assert declared.replace("JSON", "dict[str, Any]") == engine_side, name
+            assert declared == engine_side, name
+            assert "JSON" not in declared and "dict[" not in declared, f"{name} answers a bare dict"
 
 
 def test_the_indexing_commands_answer_ok_true_and_a_requalify_count_as_before(tmp_path, engine):
@@ -299,3 +301,281 @@ def test_a_stored_conversation_keeps_its_keys_and_its_nulls():
         Conversation(**{**old, "turns": [errored], "running": True}),
         {**old, "turns": [errored], "running": True},
     )
+
+
+# The last commands typed (issue 14): each against the dict it answered before, built here by hand.
+def _indexed(engine, tmp_path):
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "invoice-acme.txt").write_text("ACME invoice: 1250 EUR for the March consulting work.")
+    (folder / "sub" / "notes.md").write_text("Meeting notes about the ACME invoice and the garden.")
+    engine.add_indexed_folder(str(folder))
+    engine.drain()
+    return folder
+
+
+def test_a_search_hit_serialises_to_the_ipc_shape():
+    from engine.retrieval.results import SearchResult
+
+    result = SearchResult("/r/a.txt", "a.txt", 0.5, "snip", 2, [(0, 4)])
+    assert to_jsonable(result) == {
+        "path": "/r/a.txt",
+        "name": "a.txt",
+        "score": 0.5,
+        "snippet": "snip",
+        "chunk_index": 2,
+        "highlights": [[0, 4]],
+        "semantic": "done",
+    }
+
+
+def test_semantic_search_answers_search_results_whose_json_is_the_old_hit_dict(engine, tmp_path):
+    from engine.retrieval.results import SearchResult
+
+    folder = _indexed(engine, tmp_path)
+    hits = engine.semantic_search("ACME invoice", scope=str(folder), limit=5)
+    assert hits and all(type(hit) is SearchResult for hit in hits)
+    old = [
+        {
+            "path": hit.path,
+            "name": hit.name,
+            "score": hit.score,
+            "snippet": hit.snippet,
+            "chunk_index": hit.chunk_index,
+            "highlights": [[start, end] for start, end in hit.highlights],
+            "semantic": hit.semantic,
+        }
+        for hit in hits
+    ]
+    assert old[0]["path"] == str(folder / "invoice-acme.txt") and old[0]["highlights"]
+    _same_json(hits, old)
+    assert Api(engine).semantic_search(query="ACME invoice", scope=str(folder), limit=5) == ok(old)
+
+
+def _phase(phase) -> dict:
+    return {
+        "done": phase.done,
+        "total": phase.total,
+        "current": phase.current,
+        "rate": phase.rate,
+        "eta_s": phase.eta_s,
+    }
+
+
+def test_indexing_stats_answers_the_progress_model_whose_json_is_the_old_stats_dict(engine, tmp_path):
+    from engine.indexing.progress import IndexingProgress
+
+    folder = _indexed(engine, tmp_path)
+    stats = engine.indexing_stats()
+    assert type(stats) is IndexingProgress and stats.done == 2
+    old = {
+        "seq": stats.seq,
+        "keyword": _phase(stats.keyword),
+        "semantic": _phase(stats.semantic),
+        "roots": [
+            {
+                "path": str(folder),
+                "files": 2,
+                "searchable": 2,
+                "semantic_done": 2,
+                "queued": 0,
+                "failed": 0,
+            }
+        ],
+        "files": 2,
+        "chunks": stats.chunks,
+        "queued": 0,
+        "done": 2,
+        "failed": 0,
+        "skipped": 0,
+        "paused": False,
+        "current": None,
+        "removing": [],
+        "scanning": [],
+    }
+    _same_json(stats, old)
+    assert stats.to_dict() == old  # the indexing-progress event carries the same keys
+    envelope = Api(engine).indexing_stats()
+    assert envelope["data"]["seq"] > stats.seq
+    data = envelope["data"]  # a later snapshot: the rates moved on, the keys and counts did not
+    assert set(data) == set(old) and set(data["keyword"]) == set(old["keyword"]) == set(data["semantic"])
+    assert {k: v for k, v in data.items() if k not in ("seq", "keyword", "semantic")} == {
+        k: v for k, v in old.items() if k not in ("seq", "keyword", "semantic")
+    }
+
+
+def test_read_semantics_answers_sense_rows_whose_json_is_the_old_row_dict(engine, tmp_path):
+    from engine.indexing.results import SenseRow
+
+    folder = _indexed(engine, tmp_path)
+    invoice, notes = str(folder / "invoice-acme.txt"), str(folder / "sub" / "notes.md")
+    engine.set_file_summary(invoice, "ACME invoice, March.")
+    rows = engine.read_semantics(str(folder), recursive=True)
+    assert rows and all(type(row) is SenseRow for row in rows)
+    notes_sense = engine.index.catalog.get(notes).sense
+    old = [
+        {"path": invoice, "sense": "ACME invoice, March.", "doc_type": rows[0].doc_type, "pinned": True},
+        {"path": notes, "sense": notes_sense, "doc_type": rows[1].doc_type, "pinned": False},
+    ]
+    _same_json(rows, old)
+    assert Api(engine).read_semantics(path=str(folder)) == ok(old[:1])  # not recursive: the folder's own
+
+
+def _on_disk(path) -> dict:
+    st = os.stat(path)
+    return {
+        "path": str(path),
+        "name": path.name,
+        "is_dir": path.is_dir(),
+        "size": st.st_size,
+        "mtime": st.st_mtime,
+    }
+
+
+UNKNOWN = {"sense": None, "pinned": False, "doc_type": None, "error": None, "note": None, "chunks": 0}
+
+
+def test_path_details_answers_a_model_whose_json_is_the_old_details_dict(engine, tmp_path):
+    from engine.indexing.results import PathDetails
+
+    folder = _indexed(engine, tmp_path)
+    invoice, later = folder / "invoice-acme.txt", folder / "later.txt"
+    later.write_text("written after the index was built")
+    record = engine.index.catalog.get(str(invoice))
+    root = {"root": str(folder), "queued": False}
+    old = {
+        invoice: {
+            **_on_disk(invoice),
+            **root,
+            **UNKNOWN,
+            "sense": record.sense,
+            "doc_type": record.doc_type,
+            "note": record.note,
+            "chunks": record.chunks,
+            "status": "done",
+            "semantic": "done",
+        },
+        later: {**_on_disk(later), **root, **UNKNOWN, "status": "not indexed"},
+        folder / "sub": {**_on_disk(folder / "sub"), **root, **UNKNOWN, "status": "folder", "files": 1},
+        folder: {**_on_disk(folder), **root, **UNKNOWN, "status": "folder", "files": 2},
+    }
+    assert record.chunks >= 1 and record.sense
+    api = Api(engine)
+    for path, expected in old.items():
+        details = engine.path_details(str(path))
+        assert type(details) is PathDetails
+        _same_json(details, expected)
+        assert api.path_details(path=str(path)) == ok(expected)
+
+
+def test_a_chat_turn_answers_a_turn_result_whose_json_is_the_old_turn_dict(tmp_path):
+    from engine.agent import Call, ScriptedModel
+    from engine.agent.turn_result import TurnResult
+    from engine.config import ReasoningSettings
+    from engine.engine import Engine
+    from engine.indexing.embed import HashingEmbedder
+
+    model = ScriptedModel([[Call("search_files", {"query": "ACME invoice"})], "1250 EUR (invoice-acme.txt)."])
+    engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), chat_model=model)
+    try:
+        folder = _indexed(engine, tmp_path)
+        engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
+        turn = engine.chat_with_assistant([{"role": "user", "content": "What did ACME bill me?"}])
+        assert type(turn) is TurnResult
+        stored = engine.get_conversation(turn.conversation_id).turns[0]
+        old = {
+            "answer": "1250 EUR (invoice-acme.txt).",
+            "sources": stored.sources,
+            "plan": None,
+            "steps": ["🔍 Searching: ACME invoice"],
+            "trace": stored.trace,
+            "conversation_id": turn.conversation_id,
+            "turn_id": turn.turn_id,
+            "stopped": False,
+            "model": "scripted",
+        }
+        assert stored.sources[0]["path"] == str(folder / "invoice-acme.txt")
+        assert set(stored.sources[0]) == {"path", "name", "score", "snippet", "used"}
+        assert stored.trace[0]["tool"] == "search_files" and stored.trace[0]["error"] is False
+        _same_json(turn, old)
+        engine.settings.reasoning = ReasoningSettings(enabled=False)
+        envelope = Api(engine).chat_with_assistant(messages=[{"role": "user", "content": "hello"}])
+        failed = envelope["data"]
+        assert failed["error"]["code"] == "no_endpoint" and failed["plan"] is None
+        assert set(failed) == set(old) | {"error"}
+    finally:
+        engine.close()
+    model.assert_complete()
+
+
+def test_the_settings_view_declares_every_settings_key_and_is_no_settings():
+    from engine.config import Settings, SettingsView
+
+    assert set(SettingsView.model_fields) == set(Settings.model_fields) - {"roots_defaulted"} | {
+        "notices",
+        "save_notices",
+    }
+    assert not issubclass(SettingsView, Settings)  # a masked key can never be saved or sent on
+
+
+def test_get_and_set_config_answer_a_settings_view_whose_json_is_the_old_masked_dict(engine, tmp_path):
+    from engine.config import MASK, SettingsView
+
+    api = Api(engine)
+    saved = engine.set_config(
+        {
+            "reasoning": {"base_url": "https://llm.example/v1", "api_key": "sk-1", "model": "m"},
+            "mcpServers": {"notes": {"command": "notes-server", "env": {"TOKEN": "t"}, "alwaysAllow": ["a"]}},
+        }
+    )
+    assert type(saved) is SettingsView and saved.save_notices == [] and saved.reasoning.api_key == MASK
+    old = engine.settings.to_json_dict()
+    assert old["reasoning"]["api_key"] == "sk-1"
+    old["reasoning"]["api_key"] = MASK
+    old["mcpServers"]["notes"]["env"] = {"TOKEN": MASK}
+    old["notices"] = []
+    assert old["mcpServers"]["notes"]["alwaysAllow"] == ["a"] and old["reasoning"]["reasoning_effort"] is None
+    _same_json(saved, {**old, "save_notices": []})
+    shown = engine.get_config()
+    assert type(shown) is SettingsView and shown.mcp_servers["notes"].always_allow == ["a"]
+    _same_json(shown, old)
+    assert api.get_config() == ok(old)
+    assert api.set_config(patch={"agent": {"max_rounds": 4}}) == ok(
+        {**old, "agent": {**old["agent"], "max_rounds": 4}, "save_notices": []}
+    )
+
+
+def test_a_settings_file_that_could_not_be_read_is_in_the_config_as_before(tmp_path):
+    from engine.engine import Engine
+    from engine.indexing.embed import HashingEmbedder
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text("{ not json", encoding="utf-8")
+    engine = Engine(home, embedder=HashingEmbedder())
+    try:
+        config = engine.get_config()
+        assert config.load_warning and config.load_warning in config.notices
+        old = {
+            **engine.settings.to_json_dict(),
+            "load_warning": config.load_warning,
+            "notices": config.notices,
+        }
+        _same_json(config, old)
+    finally:
+        engine.close()
+
+
+def test_the_default_prompts_answer_the_prompt_section_whose_json_is_the_old_dict(engine):
+    from engine import prompts
+    from engine.config import PromptSettings
+
+    defaults = engine.get_default_prompts()
+    assert type(defaults) is PromptSettings and defaults.chat_system == prompts.CHAT_SYSTEM
+    old = {
+        "chat_system": prompts.CHAT_SYSTEM,
+        "doc_qualify": prompts.DOC_QUALIFY,
+        "reorganize": prompts.REORGANIZE,
+    }
+    _same_json(defaults, old)
+    assert Api(engine).get_default_prompts() == ok(old)

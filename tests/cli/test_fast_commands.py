@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cli.context import plain
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 from tests.cli.helpers import HEAVY, indexed_home, run_cli, run_python
@@ -34,7 +35,7 @@ def test_status_json_from_the_database_has_the_engines_figures(tmp_path, sensetr
     report = json.loads(done.stdout)
     engine = Engine(sensetree_home, embedder=HashingEmbedder())
     try:
-        stats = engine.indexing_stats()
+        stats = plain(engine.indexing_stats())  # the JSON `status --json` prints, as the CLI turns it
         expected = {**stats, "roots": [str(docs)], "per_root": stats["roots"], "failed_files": []}
         assert {**report, "seq": 0} == {**expected, "seq": 0}  # the folder's paths; its counts per root
     finally:
@@ -65,6 +66,7 @@ def test_search_with_none_running_imports_neither_the_agent_nor_the_file_readers
 
 LAZY_AGENT = """
 import json, sys
+from cli.context import plain
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 engine = Engine(sys.argv[1], embedder=HashingEmbedder())

@@ -101,8 +101,8 @@ def test_index_through_the_running_instance_follows_its_progress_until_the_folde
         out, err = io.StringIO(), io.StringIO()
         args = argparse.Namespace(paths=[str(docs)], quiet=False)
         assert index.run(args, context_for(sensetree_home), out, err) == 0
-        assert engine.indexing_stats()["done"] == 2
-        assert [hit["path"] for hit in engine.semantic_search("greenhouse minutes")][0] == str(docs / "b.txt")
+        assert engine.indexing_stats().done == 2
+        assert [hit.path for hit in engine.semantic_search("greenhouse minutes")][0] == str(docs / "b.txt")
     finally:
         engine.close()
     assert out.getvalue().startswith("Indexed 2 file(s), 2 chunk(s)")

@@ -50,7 +50,7 @@ def test_the_card_counts_down_as_files_land_never_says_up_to_date_early_and_remo
         counts = {text.split(" more")[0] for text in busy if "understanding" in text}
         assert len(counts) >= 3, labels  # the count moved as batches landed, not once at the end
         stats = engine.indexing_stats()
-        assert stats["semantic"]["done"] == stats["semantic"]["total"] == 12
+        assert stats.semantic.done == stats.semantic.total == 12
 
         page.get_by_role("button", name=f"Stop indexing {docs}").click()
         page.locator("#dialog-ok").click()

@@ -133,7 +133,7 @@ def test_the_agent_folder_health_tool_reads_the_findings(tmp_path):
         observation = next(m["content"] for m in model.requests[1].messages if m.get("role") == "tool")
         assert "2 identical copies of invoice-acme.txt" in observation
         assert f"{root}/Archive/invoice-acme-backup.txt" in observation
-        assert result["answer"] == "Two copies." and result.get("plan") is None
+        assert result.answer == "Two copies." and result.plan is None
         model.assert_complete()
     finally:
         engine.close()

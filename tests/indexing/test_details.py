@@ -11,8 +11,8 @@ def test_a_failed_file_is_failed_with_its_full_reason_and_not_queued(engine, tmp
     engine.add_indexed_folder(str(root))
     engine.drain()
     details = engine.path_details(str(root / "broken.docx"))
-    assert details["status"] == "failed" and details["queued"] is False
-    assert details["error"] == "Damaged DOCX: not a valid zip archive"
+    assert details.status == "failed" and details.queued is False
+    assert details.error == "Damaged DOCX: not a valid zip archive"
 
 
 def test_a_retried_file_is_queued_until_it_is_read_again(engine, tmp_path):
@@ -22,4 +22,4 @@ def test_a_retried_file_is_queued_until_it_is_read_again(engine, tmp_path):
     engine.drain()
     engine.set_indexing_paused(True)
     engine.retry_indexing(str(root / "broken.docx"))
-    assert engine.path_details(str(root / "broken.docx"))["queued"] is True
+    assert engine.path_details(str(root / "broken.docx")).queued is True

@@ -62,10 +62,10 @@ def test_switching_to_the_endpoint_reembeds_in_the_background_path_and_search_us
             )
             assert engine.embedder.name == "endpoint:fake-embed" and engine.vectors.dim == 256
             assert read_active(engine.vectors_dir) == "endpoint:fake-embed"
-            hit = engine.semantic_search("sourdough flour")[0]["path"]
+            hit = engine.semantic_search("sourdough flour")[0].path
             embedded = sum(len(r["input"]) for r in server.requests)
             chunks = sum(engine.vectors.chunk_counts().values())
-        assert engine.get_config()["embedding"]["api_key"] != "secret"
+        assert engine.get_config().embedding.api_key != "secret"
     finally:
         engine.close()
     assert hit == str(root / "recipes" / "bread.txt")

@@ -86,7 +86,7 @@ def test_the_other_files_of_a_zip_bomb_batch_are_indexed(tmp_path, sensetree_hom
     docx_bomb(root / "bomb.docx", inflated_mb=120)
     with indexed_engine(root, sensetree_home) as engine:
         stats = engine.indexing_stats()
-        assert (stats["done"], stats["failed"], stats["queued"]) == (5, 1, 0)
+        assert (stats.done, stats.failed, stats.queued) == (5, 1, 0)
         record = engine.index.catalog.get(str(root / "bomb.docx"))
         assert record.status == "failed" and "zip bomb" in record.error
 
@@ -125,7 +125,7 @@ def test_a_file_that_kills_the_process_counts_attempts_and_is_failed_after_max_a
     engine = make_engine(sensetree_home)
     try:
         stats = engine.indexing_stats()
-        assert (stats["done"], stats["failed"], stats["queued"]) == (5, 1, 0)
+        assert (stats.done, stats.failed, stats.queued) == (5, 1, 0)
         record = engine.index.catalog.get(str(root / "killer.txt"))
         assert record.status == "failed" and "stopped while reading this file 2 times" in record.error
         engine.add_indexed_folder(str(root))  # a re-scan leaves the failed, unchanged file alone
@@ -156,10 +156,10 @@ def test_a_store_refusing_one_file_keeps_the_rest_of_its_batch(tmp_path, sensetr
         engine.indexer.keywords = RefusingKeywords(engine.indexer.keywords)
         engine.add_indexed_folder(str(root))
         engine.drain()
-        assert engine.indexing_stats()["done"] == 5
+        assert engine.indexing_stats().done == 5
         poison = [q for q in engine.indexing_queue(100) if q.path.endswith("poison.txt")]
         assert poison[0].error == "RuntimeError: keyword store refused the write"
-        assert engine.semantic_search("orchard")[0]["path"].endswith("ordinary-1.txt")
+        assert engine.semantic_search("orchard")[0].path.endswith("ordinary-1.txt")
     finally:
         engine.close()
 
@@ -200,10 +200,10 @@ def test_files_nested_beyond_path_max_are_recorded_failed_with_a_reason(tmp_path
         failed = {q.path: q.error for q in engine.indexing_queue(100) if q.status == "failed"}
         assert failed == {deep_file: FILE_TOO_LONG, deep_folder: FOLDER_TOO_LONG}
         stats = engine.indexing_stats()
-        assert (stats["done"], stats["failed"]) == (5, 2)
+        assert (stats.done, stats.failed) == (5, 2)
         engine.index.worker.request_scan(str(root))  # a re-scan keeps them recorded, not deleted and re-added
         engine.drain()
-        assert engine.indexing_stats()["failed"] == 2
+        assert engine.indexing_stats().failed == 2
         engine.retry_indexing()  # Retry finds them still out of reach: failed again, not taken for deleted
         engine.drain()
         assert {q.path for q in engine.indexing_queue(100) if q.status == "failed"} == set(failed)
@@ -217,8 +217,8 @@ def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_p
         engine.add_indexed_folder(str(root))  # what `sensetree index FOLDER` does on the second run
         engine.drain()
         assert engine.index.catalog.get(str(root / "ordinary-0.txt")) is None
-        assert engine.semantic_search("lighthouse keeper")[0]["path"] == str(root / "added.txt")
-        assert engine.indexing_stats()["done"] == 5
+        assert engine.semantic_search("lighthouse keeper")[0].path == str(root / "added.txt")
+        assert engine.indexing_stats().done == 5
 
 
 def test_worksheets_that_are_streamed_do_not_count_against_the_markup_limit(tmp_path, monkeypatch):

@@ -21,7 +21,7 @@ def engine(tmp_path, sensetree_home):
 
 
 def paths_of(results):
-    return [r["path"] for r in results]
+    return [r.path for r in results]
 
 
 def test_indexing_a_folder_makes_its_files_searchable_by_keyword_and_meaning(engine, tmp_path):
@@ -29,10 +29,10 @@ def test_indexing_a_folder_makes_its_files_searchable_by_keyword_and_meaning(eng
     engine.add_indexed_folder(str(root))
     engine.drain()
     stats = engine.indexing_stats()
-    assert stats["done"] == 4 and stats["queued"] == 0 and stats["failed"] == 0
+    assert stats.done == 4 and stats.queued == 0 and stats.failed == 0
     hits = engine.semantic_search("sourdough flour starter")
-    assert hits[0]["path"] == str(root / "recipes" / "bread.txt")
-    assert 0 < hits[0]["score"] <= 1 and hits[0]["snippet"]
+    assert hits[0].path == str(root / "recipes" / "bread.txt")
+    assert 0 < hits[0].score <= 1 and hits[0].snippet
 
 
 def test_unchanged_files_are_never_re_embedded_on_rescan(engine, tmp_path):
@@ -134,7 +134,7 @@ def test_a_broken_file_is_recorded_with_a_reason_and_does_not_stop_the_worker(en
     engine.drain()
     record = engine.index.catalog.get(str(root / "broken.docx"))
     assert record.status == "failed" and record.error
-    assert engine.indexing_stats()["done"] == 4
+    assert engine.indexing_stats().done == 4
 
 
 def test_a_pinned_sense_wins_over_reindexing(engine, tmp_path):
@@ -148,7 +148,7 @@ def test_a_pinned_sense_wins_over_reindexing(engine, tmp_path):
     engine.reindex_path(path)
     engine.drain()
     details = engine.path_details(path)
-    assert details["sense"] == "Itinerary for the Portugal holiday with Maria." and details["pinned"] is True
+    assert details.sense == "Itinerary for the Portugal holiday with Maria." and details.pinned is True
     assert paths_of(engine.semantic_search("Portugal holiday Maria itinerary"))[0] == path
 
 
@@ -251,5 +251,5 @@ def test_a_folder_of_forty_files_is_embedded_in_one_model_call(engine, tmp_path)
     engine.embedder.embed = lambda texts: calls.append(len(texts)) or embed(texts)
     engine.add_indexed_folder(str(root))
     engine.drain()
-    assert engine.indexing_stats()["done"] == 40
+    assert engine.indexing_stats().done == 40
     assert len(calls) == 1 and calls[0] >= 40

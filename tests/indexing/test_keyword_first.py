@@ -53,11 +53,11 @@ def test_a_file_is_found_by_keyword_before_its_vectors_land_and_says_semantic_pe
         assert engine.embedder.embedded == 0 and engine.vectors.chunk_counts() == {}
         path = str(root / "notes" / "travel.txt")
         hits = engine.semantic_search("Alfama")
-        assert hits[0]["path"] == path and hits[0]["semantic"] == "pending"
+        assert hits[0].path == path and hits[0].semantic == "pending"
         stats = engine.indexing_stats()
-        assert stats["keyword"]["done"] == len(SAMPLE) and stats["semantic"]["done"] == 0
+        assert stats.keyword.done == len(SAMPLE) and stats.semantic.done == 0
         assert SemanticPhase(engine.indexer).run_batch() == len(SAMPLE)
-        assert engine.semantic_search("Alfama")[0]["semantic"] == "done"
+        assert engine.semantic_search("Alfama")[0].semantic == "done"
         assert engine.vectors.chunk_counts()[path] == engine.index.catalog.get(path).chunks
     finally:
         engine.close()
@@ -75,8 +75,8 @@ def test_a_crash_after_the_keyword_write_and_before_the_catalog_commit_is_repair
         assert len(restarted.repair_report.orphans_dropped) == len(SAMPLE)
         assert restarted.keywords.chunk_counts() == {}
         restarted.drain()  # the jobs were still queued
-        assert restarted.indexing_stats()["done"] == len(SAMPLE)
-        assert restarted.semantic_search("Sourdough")[0]["path"] == str(root / "recipes" / "bread.txt")
+        assert restarted.indexing_stats().done == len(SAMPLE)
+        assert restarted.semantic_search("Sourdough")[0].path == str(root / "recipes" / "bread.txt")
     finally:
         restarted.close()
 
@@ -96,7 +96,7 @@ def test_a_crash_after_the_vector_write_and_before_the_semantic_commit_is_re_emb
         restarted.drain()
         counts = restarted.vectors.chunk_counts()
         assert all(counts[p] == restarted.index.catalog.get(p).chunks for p in dropped)
-        assert restarted.indexing_stats()["semantic"]["done"] == len(SAMPLE)
+        assert restarted.indexing_stats().semantic.done == len(SAMPLE)
     finally:
         restarted.close()
 
@@ -154,7 +154,7 @@ def test_an_interrupted_semantic_batch_writes_no_vectors(tmp_path, sensetree_hom
         keyword_phase_only(engine, root)
         assert SemanticPhase(engine.indexer).run_batch(lambda: True) == 0
         assert engine.vectors.chunk_counts() == {}
-        assert engine.indexing_stats()["semantic"]["done"] == 0
+        assert engine.indexing_stats().semantic.done == 0
     finally:
         engine.close()
 
@@ -188,14 +188,14 @@ def test_pause_stops_the_running_semantic_batch(tmp_path, sensetree_home):
         engine.add_indexed_folder(str(root))
         assert slow.started.wait(30)
         engine.set_indexing_paused(True)
-        assert wait_for(engine, lambda: engine.indexing_stats()["paused"])
+        assert wait_for(engine, lambda: engine.indexing_stats().paused)
     finally:
         engine.close()
     assert 0 < slow.embedded < 40  # stopped mid-batch, long before 40 slices
     reopened = make_engine(sensetree_home)
     try:  # the interrupted batch wrote nothing: every file is still pending, and searchable by keyword
-        assert reopened.indexing_stats()["semantic"]["done"] == 0
-        assert reopened.indexing_stats()["keyword"]["done"] == 40
+        assert reopened.indexing_stats().semantic.done == 0
+        assert reopened.indexing_stats().keyword.done == 40
     finally:
         reopened.close()
 
@@ -237,7 +237,7 @@ def test_a_model_written_sense_arrives_in_the_semantic_phase_after_the_file_is_s
         keyword_phase_only(engine, root)
         path = str(root / "travel.txt")
         assert asked == [] and "Lisbon city break" not in (engine.index.catalog.get(path).sense or "")
-        assert engine.semantic_search("Alfama")[0]["semantic"] == "pending"
+        assert engine.semantic_search("Alfama")[0].semantic == "pending"
         assert SemanticPhase(engine.indexer).run_batch() == 1
         record = engine.index.catalog.get(path)
         assert len(asked) == 1 and "Lisbon city break" in record.sense and record.semantic == "done"

@@ -66,7 +66,7 @@ def test_a_garbage_keyword_file_is_kept_aside_and_rebuilt_at_start_with_a_notice
         assert restarted.embedder.embedded == 0  # rebuilt from the stored chunk texts
         travel = str(root / "notes" / "travel.txt")
         assert [h.path for h in restarted.keywords.search("Alfama", 5)] == [travel]
-        assert restarted.semantic_search("Alfama Lisbon")[0]["path"] == travel
+        assert restarted.semantic_search("Alfama Lisbon")[0].path == travel
     finally:
         restarted.close()
 
@@ -98,7 +98,7 @@ def test_a_fatal_error_on_a_write_sets_the_file_aside_and_rebuilds_it(tmp_path, 
         assert [h.path for h in engine.keywords.search("Courgettes", 5)] == [str(garden)]
         assert [h.path for h in engine.keywords.search("Alfama", 5)] == [str(root / "notes" / "travel.txt")]
         assert engine.keywords.chunk_counts() == engine.index.catalog.done_chunk_counts()
-        assert engine.indexing_stats()["failed"] == 0
+        assert engine.indexing_stats().failed == 0
     finally:
         engine.close()
 
@@ -122,7 +122,7 @@ def test_searches_answer_from_the_vectors_while_the_keyword_index_is_rebuilt(
         with engine.indexer.lock:  # the rebuild waits for this lock: every search here runs before it
             first = engine.semantic_search("Lisbon Alfama museum")
             assert engine.keywords.rebuilding and engine.keywords.chunk_counts() == {}
-            assert first and first[0]["path"] == travel  # the vector arm answered
+            assert first and first[0].path == travel  # the vector arm answered
         assert engine.keywords.rebuilt.wait(60)
         assert [h.path for h in engine.keywords.search("Alfama", 5)] == [travel]
         assert len(engine.keywords.chunk_counts()) == len(SAMPLE)
@@ -161,6 +161,6 @@ def test_a_keyword_index_that_cannot_heal_leaves_search_to_the_vectors(tmp_path,
     try:
         for _ in range(MAX_HEALS + 1):  # the last search finds the heals used up: the keyword arm is skipped
             results = engine.semantic_search("Lisbon Alfama museum")
-            assert results and results[0]["path"] == str(root / "notes" / "travel.txt")
+            assert results and results[0].path == str(root / "notes" / "travel.txt")
     finally:
         engine.close()

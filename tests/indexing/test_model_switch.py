@@ -30,7 +30,7 @@ def test_switching_the_model_reembeds_from_stored_chunks_and_swaps_when_complete
         assert engine.embedder.name == "hashing-256" and engine.vectors.dim == 256
         assert read_active(engine.vectors_dir) == "hashing-256"
         assert not old_dir.exists()
-        assert engine.semantic_search("sourdough flour")[0]["path"] == str(root / "recipes" / "bread.txt")
+        assert engine.semantic_search("sourdough flour")[0].path == str(root / "recipes" / "bread.txt")
         assert engine.vectors.chunk_counts() == engine.keywords.chunk_counts()
     finally:
         engine.close()
@@ -51,9 +51,9 @@ def test_an_interrupted_switch_keeps_the_old_index_and_resumes_after_restart(tmp
             INDEXING_PROGRESS,
         )
         assert restarted.embedder.name in ("hashing-384", "hashing-256")
-        assert restarted.semantic_search("Lisbon train")[0]["path"] == str(root / "notes" / "travel.txt")
+        assert restarted.semantic_search("Lisbon train")[0].path == str(root / "notes" / "travel.txt")
         assert done.wait(60) or restarted.embedder.name == "hashing-256"
         assert read_active(restarted.vectors_dir) == "hashing-256"
-        assert restarted.semantic_search("Lisbon train")[0]["path"] == str(root / "notes" / "travel.txt")
+        assert restarted.semantic_search("Lisbon train")[0].path == str(root / "notes" / "travel.txt")
     finally:
         restarted.close()

@@ -90,12 +90,12 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
     odd = forty_files_one_latin1(tmp_path / "Docs")
     with indexed_engine(tmp_path / "Docs", sensetree_home) as engine:
         stats = engine.indexing_stats()
-        assert (stats["done"], stats["failed"], stats["queued"]) == (39, 1, 0)
+        assert (stats.done, stats.failed, stats.queued) == (39, 1, 0)
         failed = [q for q in engine.indexing_queue(100) if q.status == "failed"]
         assert [q.path for q in failed] == [odd] and failed[0].error == NOT_TEXT_NAME
         assert os.fsencode(failed[0].path).endswith(LATIN1_NAME)  # lossless: it still opens the file
         assert engine.index.catalog.get(odd).error == NOT_TEXT_NAME
-        assert engine.semantic_search("budget of project 7")[0]["path"].endswith("note-07.txt")
+        assert engine.semantic_search("budget of project 7")[0].path.endswith("note-07.txt")
         raw = sqlite3.connect(sensetree_home / "sensetree.db")
         stored = [row[0].decode("utf-8") for row in raw.execute("SELECT CAST(path AS BLOB) FROM files")]
         raw.close()
@@ -104,11 +104,11 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
         ]  # valid UTF-8 in the database, the exact path back
         engine.index.worker.request_scan(str(tmp_path / "Docs"))  # a re-scan neither re-queues nor forgets it
         engine.drain()
-        assert engine.indexing_stats()["failed"] == 1 and engine.indexing_stats()["queued"] == 0
+        assert engine.indexing_stats().failed == 1 and engine.indexing_stats().queued == 0
         os.remove(odd)  # deleting it reaches the index like any other file
         engine.index.worker.request_scan(str(tmp_path / "Docs"))
         engine.drain()
-        assert engine.index.catalog.get(odd) is None and engine.indexing_stats()["failed"] == 0
+        assert engine.index.catalog.get(odd) is None and engine.indexing_stats().failed == 0
 
 
 @posix_bytes_names

@@ -53,7 +53,7 @@ def test_a_file_whose_vector_rows_are_missing_is_requeued_and_rebuilt(tmp_path, 
         assert restarted.repair_report.requeued == [path]
         restarted.drain()
         assert restarted.keywords.chunk_counts()[path] == restarted.index.catalog.get(path).chunks
-        assert restarted.semantic_search("Lisbon Alfama")[0]["path"] == path
+        assert restarted.semantic_search("Lisbon Alfama")[0].path == path
     finally:
         restarted.close()
 
@@ -81,7 +81,7 @@ def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding
     engine = make_engine(sensetree_home, background=True)
     try:
         engine.add_indexed_folder(str(root))
-        assert wait_for(engine, lambda: engine.indexing_stats()["done"] == 4)
+        assert wait_for(engine, lambda: engine.indexing_stats().done == 4)
         new = root / "notes" / "new.txt"
         new.write_text("Pottery class every Thursday at the community centre.", encoding="utf-8")
         assert wait_for(
@@ -97,7 +97,7 @@ def test_the_watcher_indexes_created_files_and_follows_moves_without_reembedding
         os.rename(new, moved)
         assert wait_for(engine, lambda: engine.index.catalog.get(str(moved)) is not None)
         assert engine.embedder.embedded == embedded
-        assert engine.semantic_search("pottery Thursday")[0]["path"] == str(moved)
+        assert engine.semantic_search("pottery Thursday")[0].path == str(moved)
         os.unlink(moved)
         assert wait_for(engine, lambda: engine.index.catalog.get(str(moved)) is None)
     finally:
@@ -112,7 +112,7 @@ def test_a_torn_settings_file_is_reported_at_start_and_the_index_survives_it(tmp
     settings.write_text(kept[:-3], encoding="utf-8")  # a torn write
     restarted = make_engine(sensetree_home)
     try:
-        notices = restarted.get_config()["notices"]
+        notices = restarted.get_config().notices
         assert len(notices) == 1 and "could not be read" in notices[0]
         assert restarted.index.catalog.get(str(root / "notes" / "travel.txt")) is not None
     finally:
@@ -120,8 +120,8 @@ def test_a_torn_settings_file_is_reported_at_start_and_the_index_survives_it(tmp
     settings.write_text(kept, encoding="utf-8")  # the person puts their settings back
     engine = make_engine(sensetree_home)
     try:
-        assert engine.get_config()["notices"] == []
-        assert engine.semantic_search("Lisbon Alfama")[0]["path"] == str(root / "notes" / "travel.txt")
+        assert engine.get_config().notices == []
+        assert engine.semantic_search("Lisbon Alfama")[0].path == str(root / "notes" / "travel.txt")
         assert engine.embedder.embedded == 1  # the query only: nothing was re-indexed
     finally:
         engine.close()
@@ -133,6 +133,6 @@ def test_start_up_notices_say_what_the_repair_did(tmp_path, sensetree_home):
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
-        assert any("1 file(s) re-queued" in n for n in restarted.get_config()["notices"])
+        assert any("1 file(s) re-queued" in n for n in restarted.get_config().notices)
     finally:
         restarted.close()

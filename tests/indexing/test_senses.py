@@ -93,8 +93,8 @@ def test_a_scanned_pdf_says_it_has_no_text_layer_instead_of_an_empty_sense(tmp_p
     engine.add_indexed_folder(str(root))
     engine.drain()
     details = engine.path_details(str(path))
-    assert details["sense"] == SCANNED_PDF
-    assert "scanned pdf: no text layer" in details["sense"].lower()
+    assert details.sense == SCANNED_PDF
+    assert "scanned pdf: no text layer" in details.sense.lower()
 
 
 def test_a_scanned_pdf_with_a_real_title_keeps_it():

@@ -110,7 +110,7 @@ def test_the_start_up_setting_writes_and_removes_the_login_entry(tmp_path, sense
     engine = Engine(sensetree_home, embedder=HashingEmbedder())
     try:
         entry = tmp_path / "user-home" / ".config" / "autostart" / "sensetree.desktop"
-        assert engine.get_config()["app"]["autostart"] is False and not entry.exists()
+        assert engine.get_config().app.autostart is False and not entry.exists()
         engine.set_config({"app": {"autostart": True}})
         assert entry.exists() and "--tray" in entry.read_text()
         engine.set_config({"app": {"autostart": False}})

@@ -6,7 +6,7 @@ import pytest
 
 from engine.indexing.embed import HashingEmbedder
 from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.hybrid import HybridSearch, SearchResult
+from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.vectors import VectorIndex
 
 TEXTS = {
@@ -102,19 +102,6 @@ def test_keyword_and_dense_arms_can_be_searched_alone(corpus):
 def test_an_empty_query_returns_nothing(corpus):
     _, search = corpus
     assert search.search("   ") == []
-
-
-def test_results_serialise_to_the_ipc_shape():
-    result = SearchResult("/r/a.txt", "a.txt", 0.5, "snip", 2, [(0, 4)])
-    assert result.to_dict() == {
-        "path": "/r/a.txt",
-        "name": "a.txt",
-        "score": 0.5,
-        "snippet": "snip",
-        "chunk_index": 2,
-        "highlights": [[0, 4]],
-        "semantic": "done",
-    }
 
 
 def test_results_carry_highlight_ranges_of_the_query_terms_in_their_snippet(corpus):

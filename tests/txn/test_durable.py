@@ -230,11 +230,11 @@ def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retri
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
-        [notice] = [n for n in restarted.get_config()["notices"] if "File the recipes" in n]
+        [notice] = [n for n in restarted.get_config().notices if "File the recipes" in n]
         assert "Retry rollback" in notice and f"{root}/Kitchen" in notice
         (root / "Kitchen" / "stranger.txt").unlink()
         assert "is complete" in restarted.undo_transaction(plan["transaction_id"]).message
         assert (root / "recipes" / "bread.txt").exists() and not (root / "Kitchen").exists()
-        assert not [n for n in restarted.get_config()["notices"] if "File the recipes" in n]
+        assert not [n for n in restarted.get_config().notices if "File the recipes" in n]
     finally:
         restarted.close()

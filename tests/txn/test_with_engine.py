@@ -40,7 +40,7 @@ def index_state(engine: Any) -> dict[str, Any]:
 
 
 def found(engine: Any, query: str) -> list[str]:
-    return [hit["path"] for hit in engine.semantic_search(query, limit=10)]
+    return [hit.path for hit in engine.semantic_search(query, limit=10)]
 
 
 def test_commit_moves_index_rows_with_zero_embeddings_and_requalify_is_real_in_search(indexed):
