@@ -12,12 +12,9 @@ shim reads `sys.modules` and breaks on None.) Where pandas *is* installed nothin
 from __future__ import annotations
 
 import importlib.abc
-import importlib.machinery
 import importlib.util
 import sys
 import threading
-import types
-from collections.abc import Sequence
 
 _lock = threading.Lock()
 
@@ -25,12 +22,7 @@ _lock = threading.Lock()
 class AbsentPandas(importlib.abc.MetaPathFinder):
     """Refuses `pandas` (and its submodules) without a path search; finds nothing else."""
 
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None = None,
-        target: types.ModuleType | None = None,
-    ) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(self, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
         if fullname == "pandas" or fullname.startswith("pandas."):
             raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
         return None
