@@ -55,7 +55,6 @@ import pyarrow as pa
 from engine.errors import StoreError
 from engine.paths import subtree_range
 from engine.retrieval import keyword_point, tokenize
-from engine.retrieval.absent_pandas import remember_pandas_is_absent
 from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
@@ -121,7 +120,6 @@ class KeywordIndex:
     def __init__(self, db_path: Path):
         self.db_path = Path(db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
-        remember_pandas_is_absent()  # or DuckDB looks for it on every statement with parameters
         root = None
         try:
             root = duckdb.connect(str(self.db_path))
