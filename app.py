@@ -57,11 +57,21 @@ def _own_records(record: logging.LogRecord) -> bool:
     return record.name.split(".", 1)[0] in OWN_LOGGERS
 
 
-def build_engine(background: bool = False, events: Any = None) -> Any:
-    """The one place the engine is built (the window, the server and the CLI all come through here)."""
+def engine_class() -> Any:
+    """The Engine class, imported with LanceDB's namespace client (an OpenAPI client for remote catalogs
+    that LanceDB imports and a local database barely uses) deferring its pydantic schemas to first use:
+    ~0.8 s of CPU off every start (engine/deferred_schemas.py, bench/engine_start.py)."""
+    from engine.deferred_schemas import import_deferring_schemas
+
+    import_deferring_schemas("lance_namespace")
     from engine.engine import Engine
 
-    engine = Engine(background=background, events=events)
+    return Engine
+
+
+def build_engine(background: bool = False, events: Any = None) -> Any:
+    """The one place the engine is built (the window, the server and the CLI all come through here)."""
+    engine = engine_class()(background=background, events=events)
     if sys.stderr is not None:  # what start-up did for the person (the page shows the same as toasts)
         for notice in engine.startup_notices():
             print(f"Notice: {notice}", file=sys.stderr)

@@ -96,6 +96,7 @@ def run_window(
     home: Path | None = None,
     on_started: Callable[[Any, Callable[[], None]], None] | None = None,
     start_hidden: bool = False,
+    on_shown: Callable[[], None] | None = None,
 ) -> int:
     """Open the window and run the GUI loop on this (the main) thread until the person quits.
 
@@ -103,6 +104,8 @@ def run_window(
     only used for its event bus; the caller closes it after this returns. `on_started(window, quit)`
     runs on a worker thread once the GUI loop is up (tests use it to drive the page and quit).
     `start_hidden` (the `--tray` start at login) keeps the window hidden when a tray icon can show it.
+    `on_shown()` runs once the window is on screen (or, started hidden, once it exists): the caller starts
+    building the engine there, so that work does not compete with the window's own start for the GIL.
     Closing the window hides it only while a tray icon with its menu is really shown; otherwise
     closing quits. The window's place is remembered in the data dir and clamped to the screens.
     """
@@ -166,6 +169,8 @@ def run_window(
         return False
 
     window.events.closing += on_closing
+    if on_shown is not None:
+        window.events.shown += lambda: on_shown()  # pywebview passes no window to a handler taking none
     instance.listen(lambda: _show(window), on_quit=quit_app, api=api)  # the CLI calls in too
 
     def started() -> None:

@@ -30,6 +30,25 @@ The rules:
   `qtwebengine_locales` packs (build/bundle_plan.py). Should the app ever translate Qt's dialogs, this
   rule must go with it.
 - Qt's QML debugging plugins (`plugins/qmltooling`, 1.4 MB): the window has no QML.
+- Pillow's AVIF codec (`PIL/_avif…so` and the `libavif` it alone needs, 5 MB): Pillow imports it in a
+  `try` and reports AVIF unsupported without it; SenseTree reads no images (Pillow is there because
+  python-pptx imports it), so only opening an AVIF image with Pillow would notice.
+- Qt plugins for what a desktop window never does (`QT_UNUSED_PLUGINS`), and the libraries only they
+  need: printing (`printsupport`, the CUPS back-end, with libcups, GnuTLS, Avahi and Kerberos behind it:
+  neither the page nor pywebview prints), the platforms and input plugins of embedded devices without a
+  window system (EGLFS, LinuxFB, VNC, Vulkan KHR display, evdev/TUIO input, Qt's own virtual keyboard)
+  and geolocation providers (the page never asks for a location; the `position` plugins are loaded only
+  for `navigator.geolocation`). Desktops run xcb or wayland, both kept, as are offscreen and minimal.
+- Python bindings nothing imports (`UNUSED_BINDINGS`): PySide6's QtQml, QtQuick, QtQuickWidgets and
+  QtPositioning modules (their Qt libraries stay: Qt WebEngine links them) and lxml's `objectify`
+  (python-docx, python-pptx and openpyxl use `lxml.etree`); measured from `sys.modules` after every
+  document format was read, the engine built, the model loaded and the window's modules imported.
+- The bytecode of transformers' model families other than those loading BERT touches (`keep_in_archive`:
+  the PYZ archive only). Their `.py` files stay (the lazy module reads them), and PyInstaller's importer
+  falls back to the bundled source for a module the archive lacks, so a configured model of another family
+  still loads, compiling its modules at that start instead of reading them precompiled. Kept: the
+  families `AutoTokenizer`/`AutoModel` import for BERT (`align` comes first in the tokenizer mapping,
+  `auto` imports `encoder_decoder`), measured from `sys.modules` after loading the embedder.
 """
 
 from __future__ import annotations
@@ -44,6 +63,24 @@ from pathlib import Path
 GTK_THEME_PLUGIN = "PySide6/Qt/plugins/platformthemes/libqgtk3.so"
 QT_TRANSLATIONS = re.compile(r"^PySide6/Qt/translations/[^/]+\.qm$")
 QML_DEBUGGING = "PySide6/Qt/plugins/qmltooling/"
+QT_UNUSED_PLUGINS = (
+    "PySide6/Qt/plugins/printsupport/",
+    "PySide6/Qt/plugins/egldeviceintegrations/",
+    "PySide6/Qt/plugins/generic/",
+    "PySide6/Qt/plugins/position/",
+    "PySide6/Qt/plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so",
+    *(
+        f"PySide6/Qt/plugins/platforms/lib{name}.so"
+        for name in ("qeglfs", "qlinuxfb", "qminimalegl", "qvkkhrdisplay", "qvnc")
+    ),
+)
+UNUSED_BINDINGS = re.compile(
+    r"^(PySide6/Qt(Qml|Quick|QuickWidgets|Positioning)\.abi3\.so|lxml/objectify\.[^/]+\.so)$"
+)
+PILLOW_AVIF = re.compile(r"^(PIL/_avif\.[^/]+\.so|(pillow\.libs/)?libavif-[0-9a-f]+\.so[.0-9]*)$")
+# transformers' model families whose modules BERT's loading imports (measured: sys.modules after
+# AutoTokenizer/AutoModel/AutoModelForSequenceClassification.from_pretrained on the bundled model).
+ARCHIVE_FAMILIES = frozenset({"align", "auto", "bert", "encoder_decoder"})
 PYARROW_COPIES = re.compile(r"^pyarrow/libarrow_python(_parquet_encryption)?\.so(\.\d+\.\d+\.\d+)?$")
 
 # torch's config modules (`torch/_dynamo/config.py`, `torch/distributed/config.py`…) call
@@ -71,9 +108,24 @@ def keep(dest: str) -> bool:
     """The per-file rules: False for a file the bundle leaves out (`orphans` finds the libraries that
     only a left-out file needed)."""
     dest = dest.replace("\\", "/")
-    if dest == GTK_THEME_PLUGIN or dest.startswith(QML_DEBUGGING):
+    if dest == GTK_THEME_PLUGIN or dest.startswith((QML_DEBUGGING, *QT_UNUSED_PLUGINS)):
         return False
-    return keep_python_source(dest) and not PYARROW_COPIES.match(dest) and not QT_TRANSLATIONS.match(dest)
+    return (
+        keep_python_source(dest)
+        and not PYARROW_COPIES.match(dest)
+        and not QT_TRANSLATIONS.match(dest)
+        and not PILLOW_AVIF.match(dest)
+        and not UNUSED_BINDINGS.match(dest)
+    )
+
+
+def keep_in_archive(module: str) -> bool:
+    """False for a module whose bytecode the PYZ archive leaves out (its source stays in the bundle):
+    transformers' model families other than `ARCHIVE_FAMILIES`."""
+    parts = module.split(".")
+    return not (
+        len(parts) > 2 and parts[:2] == ["transformers", "models"] and parts[2] not in ARCHIVE_FAMILIES
+    )
 
 
 def orphans(binaries: Iterable[tuple[str, str]], needed: Callable[[str], set[str]]) -> set[str]:

@@ -35,13 +35,15 @@ def run(args: argparse.Namespace, context: Context) -> int:
     from engine import lifecycle
     from engine.starter import EngineStarter
 
-    engine = EngineStarter(lambda events: context.build_engine(background=True, events=events))
+    # built once the window is on screen (engine/starter.py says why); the page's first call waits for it
+    engine = EngineStarter(lambda events: context.build_engine(background=True, events=events), start=False)
     try:
         code = run_window(
             Api(engine),
             engine,
             start_hidden=getattr(args, "tray", False),
             on_started=lambda _window, quit_app: lifecycle.on_quit(quit_app),
+            on_shown=engine.start,
         )  # SIGTERM closes it
     finally:
         engine.close()

@@ -52,6 +52,7 @@ def test_a_bridge_call_from_the_page_in_the_real_window_reads_back_through_evalu
     assert lines, f"the window process printed no result (exit {returncode}):\n{stderr[-3000:]}"
     report = json.loads(lines[-1].removeprefix("PROBE "))
     assert "error" not in report, report
+    assert report["built_after_shown"] is True  # the engine's build waited for the window to show
     assert report["version"]["ok"] is True and isinstance(report["version"]["data"], str)
     assert report["roots"] == {"ok": True, "data": []}
     assert report["page_title"] == "SenseTree"

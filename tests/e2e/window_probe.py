@@ -1,6 +1,7 @@
 """Run by test_window.py in its own process (Qt wants the main thread): open the real window over a
 real Engine, make a bridge call from the page, read its result back with evaluate_js, check that an
-engine event reaches the page, print one JSON line and quit."""
+engine event reaches the page, print one JSON line and quit. The engine is built as `sensetree` builds
+it: by an EngineStarter that the window starts once it is shown (cli/window.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bridge import Api
 from bridge.window import run_window
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
+from engine.starter import EngineStarter
 
 BOUND_S = 60
 
@@ -37,9 +39,22 @@ def _await_js(window: Any, script: str, then: Any = None) -> Any:
 
 
 def main(home: Path) -> int:
-    engine = Engine(home, embedder=HashingEmbedder())
-    api = Api(engine)
     report: dict[str, Any] = {}
+    shown = threading.Event()
+
+    def build(events: Any) -> Engine:
+        report["built_after_shown"] = shown.is_set()
+        return Engine(home, embedder=HashingEmbedder(), events=events)
+
+    home.mkdir(
+        mode=0o700, parents=True, exist_ok=True
+    )  # as app.main's logging set-up does, before the window
+    engine = EngineStarter(build, start=False)
+    api = Api(engine)
+
+    def on_shown() -> None:
+        shown.set()
+        engine.start()
 
     def probe(window: Any, quit_app: Any) -> None:
         try:
@@ -61,7 +76,7 @@ def main(home: Path) -> int:
         finally:
             quit_app()
 
-    run_window(api, engine, home=home, on_started=probe)
+    run_window(api, engine, home=home, on_started=probe, on_shown=on_shown)
     engine.close()
     print("PROBE " + json.dumps(report), flush=True)
     return 0 if "error" not in report else 1

@@ -3,11 +3,12 @@ tree: what is left out is what nothing reads; what the app reads stays."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "build"))
-from bundle_trim import keep, keep_python_source, orphans, trim_tree  # noqa: E402
+from bundle_trim import keep, keep_in_archive, keep_python_source, orphans, trim_tree  # noqa: E402
 
 
 def test_torch_sources_are_left_out_but_never_its_libraries_or_data() -> None:
@@ -123,3 +124,136 @@ def test_nothing_in_the_app_or_its_webview_installs_a_qt_translator() -> None:
     assert not [
         str(p) for p in sources if "installTranslator" in p.read_text(encoding="utf-8", errors="replace")
     ]
+
+
+def test_pillow_avif_codec_is_left_out_but_its_other_codecs_stay() -> None:
+    assert not keep("PIL/_avif.cpython-311-x86_64-linux-gnu.so")
+    assert not keep("pillow.libs/libavif-c6062d5f.so.16.4.2")
+    assert not keep("libavif-c6062d5f.so.16.4.2")
+    for kept in (
+        "PIL/_imaging.cpython-311-x86_64-linux-gnu.so",
+        "PIL/_webp.cpython-311-x86_64-linux-gnu.so",
+        "PIL/AvifImagePlugin.pyc",
+        "pillow.libs/libwebp-51b0b3f7.so.7.2.0",
+    ):
+        assert keep(kept), kept
+
+
+def test_pillow_reports_avif_unsupported_without_its_codec() -> None:
+    """The premise of leaving `_avif` out: Pillow's AVIF plugin imports it in a `try`."""
+    import PIL
+
+    plugin = (Path(PIL.__file__).parent / "AvifImagePlugin.py").read_text(encoding="utf-8")
+    assert "try:\n    from . import _avif\n\n    SUPPORTED = True\nexcept ImportError:" in plugin
+
+
+def test_the_archive_keeps_the_families_bert_loads_and_leaves_the_others_to_their_source() -> None:
+    for kept in (
+        "transformers",
+        "transformers.models",
+        "transformers.modeling_utils",
+        "transformers.models.bert.modeling_bert",
+        "transformers.models.auto.tokenization_auto",
+        "transformers.models.align",
+        "transformers.models.encoder_decoder.modeling_encoder_decoder",
+        "torch.nn.functional",
+        "engine.engine",
+    ):
+        assert keep_in_archive(kept), kept
+    for left in ("transformers.models.llama", "transformers.models.llama.modeling_llama"):
+        assert not keep_in_archive(left), left
+    assert keep_python_source("transformers/models/llama/modeling_llama.py")  # the source stays
+
+
+def test_loading_the_bundled_model_imports_no_family_the_archive_leaves_out() -> None:
+    """ARCHIVE_FAMILIES is what loading BERT imports: measured in a fresh interpreter, so a transformers
+    upgrade that imports another family on the way fails here instead of compiling it at every start."""
+    from tests.cli.helpers import run_python
+
+    probe = (
+        "import json, sys\n"
+        "from transformers import AutoModel, AutoModelForSequenceClassification, AutoTokenizer\n"
+        "from engine.resources import default_model_dir\n"
+        "path = str(default_model_dir())\n"
+        "AutoTokenizer.from_pretrained(path, local_files_only=True)\n"
+        "AutoModel.from_pretrained(path, local_files_only=True)\n"
+        "AutoModelForSequenceClassification.from_pretrained(path, local_files_only=True)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = run_python("-c", probe, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = json.loads(done.stdout.splitlines()[-1])
+    assert "transformers.models.bert.modeling_bert" in loaded
+    assert [name for name in loaded if not keep_in_archive(name)] == []
+
+
+def test_qt_plugins_a_desktop_window_never_loads_are_left_out_and_the_desktop_ones_stay() -> None:
+    for left in (
+        "PySide6/Qt/plugins/printsupport/libcupsprintersupport.so",
+        "PySide6/Qt/plugins/platforms/libqeglfs.so",
+        "PySide6/Qt/plugins/platforms/libqlinuxfb.so",
+        "PySide6/Qt/plugins/platforms/libqvnc.so",
+        "PySide6/Qt/plugins/platforms/libqvkkhrdisplay.so",
+        "PySide6/Qt/plugins/platforms/libqminimalegl.so",
+        "PySide6/Qt/plugins/egldeviceintegrations/libqeglfs-x11-integration.so",
+        "PySide6/Qt/plugins/generic/libqevdevmouseplugin.so",
+        "PySide6/Qt/plugins/position/libqtposition_geoclue2.so",
+        "PySide6/Qt/plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so",
+    ):
+        assert not keep(left), left
+    for kept in (
+        "PySide6/Qt/plugins/platforms/libqxcb.so",
+        "PySide6/Qt/plugins/platforms/libqwayland.so",
+        "PySide6/Qt/plugins/platforms/libqoffscreen.so",
+        "PySide6/Qt/plugins/platforms/libqminimal.so",
+        "PySide6/Qt/plugins/platforminputcontexts/libibusplatforminputcontextplugin.so",
+        "PySide6/Qt/plugins/platforminputcontexts/libcomposeplatforminputcontextplugin.so",
+        "PySide6/Qt/plugins/xcbglintegrations/libqxcb-glx-integration.so",
+        "PySide6/Qt/plugins/wayland-shell-integration/libxdg-shell.so",
+        "PySide6/Qt/plugins/imageformats/libqsvg.so",
+        "PySide6/Qt/plugins/tls/libqopensslbackend.so",
+    ):
+        assert keep(kept), kept
+
+
+def test_python_bindings_nothing_imports_are_left_out_but_their_qt_libraries_stay() -> None:
+    for left in (
+        "PySide6/QtQml.abi3.so",
+        "PySide6/QtQuick.abi3.so",
+        "PySide6/QtQuickWidgets.abi3.so",
+        "PySide6/QtPositioning.abi3.so",
+        "lxml/objectify.cpython-311-x86_64-linux-gnu.so",
+    ):
+        assert not keep(left), left
+    for kept in (
+        "PySide6/QtWebEngineCore.abi3.so",
+        "PySide6/QtWebEngineWidgets.abi3.so",
+        "PySide6/QtWebChannel.abi3.so",
+        "PySide6/QtOpenGL.abi3.so",
+        "PySide6/QtDBus.abi3.so",
+        "PySide6/Qt/lib/libQt6Quick.so.6",
+        "PySide6/Qt/lib/libQt6Qml.so.6",
+        "PySide6/Qt/lib/libQt6Positioning.so.6",
+        "lxml/etree.cpython-311-x86_64-linux-gnu.so",
+    ):
+        assert keep(kept), kept
+
+
+def test_the_window_and_every_document_reader_import_none_of_the_bindings_left_out() -> None:
+    """The premise of UNUSED_BINDINGS, measured in a fresh interpreter: pywebview's Qt back-end, the tray
+    and the readers of every format the engine parses with lxml import neither QtQml/QtQuick/
+    QtPositioning nor lxml.objectify."""
+    from tests.cli.helpers import run_python
+
+    probe = (
+        "import json, sys\n"
+        "import webview.platforms.qt, bridge.tray_qt, bridge.window\n"
+        "import docx, pptx, openpyxl, odf.opendocument, ebooklib.epub, bs4, lxml.html\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = run_python("-c", probe, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert "PySide6.QtWebEngineWidgets" in loaded and "lxml.etree" in loaded
+    unused = {"PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtPositioning"}
+    assert loaded & (unused | {"lxml.objectify"}) == set()

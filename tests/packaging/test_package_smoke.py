@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -145,6 +146,49 @@ def test_the_unpacked_deb_shows_its_tray_menu_to_a_statusnotifier_host_and_quits
     finally:
         session.close()
     assert not (data_home / "instance.json").exists()
+
+
+def test_the_folder_picker_opens_with_the_portal_theme_and_no_gtk_where_no_portal_runs(tmp_path):
+    """The bundle leaves Qt's GTK theme out and names Qt's XDG desktop portal theme instead
+    (build/bundle_trim.py, the runtime hook). On a GNOME-named session with a session bus but no portal
+    service (Xvfb here), the page's folder picker must still open a dialog (Qt's own), with the portal
+    theme loaded and no GTK in the process."""
+    from tests.e2e.desktop import Session, missing_tools
+
+    if missing_tools() is not None or shutil.which("xwininfo") is None:
+        pytest.skip(str(missing_tools() or "xwininfo (x11-utils) is not installed"))
+    executable = unpack_deb(find_deb(), tmp_path / "prefix")
+    port = free_port()
+    env = {**clean_env(tmp_path / "data", tmp_path / "person", port), "XDG_CURRENT_DESKTOP": "GNOME"}
+    session = Session(tmp_path / "session")
+    try:
+        app = session.launch([str(executable)], env, tmp_path)
+        page = DevToolsPage(wait_for(lambda: page_socket_url(port), WINDOW_BOUND_S, "the window"))
+        assert bridge_call(page, "app_version")["ok"]
+        page.evaluate("pywebview.api.pick_folder(); 1")  # answers when the dialog closes: not awaited
+        dialog = wait_for(lambda: _dialog_window(session.env["DISPLAY"]), WINDOW_BOUND_S, "a folder dialog")
+        maps = Path(f"/proc/{app.process.pid}/maps").read_text()
+        themes = {line.rsplit("/", 1)[-1] for line in maps.splitlines() if "/platformthemes/" in line}
+        assert themes == {"libqxdgdesktopportal.so"}, (themes, dialog)
+        assert "libgtk" not in maps
+        page.close()
+    finally:
+        session.close()
+
+
+def _dialog_window(display: str) -> str | None:
+    """A top-level window on the display other than SenseTree's own, the size of a dialog."""
+    tree = subprocess.run(
+        ["xwininfo", "-root", "-tree", "-display", display], capture_output=True, text=True, check=False
+    ).stdout
+    for line in tree.splitlines():
+        if line.count('"') < 2:
+            continue
+        title = line.split('"')[1]
+        size = re.search(r"\b(\d+)x(\d+)\+", line)
+        if size and int(size[1]) > 200 and int(size[2]) > 150 and title not in ("SenseTree", "sensetree"):
+            return line.strip()
+    return None
 
 
 def _without_network() -> list[str]:
