@@ -29,7 +29,8 @@ from engine.indexing.extract import Extracted
 
 log = logging.getLogger(__name__)
 
-AHEAD_FILES = 64  # files read ahead at most: a keyword write (~0.25 s) is ~50 files of reading; memory ≤ 64 × max_chars
+# Files read ahead at most: a keyword write (~0.25 s) is ~50 files of reading; memory ≤ 64 × max_chars.
+AHEAD_FILES = 64
 
 
 def stamp(st: os.stat_result) -> tuple[int, int, int, int]:
