@@ -69,6 +69,7 @@ from engine.retrieval.keyword_query import (
 from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, weight_sql
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 from engine.retrieval.query_words import TermLookup
+from engine.retrieval.sql_literal import sql_string
 
 log = logging.getLogger(__name__)
 
@@ -573,11 +574,6 @@ class _Transaction:
                 raise store_error(f"{self._what} ({self._index.db_path})", exc) from exc
         finally:
             self._index._write_lock.release()
-
-
-def sql_string(text: str) -> str:
-    """`text` as a DuckDB string literal (quotes doubled; a standard string has no backslash escapes)."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def keyword_index_path(data_dir: Path) -> Path:

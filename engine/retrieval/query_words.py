@@ -24,6 +24,7 @@ import duckdb
 from engine.retrieval import tokenize
 from engine.retrieval.keyword_query import NO_TERMS, QueryTerms
 from engine.retrieval.point_tokens import Stems, shared_stems
+from engine.retrieval.sql_literal import sql_string
 
 TERMS_KEPT = 200_000
 
@@ -68,8 +69,8 @@ class TermLookup:
             }
             size = self._size if current else None
         missing = sorted(w for w, stem in stems.items() if stem is None or stem not in rows)
-        joined = " ".join(missing).replace("'", "''")
-        fetched = cur.execute(_LOOKUP_SQL.format(words=f"'{joined}'")).fetchall() if missing else []
+        literal = sql_string(" ".join(missing))
+        fetched = cur.execute(_LOOKUP_SQL.format(words=literal)).fetchall() if missing else []
         for word, term, tid, df in fetched:
             stems[word] = term or ""
             rows[term or ""] = (None if tid is None else int(tid), int(df or 0))

@@ -20,6 +20,7 @@ import duckdb
 from engine.resources import fts_extension_path
 from engine.retrieval import tokenize
 from engine.retrieval.point_tokens import shared_stems
+from engine.retrieval.sql_literal import sql_string
 
 Span = tuple[int, int]
 
@@ -48,7 +49,7 @@ class TermMatcher:
         which the first search would wait for."""
         if self._con is None:
             con = duckdb.connect(":memory:")
-            con.execute(f"LOAD '{_sql_string(str(fts_extension_path()))}'")
+            con.execute(f"LOAD {sql_string(str(fts_extension_path()))}")
             con.execute(
                 "CREATE TABLE stopwords AS SELECT unnest(string_split($words, ' ')) AS sw",
                 {"words": " ".join(sorted(tokenize.STOPWORDS))},
@@ -119,10 +120,10 @@ class TermMatcher:
         ~3 ms, and any bound parameter ~0.35 ms: query_words.py says why)."""
         cur = self._connection().cursor()
         try:
-            joined = _sql_string("\n".join(words))
+            joined = sql_string("\n".join(words))
             rows = cur.execute(
                 f"SELECT w, stem(w, '{tokenize.STEMMER}') "
-                f"FROM (SELECT unnest(string_split('{joined}', chr(10))) AS w)"
+                f"FROM (SELECT unnest(string_split({joined}, chr(10))) AS w)"
             ).fetchall()
         finally:
             cur.close()
@@ -193,10 +194,6 @@ def _candidates(terms: frozenset[str]) -> re.Pattern[str]:
     heads = sorted({re.escape(term[: max(1, len(term) - STEM_SLACK)]) for term in terms if term})
     first = f"(?i:{'|'.join(heads)}){_WORD_CHAR}*|" if heads else ""
     return re.compile(f"(?<!{_WORD_CHAR})(?:{first}{_WORD_CHAR}*[^\\s\\x00-\\x7f]{_WORD_CHAR}*)")
-
-
-def _sql_string(value: str) -> str:
-    return value.replace("'", "''")
 
 
 def _is_term(word: _Word, terms: frozenset[str]) -> bool:

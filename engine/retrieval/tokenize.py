@@ -22,6 +22,7 @@ import re
 import duckdb
 
 from engine.resources import fts_extension_path
+from engine.retrieval.sql_literal import sql_string
 
 # DuckDB 1.5.5's default `ignore` for create_fts_index is this with 0-9 added (older releases documented
 # '(\\.|[^a-z])+'). Like the default, it keeps letters outside a-z (Greek, Cyrillic, ...) in words;
@@ -88,7 +89,7 @@ def tokenize_sql(expr: str, ignore: str = IGNORE_PATTERN) -> str:
 def install(con: duckdb.DuckDBPyConnection) -> None:
     """Load the FTS extension (for `stem`) from its wheel and make the `stopwords` table hold STOPWORDS
     (a file written with another list is brought up to date; its index format says whether to rebuild)."""
-    con.execute(f"LOAD '{_sql_string(str(fts_extension_path()))}'")
+    con.execute(f"LOAD {sql_string(str(fts_extension_path()))}")
     exists = con.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_name = 'stopwords'"
     ).fetchone()
@@ -110,10 +111,6 @@ def query_terms_sql(expr: str) -> str:
         f"SELECT DISTINCT stem(w, '{STEMMER}') FROM (SELECT unnest({tokenize_sql(expr)}) AS w) "
         "WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)"
     )
-
-
-def _sql_string(value: str) -> str:
-    return value.replace("'", "''")
 
 
 _IGNORED = re.compile(IGNORE_PATTERN)

@@ -34,6 +34,7 @@ from lancedb.table import AsyncTable
 from engine.errors import InvalidInput, StoreError
 from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit
+from engine.retrieval.sql_literal import sql_string
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +48,6 @@ HNSW_ROWS_PER_EF = (
     1250  # larger tables search wider: at 1M real vectors ef 200 gave recall@10 0.832, ef 800 0.974
 )
 HNSW_EF_MAX = 1000  # for ~1 ms more than ef 200 (bench/ann_choice.py --rows 1000000)
-
-
-def sql_string(value: str) -> str:
-    """A SQL string literal for LanceDB's where-clauses, with quotes doubled."""
-    return "'" + value.replace("'", "''") + "'"
 
 
 def path_filter(path: str) -> str:
