@@ -26,12 +26,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import numpy as np
 
 from engine.db import Database
 from engine.errors import ExtractionError
-from engine.indexing.catalog import PENDING, Catalog
+from engine.indexing.catalog import PENDING, Catalog, FileRecord
 from engine.indexing.chunk import chunk_text
 from engine.indexing.crawl import FILE_TOO_LONG
 from engine.indexing.embed import Embedder
@@ -77,6 +78,21 @@ class IndexOptions:
     chunk_overlap: int
     qualify_prompt: str
     complete: Complete | None
+
+
+def _indexed(known: FileRecord) -> bool:
+    """The catalog holds this file's content (it was read and stored, not failed)."""
+    return bool(known.hash) and known.status in ("done", "skipped")
+
+
+def same_version(known: FileRecord | None, st: os.stat_result) -> TypeGuard[FileRecord]:
+    """Indexed, and the size and mtime are the ones recorded: nothing to read, not even a hash."""
+    return known is not None and _indexed(known) and (known.size, known.mtime) == (st.st_size, st.st_mtime)
+
+
+def same_content(known: FileRecord | None, digest: str) -> TypeGuard[FileRecord]:
+    """Indexed with this very content (a touched or copied-back file): nothing to extract."""
+    return known is not None and _indexed(known) and known.hash == digest
 
 
 def file_hash(path: str) -> str:
@@ -229,10 +245,7 @@ class Indexer:
             if st.st_size > opts.max_file_bytes:
                 return False
             known = self.catalog.get(path)
-            if not (known and known.hash and known.status in ("done", "skipped")):
-                return True
-            unchanged = known.size == st.st_size and known.mtime == st.st_mtime
-            return not unchanged and known.hash != digest
+            return not (same_version(known, st) or same_content(known, digest))
 
         def read(path: str) -> Read | None:
             return read_file(
@@ -318,8 +331,7 @@ class Indexer:
             self.deleted(path)
             return "deleted"
         known = self.catalog.get(path)
-        indexed = bool(known and known.hash and known.status in ("done", "skipped"))
-        if indexed and known and known.size == st.st_size and known.mtime == st.st_mtime:
+        if same_version(known, st):
             self.queue.done(path)
             return known.status
         opts = self.options()
@@ -328,7 +340,7 @@ class Indexer:
         if ahead is not None and ahead.digest is None and ahead.error is not None:
             raise ahead.error  # hashing failed: as if it had failed here
         digest = ahead.digest if ahead is not None and ahead.digest is not None else file_hash(path)
-        if indexed and known and known.hash == digest:
+        if same_content(known, digest):
             with self.db.atomic():
                 self.catalog.touch(path, st.st_size, st.st_mtime)
                 self.queue.done(path)
