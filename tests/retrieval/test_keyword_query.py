@@ -14,7 +14,7 @@ from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.keyword_query import read_query_terms
 from engine.retrieval.point_tokens import Stems
 from engine.retrieval.query_words import TermLookup
-from engine.retrieval.vectors import VectorIndex
+from tests.retrieval.helpers import filled_stores
 
 CORPUS = {
     "/r/a.txt": ["Running budgets for the alpha team", "beta travel costs"],
@@ -76,11 +76,7 @@ def test_a_query_without_terms_reads_nothing_and_finds_nothing(index, monkeypatc
 
 def test_hybrid_search_marks_snippets_without_stemming_the_query_a_second_time(tmp_path, monkeypatch):
     embedder = HashingEmbedder(64)
-    keywords = KeywordIndex(tmp_path / "k.duckdb")
-    vectors = VectorIndex(tmp_path / "vectors", embedder.dim)
-    for path, chunks in CORPUS.items():
-        keywords.upsert(path, chunks)
-        vectors.upsert(path, chunks, embedder.embed(chunks))
+    keywords, vectors = filled_stores(tmp_path, CORPUS, embedder)
     search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True)
 
     def no_second_stemming(query: str) -> frozenset[str]:

@@ -9,6 +9,7 @@ from engine.retrieval import relevance
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.vectors import VectorIndex
+from tests.retrieval.helpers import filled_stores
 
 TEXTS = {
     "/r/budget.txt": ["The quarterly budget review for the marketing team, with travel costs."],
@@ -25,11 +26,7 @@ FLOOR = 0.25
 @pytest.fixture
 def search(tmp_path):
     embedder = HashingEmbedder(64)
-    keywords = KeywordIndex(tmp_path / "k.duckdb")
-    vectors = VectorIndex(tmp_path / "vectors", embedder.dim)
-    for path, chunks in TEXTS.items():
-        keywords.upsert(path, chunks)
-        vectors.upsert(path, chunks, embedder.embed(chunks))
+    keywords, vectors = filled_stores(tmp_path, TEXTS, embedder)
     # a floor on calibrated fusion's scale; the engine's own is calibrated for the real model by
     # bench/quality.py --calibrate-floor (the hashing embedder's cosines are not that model's)
     yield HybridSearch(

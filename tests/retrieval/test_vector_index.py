@@ -141,14 +141,21 @@ def test_the_hnsw_search_breadth_grows_with_the_table_and_always_covers_k():
     assert vectors_module.search_breadth(600, 100_000) == 1200
 
 
-def test_a_repeated_scoped_search_counts_its_scope_once_until_the_next_write(tmp_path, monkeypatch):
+def _ann_index(tmp_path, monkeypatch):
+    """700 unit vectors in folders F0..F6 of 100, behind an ANN index, plus one row it has not folded in."""
     monkeypatch.setattr(vectors_module, "ANN_MIN_ROWS", 500)
-    rng = np.random.default_rng(11)
-    matrix = rng.normal(size=(600, 64)).astype(np.float32)
+    rng = np.random.default_rng(5)
+    matrix = rng.normal(size=(700, 64)).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     index = VectorIndex(tmp_path / "vectors", 64)
-    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i : i + 1]) for i in range(600)])
+    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i : i + 1]) for i in range(700)])
     index.optimize()
+    index.upsert("/r/F3/late.txt", ["late"], matrix[:1])  # a row the ANN index has not folded in
+    return index, matrix
+
+
+def test_a_repeated_scoped_search_counts_its_scope_once_until_the_next_write(tmp_path, monkeypatch):
+    index, matrix = _ann_index(tmp_path, monkeypatch)
     counted: list[object] = []
     real_count = index._table.count_rows
     monkeypatch.setattr(
@@ -160,18 +167,6 @@ def test_a_repeated_scoped_search_counts_its_scope_once_until_the_next_write(tmp
     index.upsert("/r/F2/new.txt", ["new"], matrix[:1] * -1)  # a write: the scope is counted again
     assert index.search(matrix[0] * -1, k=1, scope="/r/F2")[0].path == "/r/F2/new.txt"
     assert len([w for w in counted if w is not None]) == 2
-
-
-def _ann_index(tmp_path, monkeypatch):
-    monkeypatch.setattr(vectors_module, "ANN_MIN_ROWS", 500)
-    rng = np.random.default_rng(5)
-    matrix = rng.normal(size=(700, 64)).astype(np.float32)
-    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-    index = VectorIndex(tmp_path / "vectors", 64)
-    index.upsert_many([(f"/r/F{i // 100}/doc{i}.txt", [f"text {i}"], matrix[i : i + 1]) for i in range(700)])
-    index.optimize()
-    index.upsert("/r/F3/late.txt", ["late"], matrix[:1])  # a row the ANN index has not folded in
-    return index, matrix
 
 
 def test_a_search_answers_exactly_as_lancedbs_public_query_builder(tmp_path, monkeypatch):
