@@ -102,32 +102,19 @@ class TermMatcher:
 
     def _ascii_lookup(self, words: list[str]) -> dict[str, _Word]:
         """Stem and stop flag of ASCII words: folded in Python, stems from the shared memo, the new ones
-        stemmed in one statement and remembered there."""
+        stemmed by it in one statement (point_tokens.Stems.of) and remembered there."""
         folded = {w: w.lower() for w in words}
         stems = self._stems.known(folded.values())
-        new = sorted(set(folded.values()) - stems.keys())
+        new = set(folded.values()) - stems.keys()
         if new:
-            got = self._stem(new)
-            self._stems.keep(got)
-            stems.update(got)
+            cur = self._connection().cursor()
+            try:
+                stems.update(self._stems.of(cur, new))
+            finally:
+                cur.close()
         return {
             w: _Word(stems.get(low) or "", low in tokenize.STOPWORDS or not low) for w, low in folded.items()
         }
-
-    def _stem(self, words: list[str]) -> dict[str, str]:
-        """DuckDB's stems of lower-case ASCII words, in one statement: the words newline-joined into one
-        literal, split in SQL (binding a list of strings costs ~1 ms a word, registering an Arrow table
-        ~3 ms, and any bound parameter ~0.35 ms: query_words.py says why)."""
-        cur = self._connection().cursor()
-        try:
-            joined = sql_string("\n".join(words))
-            rows = cur.execute(
-                f"SELECT w, stem(w, '{tokenize.STEMMER}') "
-                f"FROM (SELECT unnest(string_split({joined}, chr(10))) AS w)"
-            ).fetchall()
-        finally:
-            cur.close()
-        return {word: stem for word, stem in rows if stem}
 
     def _sql_lookup(self, words: list[str]) -> dict[str, _Word]:
         """Stem and stop flag of words by DuckDB's own folding (non-ASCII words), in one statement."""
