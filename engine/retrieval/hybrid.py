@@ -22,6 +22,7 @@ from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import RRF_K, ChunkKey, Hit, calibrated, relative_score, rrf, rrf_ceiling
+from engine.retrieval.keyword_query import KeywordAnswer
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.relevance import above_floor, floor_for
@@ -103,9 +104,9 @@ class HybridSearch:
         time the stores alone)."""
         if not query.strip() or limit <= 0:
             return []
-        fused, texts, terms = self._fuse(query, scope, candidates, vector)
-        ranked = self._rerank(query, above_floor(fused, self.floor), texts)
-        return self._results(query, ranked, limit, texts, terms)
+        fused, texts, answer = self._fuse(query, scope, candidates, vector)
+        ranked = self._rerank(query, above_floor(fused, self.floor), texts, answer)
+        return self._results(query, ranked, limit, texts, answer)
 
     def fused(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None = None
@@ -115,12 +116,13 @@ class HybridSearch:
 
     def _fuse(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None
-    ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str], frozenset[str] | None]:
+    ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str], KeywordAnswer | None]:
         """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
-        overlaps embedding the query and the vector search. Each arm returns its hits' text, so the
-        snippets need no further read, and the keyword arm the query's stemmed terms (None when it
-        could not answer), so the snippets need not stem the query again."""
-        keyword_future = self._pool.submit(self.keywords.answer, query, candidates, scope)
+        overlaps embedding the query and the vector search. The vector arm returns its hits' text (one
+        more column of the rows it reads anyway); the keyword arm returns its hits' chunk ids instead,
+        and the query's stemmed terms (None when it could not answer), so the results read the text of
+        the few keyword-only hits they show (`_results`) and the snippets need not stem the query again."""
+        keyword_future = self._pool.submit(self._keyword_answer, query, candidates, scope)
         dense_hits, texts = self.vectors.search_with_text(
             self.embed_query(query) if vector is None else vector, candidates, scope
         )
@@ -131,17 +133,19 @@ class HybridSearch:
             answer = None
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
-        texts = {**(answer.texts if answer is not None else {}), **texts}
         depth = candidates if ABSENT_AT_CUTOFF else None
         fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
-        return fused, texts, answer.terms.terms if answer is not None else None
+        return fused, texts, answer
+
+    def _keyword_answer(self, query: str, candidates: int, scope: str | None) -> KeywordAnswer:
+        return self.keywords.answer(query, candidates, scope, texts=False)
 
     def search_keyword(
         self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50
     ) -> list[SearchResult]:
         """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
-        answer = self.keywords.answer(query, candidates, scope)
-        return self._results(query, _single_arm(answer.hits), limit, answer.texts, answer.terms.terms)
+        answer = self._keyword_answer(query, candidates, scope)
+        return self._results(query, _single_arm(answer.hits), limit, {}, answer)
 
     def search_dense(
         self,
@@ -156,13 +160,33 @@ class HybridSearch:
         hits, texts = self.vectors.search_with_text(query_vector, candidates, scope)
         return self._results(query, _single_arm(hits), limit, texts)
 
+    def _read_texts(
+        self, keys: list[ChunkKey], texts: dict[ChunkKey, str], answer: KeywordAnswer | None
+    ) -> None:
+        """Add to `texts` the text of those `keys` it lacks: the keyword arm's hits by chunk id (point
+        reads), anything else (or all, when the keyword index cannot answer) from the vector store."""
+        missing = [key for key in keys if key not in texts]
+        ids = {key: answer.ids[key] for key in missing if key in answer.ids} if answer is not None else {}
+        if ids:
+            try:
+                texts.update(self.keywords.chunk_texts(ids))
+            except StoreError as exc:
+                log.warning("keyword index could not read result text, reading it from vectors: %s", exc)
+            missing = [key for key in missing if key not in texts]
+        if missing:
+            texts.update(self.vectors.texts(missing))
+
     def _rerank(
-        self, query: str, fused: list[tuple[ChunkKey, float]], texts: dict[ChunkKey, str]
+        self,
+        query: str,
+        fused: list[tuple[ChunkKey, float]],
+        texts: dict[ChunkKey, str],
+        answer: KeywordAnswer | None = None,
     ) -> list[tuple[ChunkKey, float]]:
         if self.reranker is None or not fused:
             return fused
         head, tail = fused[: self.rerank_top_n], fused[self.rerank_top_n :]
-        texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
+        self._read_texts([key for key, _ in head], texts, answer)
         probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
         scored = zip((key for key, _ in head), probabilities, strict=False)
         reranked = sorted(scored, key=lambda kv: kv[1], reverse=True)
@@ -175,10 +199,11 @@ class HybridSearch:
         ranked: list[tuple[ChunkKey, float]],
         limit: int,
         texts: dict[ChunkKey, str] | None = None,
-        terms: frozenset[str] | None = None,
+        answer: KeywordAnswer | None = None,
     ) -> list[SearchResult]:
-        """Best chunk per existing file, with a snippet (text already read is reused; `terms`, the
-        query's stemmed terms, when the keyword arm has read them)."""
+        """Best chunk per existing file, with a snippet. Text the vector arm read is reused; the keyword
+        arm's hits among the results are read by chunk id, the rest from the vector store. `answer`, the
+        keyword arm's, gives the query's stemmed terms when it has read them."""
         best: dict[str, tuple[int, float]] = {}
         for (path, chunk_index), score in ranked:
             if path in best:
@@ -189,13 +214,10 @@ class HybridSearch:
             if len(best) >= limit:
                 break
         texts = dict(texts or {})
-        texts.update(
-            self.vectors.texts(
-                (path, index) for path, (index, _) in best.items() if (path, index) not in texts
-            )
-        )
+        self._read_texts([(path, index) for path, (index, _) in best.items()], texts, answer)
         pending = self.pending(list(best)) if best else set()
         matcher = shared_matcher()
+        terms = answer.terms.terms if answer is not None else None
         if terms is None:
             terms = matcher.query_terms(query) if best else frozenset()
         matcher.learn((texts.get((path, index), "") for path, (index, _) in best.items()), terms)

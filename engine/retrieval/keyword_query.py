@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 
@@ -77,8 +77,11 @@ class QueryTermCache:
 
 @dataclass(frozen=True)
 class KeywordAnswer:
-    """A keyword search's hits (best first) with their text, and the query's terms (KeywordIndex.answer)."""
+    """A keyword search's hits (best first) with their text (none when asked without), the query's terms
+    (KeywordIndex.answer), and each hit's chunk id, by which `KeywordIndex.chunk_texts` reads the text of
+    the few hits a hybrid search shows."""
 
     hits: list[Hit]
     texts: dict[ChunkKey, str]
     terms: QueryTerms
+    ids: dict[ChunkKey, int] = field(default_factory=dict)

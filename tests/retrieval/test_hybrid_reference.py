@@ -114,3 +114,16 @@ def test_a_hybrid_search_equals_the_plain_pipeline(corpus, query):
         assert result.snippet == make_snippet(text, query, terms=answer.terms.terms).text
         assert result.highlights == every_term_word(stemmer, result.snippet, answer.terms.terms)
         assert all(re.fullmatch(r"\S+", result.snippet[s:e]) for s, e in result.highlights)
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_a_scoped_search_is_the_unscoped_search_filtered_by_path(corpus, query):
+    """With more candidates than chunks (no arm is cut off) and no floor (whose margin is relative to the
+    best result shown), scoping removes the results outside the folder and changes nothing else: same
+    keys, same order, same scores, same snippets."""
+    keywords, vectors, embedder, texts, _ = corpus
+    search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True, floor=0.0)
+    everything = sum(len(chunks) for chunks in texts.values()) + 1
+    unscoped = search.search(query, limit=len(texts), candidates=everything)
+    scoped = search.search(query, scope="/corpus/folder1", limit=len(texts), candidates=everything)
+    assert scoped == [r for r in unscoped if r.path.startswith("/corpus/folder1/")]
