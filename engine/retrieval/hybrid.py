@@ -104,7 +104,7 @@ class HybridSearch:
         time the stores alone)."""
         if not query.strip() or limit <= 0:
             return []
-        fused, texts, answer = self._fuse(query, scope, candidates, vector)
+        fused, texts, answer = self._fuse(query, scope, candidates, vector, limit)
         ranked = self._rerank(query, above_floor(fused, self.floor), texts, answer)
         return self._results(query, ranked, limit, texts, answer)
 
@@ -115,14 +115,15 @@ class HybridSearch:
         return self._fuse(query, scope, candidates, vector)[0]
 
     def _fuse(
-        self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None
+        self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None, shown: int = 0
     ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str], KeywordAnswer | None]:
         """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
         overlaps embedding the query and the vector search. The vector arm returns its hits' text (one
-        more column of the rows it reads anyway); the keyword arm returns its hits' chunk ids instead,
-        and the query's stemmed terms (None when it could not answer), so the results read the text of
-        the few keyword-only hits they show (`_results`) and the snippets need not stem the query again."""
-        keyword_future = self._pool.submit(self._keyword_answer, query, candidates, scope)
+        more column of the rows it reads anyway). The keyword arm returns its hits' chunk ids and the text
+        of only its `shown` best (`_keyword_answer`), and the query's stemmed terms (None when it could not
+        answer), so the snippets need not stem the query again; a shown result neither arm read the text
+        of is read afterwards by its id (`_read_texts`)."""
+        keyword_future = self._pool.submit(self._keyword_answer, query, candidates, scope, shown)
         dense_hits, texts = self.vectors.search_with_text(
             self.embed_query(query) if vector is None else vector, candidates, scope
         )
@@ -133,19 +134,27 @@ class HybridSearch:
             answer = None
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
+        texts = {**(answer.texts if answer is not None else {}), **texts}
         depth = candidates if ABSENT_AT_CUTOFF else None
         fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
         return fused, texts, answer
 
-    def _keyword_answer(self, query: str, candidates: int, scope: str | None) -> KeywordAnswer:
-        return self.keywords.answer(query, candidates, scope, texts=False)
+    def _keyword_answer(self, query: str, candidates: int, scope: str | None, shown: int) -> KeywordAnswer:
+        """The keyword arm, on its own thread: its hits, the text of the `shown` best (most of the
+        keyword hits a search shows: reading all fifty took longer than the rest of the arm), and their
+        words that may match the query stemmed for the snippets now, beside the vector arm, rather than
+        after it (terms.TermMatcher.learn; what it learns is kept, so the results step finds it)."""
+        answer = self.keywords.answer(query, candidates, scope, texts=shown)
+        if answer.texts:
+            shared_matcher().learn(answer.texts.values(), answer.terms.terms)
+        return answer
 
     def search_keyword(
         self, query: str, scope: str | None = None, limit: int = 10, candidates: int = 50
     ) -> list[SearchResult]:
         """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
-        answer = self._keyword_answer(query, candidates, scope)
-        return self._results(query, _single_arm(answer.hits), limit, {}, answer)
+        answer = self._keyword_answer(query, candidates, scope, limit)
+        return self._results(query, _single_arm(answer.hits), limit, answer.texts, answer)
 
     def search_dense(
         self,

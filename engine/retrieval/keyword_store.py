@@ -201,7 +201,7 @@ class KeywordStore:
         return self._call(lambda index: index.search_with_text(query, k, scope))
 
     def answer(
-        self, query: str, k: int = 50, scope: str | None = None, *, texts: bool = True
+        self, query: str, k: int = 50, scope: str | None = None, *, texts: int | None = None
     ) -> KeywordAnswer:
         return self._call(lambda index: index.answer(query, k, scope, texts=texts))
 

@@ -16,22 +16,23 @@ FILES = {
 }
 
 
-def test_an_answer_without_texts_has_the_same_hits_and_their_ids(tmp_path):
+def test_an_answer_with_fewer_texts_has_the_same_hits_their_ids_and_the_best_ones_text(tmp_path):
     index = KeywordIndex(tmp_path / "k.duckdb")
     index.upsert_many(FILES.items())
     full = index.answer("budget review", 10)
-    bare = index.answer("budget review", 10, texts=False)
-    assert bare.hits == full.hits and bare.terms == full.terms
-    assert bare.texts == {}
-    assert set(bare.ids) == {hit.key for hit in bare.hits}
-    assert index.chunk_texts(bare.ids) == full.texts
+    assert len(full.hits) == 3 and set(full.texts) == {hit.key for hit in full.hits}
+    for shown in (0, 2):
+        fewer = index.answer("budget review", 10, texts=shown)
+        assert fewer.hits == full.hits and fewer.terms == full.terms and fewer.ids == full.ids
+        assert fewer.texts == {hit.key: full.texts[hit.key] for hit in full.hits[:shown]}
+    assert index.chunk_texts(full.ids) == full.texts
     index.close()
 
 
 def test_chunk_texts_leaves_out_an_id_that_no_longer_holds_its_chunk(tmp_path):
     index = KeywordIndex(tmp_path / "k.duckdb")
     index.upsert_many(FILES.items())
-    ids = index.answer("budget", 10, texts=False).ids
+    ids = index.answer("budget", 10, texts=0).ids
     index.upsert("/docs/a.txt", ["a new text without the word"])  # a.txt's chunks get new ids
     texts = index.chunk_texts(ids)
     assert not any(path == "/docs/a.txt" for path, _ in texts)
@@ -54,4 +55,6 @@ def test_a_result_only_the_keyword_arm_found_shows_its_own_text(tmp_path):
     assert [r.snippet for r in search.search_keyword("quarterly figures")] == [
         "quarterly budget figures and review"
     ]
+    many = search.search("budget", limit=1, candidates=5)  # the keyword arm reads one text, shows one
+    assert [r.snippet for r in many] == [" ".join(FILES[many[0].path][many[0].chunk_index].split())]
     keywords.close()
