@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -77,7 +76,6 @@ class HybridSearch:
         # embedder's model on calibrated fusion's scale, and none (0) for another model or fusion
         default = floor_for(getattr(embedder, "name", "")) if fusion == "calibrated" else 0.0
         self.floor = default if floor is None else floor
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="search-arm")
         # which result paths have keyword rows but no vectors yet (the catalog knows; set by the Engine)
         self.pending: Callable[[list[str]], set[str]] = lambda paths: set()
         self._queries = QueryEmbedder()
@@ -117,21 +115,22 @@ class HybridSearch:
     def _fuse(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None, shown: int = 0
     ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str], KeywordAnswer | None]:
-        """The arms run at the same time: DuckDB and LanceDB both release the GIL, so the keyword search
-        overlaps embedding the query and the vector search. The vector arm returns its hits' text (one
-        more column of the rows it reads anyway). The keyword arm returns its hits' chunk ids and the text
-        of only its `shown` best (`_keyword_answer`), and the query's stemmed terms (None when it could not
-        answer), so the snippets need not stem the query again; a shown result neither arm read the text
-        of is read afterwards by its id (`_read_texts`)."""
-        keyword_future = self._pool.submit(self._keyword_answer, query, candidates, scope, shown)
-        dense_hits, texts = self.vectors.search_with_text(
+        """The arms run at the same time: the vector search is started on LanceDB's own threads (once the
+        query is embedded) and the keyword arm runs on the caller's thread meanwhile (DuckDB releases the
+        GIL), then the vector hits are collected (lance_calls.py says why not a thread of its own). The
+        vector arm returns its hits' text (one more column of the rows it reads anyway). The keyword arm
+        returns its hits' chunk ids and the text of only its `shown` best (`_keyword_answer`), and the
+        query's stemmed terms (None when it could not answer), so the snippets need not stem the query
+        again; a shown result neither arm read the text of is read afterwards by its id (`_read_texts`)."""
+        dense = self.vectors.start_search(
             self.embed_query(query) if vector is None else vector, candidates, scope
         )
         try:
-            answer = keyword_future.result()
+            answer: KeywordAnswer | None = self._keyword_answer(query, candidates, scope, shown)
         except StoreError as exc:  # a keyword index that cannot answer (or heal) must not fail the search
             log.warning("keyword arm unavailable, answering from vectors alone: %s", exc)
             answer = None
+        dense_hits, texts = dense.result()
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
         texts = {**(answer.texts if answer is not None else {}), **texts}
@@ -140,10 +139,10 @@ class HybridSearch:
         return fused, texts, answer
 
     def _keyword_answer(self, query: str, candidates: int, scope: str | None, shown: int) -> KeywordAnswer:
-        """The keyword arm, on its own thread: its hits, the text of the `shown` best (most of the
-        keyword hits a search shows: reading all fifty took longer than the rest of the arm), and their
-        words that may match the query stemmed for the snippets now, beside the vector arm, rather than
-        after it (terms.TermMatcher.learn; what it learns is kept, so the results step finds it)."""
+        """The keyword arm: its hits, the text of the `shown` best (most of the keyword hits a search
+        shows: reading all fifty took longer than the rest of the arm), and their words that may match
+        the query stemmed for the snippets now, while the vector search runs, rather than after it
+        (terms.TermMatcher.learn; what it learns is kept, so the results step finds it)."""
         answer = self.keywords.answer(query, candidates, scope, texts=shown)
         if answer.texts:
             shared_matcher().learn(answer.texts.values(), answer.terms.terms)

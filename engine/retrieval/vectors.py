@@ -27,13 +27,14 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.background_loop import LOOP
 from lancedb.index import BTree, HnswSq
 from lancedb.table import AsyncTable
 
 from engine.errors import InvalidInput, StoreError
 from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit
+from engine.retrieval.lance_calls import PendingSearch
+from engine.retrieval.lance_calls import store_errors as _store_errors
 from engine.retrieval.sql_literal import sql_string
 
 log = logging.getLogger(__name__)
@@ -239,23 +240,18 @@ class VectorIndex:
     ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         """`search`, plus the text of every hit (read in the same query, which saves hybrid search a
         second round trip for snippets)."""
+        return self.start_search(vector, k, scope).result()
+
+    def start_search(self, vector: np.ndarray, k: int = 50, scope: str | None = None) -> PendingSearch:
+        """`search_with_text`, started on LanceDB's threads without waiting for it: the caller does other
+        work and collects the hits with `.result()` (lance_calls.py)."""
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.dim:
             raise InvalidInput(f"A {query.shape[0]}-d query vector was given to a {self.dim}-d vector index")
         with _store_errors("search the vector index"):
-            found = self._nearest(query, k, scope)
-        hits = [
-            Hit(p, int(i), 1.0 - float(d))
-            for p, i, d in zip(
-                found["path"].to_pylist(),
-                found["chunk_index"].to_pylist(),
-                found["_distance"].to_pylist(),
-                strict=False,
-            )
-        ]
-        return hits, dict(zip((h.key for h in hits), found["text"].to_pylist(), strict=False))
+            return self._nearest(query, k, scope)
 
-    def _nearest(self, query: np.ndarray, k: int, scope: str | None) -> pa.Table:
+    def _nearest(self, query: np.ndarray, k: int, scope: str | None) -> PendingSearch:
         """The k nearest rows as one request to LanceDB's event loop. The synchronous query builder
         makes four (it reads the table's schema three times, to infer the vector column and to look for
         blob columns), and each is a hand-off to LanceDB's loop thread and back: on two busy cores those
@@ -268,7 +264,7 @@ class VectorIndex:
                 ann = False  # a small scope is searched exactly (prefiltered on the path B-tree)
         inner = getattr(self._table, "_table", None)
         if not isinstance(inner, AsyncTable):  # another LanceDB layout: the public builder, slower
-            return self._nearest_sync(query, k, where, ann)
+            return PendingSearch(table=self._nearest_sync(query, k, where, ann))
         request = (
             inner.query()
             .nearest_to(query)
@@ -282,7 +278,7 @@ class VectorIndex:
             request = request.bypass_vector_index()
         else:
             request = request.ef(search_breadth(k, self._current_shape()[0]))
-        return LOOP.run(request.to_arrow())
+        return PendingSearch(request.to_arrow())
 
     def _nearest_sync(self, query: np.ndarray, k: int, where: str | None, ann: bool) -> pa.Table:
         builder = (
@@ -369,21 +365,3 @@ def search_breadth(k: int, rows: int) -> int:
     """HNSW's `ef` for a top-k over `rows` vectors: at least 2k (LanceDB needs ef ≥ k), wider as the graph
     grows, since a fixed ef loses recall with size while its cost barely moves (docs/search-latency.md)."""
     return max(2 * k, min(HNSW_EF_MAX, max(HNSW_EF_MIN, rows // HNSW_ROWS_PER_EF)))
-
-
-class _store_errors:
-    """Turn LanceDB/Arrow failures into a StoreError that names the operation."""
-
-    def __init__(self, what: str):
-        self._what = what
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        if (
-            exc is not None
-            and isinstance(exc, (OSError, ValueError, RuntimeError, pa.ArrowException))
-            and not isinstance(exc, InvalidInput | StoreError)
-        ):
-            raise StoreError(f"Could not {self._what}: {exc}") from exc

@@ -178,24 +178,27 @@ def test_a_search_answers_exactly_as_lancedbs_public_query_builder(tmp_path, mon
                 scope and index._rows_under(scope, vectors_module.path_filter(scope)) <= 50
             )
             where = None if scope is None else vectors_module.path_filter(scope)
-            ours = index._nearest(matrix[row], 20, scope)
+            hits, texts = index.start_search(matrix[row], 20, scope).result()
             public = index._nearest_sync(matrix[row], 20, where, ann)
-            assert ours["path"].to_pylist() == public["path"].to_pylist()
-            assert ours["text"].to_pylist() == public["text"].to_pylist()
-            assert np.allclose(ours["_distance"].to_numpy(), public["_distance"].to_numpy())
+            assert [h.path for h in hits] == public["path"].to_pylist()
+            assert [texts[h.key] for h in hits] == public["text"].to_pylist()
+            assert np.allclose([1.0 - h.score for h in hits], public["_distance"].to_numpy())
 
 
 def test_a_warm_search_is_one_request_to_lancedbs_event_loop(tmp_path, monkeypatch):
     """Each request is a hand-off to LanceDB's loop thread and back; on two busy cores the wake-ups cost
-    more than the search, and LanceDB's own builder makes four."""
-    from lancedb.background_loop import LOOP
+    more than the search, and LanceDB's own builder makes four. (Every request reaches the loop through
+    asyncio.run_coroutine_threadsafe, LanceDB's blocking calls and a started search alike.)"""
+    import asyncio
 
     index, matrix = _ann_index(tmp_path, monkeypatch)
     index.search(matrix[1], 10)
     index.search(matrix[1], 10, scope="/r/F2")  # the shape and the scope's size are read once
     calls: list[object] = []
-    real_run = LOOP.run
-    monkeypatch.setattr(LOOP, "run", lambda coro: calls.append(coro) or real_run(coro))
+    real_submit = asyncio.run_coroutine_threadsafe
+    monkeypatch.setattr(
+        asyncio, "run_coroutine_threadsafe", lambda coro, loop: calls.append(coro) or real_submit(coro, loop)
+    )
     assert index.search(matrix[1], 10)[0].path == "/r/F0/doc1.txt"
     assert index.search(matrix[250], 10, scope="/r/F2")[0].path == "/r/F2/doc250.txt"
     assert len(calls) == 2
