@@ -115,21 +115,22 @@ class HybridSearch:
     def _fuse(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None, shown: int = 0
     ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str], KeywordAnswer | None]:
-        """The arms run at the same time: the vector search is started on LanceDB's own threads (once the
-        query is embedded) and the keyword arm runs on the caller's thread meanwhile (DuckDB releases the
-        GIL), then the vector hits are collected (lance_calls.py says why not a thread of its own). The
+        """The arms run at the same time: the vector search is started on LanceDB's own threads and the
+        keyword arm runs on the caller's thread meanwhile (DuckDB releases the GIL), then the vector hits
+        are collected (lance_calls.py says why not a thread of its own); a query that must be embedded
+        first has its keyword arm run while the query thread embeds it, then the vector search. The
         vector arm returns its hits' text (one more column of the rows it reads anyway). The keyword arm
         returns its hits' chunk ids and the text of only its `shown` best (`_keyword_answer`), and the
         query's stemmed terms (None when it could not answer), so the snippets need not stem the query
         again; a shown result neither arm read the text of is read afterwards by its id (`_read_texts`)."""
-        dense = self.vectors.start_search(
-            self.embed_query(query) if vector is None else vector, candidates, scope
-        )
-        try:
-            answer: KeywordAnswer | None = self._keyword_answer(query, candidates, scope, shown)
-        except StoreError as exc:  # a keyword index that cannot answer (or heal) must not fail the search
-            log.warning("keyword arm unavailable, answering from vectors alone: %s", exc)
-            answer = None
+        embedding = self._queries.embed_later(self.embedder, query) if vector is None else None
+        if embedding is not None and not embedding.done():  # the keyword arm runs while the query embeds
+            answer = self._keyword_arm(query, candidates, scope, shown)
+            dense = self.vectors.start_search(embedding.result(), candidates, scope)
+        else:  # the keyword arm runs while LanceDB searches
+            query_vector = embedding.result() if embedding is not None else vector
+            dense = self.vectors.start_search(np.asarray(query_vector), candidates, scope)
+            answer = self._keyword_arm(query, candidates, scope, shown)
         dense_hits, texts = dense.result()
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
@@ -137,6 +138,17 @@ class HybridSearch:
         depth = candidates if ABSENT_AT_CUTOFF else None
         fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
         return fused, texts, answer
+
+    def _keyword_arm(
+        self, query: str, candidates: int, scope: str | None, shown: int
+    ) -> KeywordAnswer | None:
+        """`_keyword_answer`, or None when the keyword index cannot answer (or heal): that must not fail
+        the search, which answers from the vectors alone."""
+        try:
+            return self._keyword_answer(query, candidates, scope, shown)
+        except StoreError as exc:
+            log.warning("keyword arm unavailable, answering from vectors alone: %s", exc)
+            return None
 
     def _keyword_answer(self, query: str, candidates: int, scope: str | None, shown: int) -> KeywordAnswer:
         """The keyword arm: its hits, the text of the `shown` best (most of the keyword hits a search

@@ -52,13 +52,23 @@ class QueryEmbedder:
         self._ready: Embedder | None = None
 
     def embed(self, embedder: Embedder, query: str) -> np.ndarray:
+        return self.embed_later(embedder, query).result()
+
+    def embed_later(self, embedder: Embedder, query: str) -> Future[np.ndarray]:
+        """`embed`, started on the query thread without waiting for it (a remembered vector is a future
+        already done): hybrid search runs its keyword arm meanwhile."""
         key = (embedder.name, query)
         with self._lock:
             vector = self._cache.get(key)
             if vector is not None:
                 self._cache.move_to_end(key)
-                return vector
-        vector = self._pool.submit(self._embed_one, embedder, query).result()
+                done: Future[np.ndarray] = Future()
+                done.set_result(vector)
+                return done
+        return self._pool.submit(self._embed_kept, embedder, query, key)
+
+    def _embed_kept(self, embedder: Embedder, query: str, key: tuple[str, str]) -> np.ndarray:
+        vector = self._embed_one(embedder, query)
         vector.setflags(write=False)  # shared by every caller of the same query
         with self._lock:
             self._cache[key] = vector
