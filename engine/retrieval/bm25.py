@@ -44,7 +44,7 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -394,79 +394,43 @@ class KeywordIndex:
         answer = self.answer(query, k, scope)
         return answer.hits, answer.texts
 
-    def answer(
-        self, query: str, k: int = 50, scope: str | None = None, *, texts: int | None = None
-    ) -> KeywordAnswer:
+    def answer(self, query: str, k: int = 50, scope: str | None = None) -> KeywordAnswer:
         """The k best chunks with their text, and the query's terms and reference score (what hybrid
         search fuses and marks in snippets). The sum and top-k run over the terms' postings in memory
-        (postings_cache.py); only the k winners are read back. `texts` reads the text of only the best
-        `texts` hits (None: of all): hybrid search shows ten of its fifty candidates, and reading 50
-        texts by id was ~5 of a keyword arm's ~7 ms at 100k chunks (random rows of a compressed string
-        column); the text of another hit can be read afterwards by its id (`chunk_texts`)."""
+        (postings_cache.py); only the k winners are read back, with their text, for snippets."""
         cur = self._reader()
         try:
             terms = self._query_terms(cur, query)
-            hits, ids, found = self._best(cur, list(terms.tids), k, scope, with_text=texts is None)
-            if texts is not None:
-                found = self._texts_by_id(cur, {hit.key: ids[hit.key] for hit in hits[: max(texts, 0)]})
+            hits, texts = self._best(cur, list(terms.tids), k, scope)
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
-        return KeywordAnswer(hits, found, terms, ids)
+        return KeywordAnswer(hits, texts, terms)
 
     def _best(
-        self, cur: duckdb.DuckDBPyConnection, tids: list[int], k: int, scope: str | None, with_text: bool
-    ) -> tuple[list[Hit], dict[ChunkKey, int], dict[ChunkKey, str]]:
-        """The k best hits, best first, the chunk id of each, and (`with_text`) the text of each, all
-        read in one statement."""
+        self, cur: duckdb.DuckDBPyConnection, tids: list[int], k: int, scope: str | None
+    ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         if not tids or k <= 0:
-            return [], {}, {}
+            return [], {}
         postings = self._term_postings(cur, tids)
         inside = None if scope is None else self._scope_ids(cur, scope)
         best = top_k(postings, k, self._filter.mask(inside))
-        columns = "id, path, chunk_index, text" if with_text else "id, path, chunk_index"
-        rows = self._chunk_rows(cur, [chunk_id for chunk_id, _ in best], columns)
-        hits, ids, texts = [], {}, {}
+        if not best:
+            return [], {}
+        wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
+        rows = {
+            row[0]: row[1:]
+            for row in cur.execute(
+                f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})"
+            ).fetchall()
+        }
+        hits, texts = [], {}
         for chunk_id, score in best:
             if chunk_id in rows:  # a chunk removed since its postings were read is skipped
-                path, index, *text = rows[chunk_id]
+                path, index, text = rows[chunk_id]
                 hit = Hit(path, int(index), score)
                 hits.append(hit)
-                ids[hit.key] = chunk_id
-                if with_text:
-                    texts[hit.key] = text[0] or ""
-        return hits, ids, texts
-
-    @staticmethod
-    def _chunk_rows(
-        cur: duckdb.DuckDBPyConnection, chunk_ids: Iterable[int], columns: str
-    ) -> dict[int, tuple]:
-        """id -> the other `columns` of these chunks (point reads on the id index)."""
-        wanted = ", ".join(str(int(chunk_id)) for chunk_id in chunk_ids)  # integers from our own table
-        if not wanted:
-            return {}
-        return {
-            row[0]: row[1:]
-            for row in cur.execute(f"SELECT {columns} FROM chunks WHERE id IN ({wanted})").fetchall()
-        }
-
-    def chunk_texts(self, ids: Mapping[ChunkKey, int]) -> dict[ChunkKey, str]:
-        """The text of chunks an `answer` returned, by their ids. A chunk whose id now holds another key
-        (removed, or the file was rebuilt since) is left out, so a caller never shows the wrong text."""
-        try:
-            return self._texts_by_id(self._reader(), ids)
-        except duckdb.Error as exc:
-            raise store_error("read chunk text from the keyword index", exc) from exc
-
-    def _texts_by_id(
-        self, cur: duckdb.DuckDBPyConnection, ids: Mapping[ChunkKey, int]
-    ) -> dict[ChunkKey, str]:
-        rows = self._chunk_rows(cur, ids.values(), "id, path, chunk_index, text")
-        out = {}
-        for key, chunk_id in ids.items():
-            row = rows.get(chunk_id)
-            if row is not None and (row[0], int(row[1])) == key:
-                out[key] = row[2] or ""
-        return out
+                texts[hit.key] = text or ""
+        return hits, texts
 
     def _term_postings(
         self, cur: duckdb.DuckDBPyConnection, tids: list[int]

@@ -103,8 +103,8 @@ class HybridSearch:
         if not query.strip() or limit <= 0:
             return []
         fused, texts, answer = self._fuse(query, scope, candidates, vector, limit)
-        ranked = self._rerank(query, above_floor(fused, self.floor), texts, answer)
-        return self._results(query, ranked, limit, texts, answer)
+        ranked = self._rerank(query, above_floor(fused, self.floor), texts)
+        return self._results(query, ranked, limit, texts, answer.terms.terms if answer is not None else None)
 
     def fused(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None = None
@@ -119,10 +119,11 @@ class HybridSearch:
         keyword arm runs on the caller's thread meanwhile (DuckDB releases the GIL), then the vector hits
         are collected (lance_calls.py says why not a thread of its own); a query that must be embedded
         first has its keyword arm run while the query thread embeds it, then the vector search. The
-        vector arm returns its hits' text (one more column of the rows it reads anyway). The keyword arm
-        returns its hits' chunk ids and the text of only its `shown` best (`_keyword_answer`), and the
-        query's stemmed terms (None when it could not answer), so the snippets need not stem the query
-        again; a shown result neither arm read the text of is read afterwards by its id (`_read_texts`)."""
+        arms return their hits' text, so the snippets need no further read, and the keyword arm the query's
+        stemmed terms (None when it could not answer), so the snippets need not stem the query again.
+        (Reading the keyword hits' keys in one statement and the text of its ten best in a second was
+        slower on two loaded cores than reading all fifty texts in one: a statement's overhead outweighs
+        the texts, bench in the commit that reverted it.)"""
         embedding = self._queries.embed_later(self.embedder, query) if vector is None else None
         if embedding is not None and not embedding.done():  # the keyword arm runs while the query embeds
             answer = self._keyword_arm(query, candidates, scope, shown)
@@ -151,13 +152,12 @@ class HybridSearch:
             return None
 
     def _keyword_answer(self, query: str, candidates: int, scope: str | None, shown: int) -> KeywordAnswer:
-        """The keyword arm: its hits, the text of the `shown` best (most of the keyword hits a search
-        shows: reading all fifty took longer than the rest of the arm), and their words that may match
-        the query stemmed for the snippets now, while the vector search runs, rather than after it
+        """The keyword arm: its hits with their text, and the words of its `shown` best hits that may
+        match the query stemmed for the snippets now, while the vector search runs, rather than after it
         (terms.TermMatcher.learn; what it learns is kept, so the results step finds it)."""
-        answer = self.keywords.answer(query, candidates, scope, texts=shown)
-        if answer.texts:
-            shared_matcher().learn(answer.texts.values(), answer.terms.terms)
+        answer = self.keywords.answer(query, candidates, scope)
+        if shown > 0 and answer.hits:
+            shared_matcher().learn((answer.texts[hit.key] for hit in answer.hits[:shown]), answer.terms.terms)
         return answer
 
     def search_keyword(
@@ -165,7 +165,7 @@ class HybridSearch:
     ) -> list[SearchResult]:
         """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
         answer = self._keyword_answer(query, candidates, scope, limit)
-        return self._results(query, _single_arm(answer.hits), limit, answer.texts, answer)
+        return self._results(query, _single_arm(answer.hits), limit, answer.texts, answer.terms.terms)
 
     def search_dense(
         self,
@@ -180,33 +180,13 @@ class HybridSearch:
         hits, texts = self.vectors.search_with_text(query_vector, candidates, scope)
         return self._results(query, _single_arm(hits), limit, texts)
 
-    def _read_texts(
-        self, keys: list[ChunkKey], texts: dict[ChunkKey, str], answer: KeywordAnswer | None
-    ) -> None:
-        """Add to `texts` the text of those `keys` it lacks: the keyword arm's hits by chunk id (point
-        reads), anything else (or all, when the keyword index cannot answer) from the vector store."""
-        missing = [key for key in keys if key not in texts]
-        ids = {key: answer.ids[key] for key in missing if key in answer.ids} if answer is not None else {}
-        if ids:
-            try:
-                texts.update(self.keywords.chunk_texts(ids))
-            except StoreError as exc:
-                log.warning("keyword index could not read result text, reading it from vectors: %s", exc)
-            missing = [key for key in missing if key not in texts]
-        if missing:
-            texts.update(self.vectors.texts(missing))
-
     def _rerank(
-        self,
-        query: str,
-        fused: list[tuple[ChunkKey, float]],
-        texts: dict[ChunkKey, str],
-        answer: KeywordAnswer | None = None,
+        self, query: str, fused: list[tuple[ChunkKey, float]], texts: dict[ChunkKey, str]
     ) -> list[tuple[ChunkKey, float]]:
         if self.reranker is None or not fused:
             return fused
         head, tail = fused[: self.rerank_top_n], fused[self.rerank_top_n :]
-        self._read_texts([key for key, _ in head], texts, answer)
+        texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
         probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
         scored = zip((key for key, _ in head), probabilities, strict=False)
         reranked = sorted(scored, key=lambda kv: kv[1], reverse=True)
@@ -219,11 +199,10 @@ class HybridSearch:
         ranked: list[tuple[ChunkKey, float]],
         limit: int,
         texts: dict[ChunkKey, str] | None = None,
-        answer: KeywordAnswer | None = None,
+        terms: frozenset[str] | None = None,
     ) -> list[SearchResult]:
-        """Best chunk per existing file, with a snippet. Text the vector arm read is reused; the keyword
-        arm's hits among the results are read by chunk id, the rest from the vector store. `answer`, the
-        keyword arm's, gives the query's stemmed terms when it has read them."""
+        """Best chunk per existing file, with a snippet (text already read is reused; `terms`, the
+        query's stemmed terms, when the keyword arm has read them)."""
         best: dict[str, tuple[int, float]] = {}
         for (path, chunk_index), score in ranked:
             if path in best:
@@ -234,10 +213,13 @@ class HybridSearch:
             if len(best) >= limit:
                 break
         texts = dict(texts or {})
-        self._read_texts([(path, index) for path, (index, _) in best.items()], texts, answer)
+        texts.update(
+            self.vectors.texts(
+                (path, index) for path, (index, _) in best.items() if (path, index) not in texts
+            )
+        )
         pending = self.pending(list(best)) if best else set()
         matcher = shared_matcher()
-        terms = answer.terms.terms if answer is not None else None
         if terms is None:
             terms = matcher.query_terms(query) if best else frozenset()
         matcher.learn((texts.get((path, index), "") for path, (index, _) in best.items()), terms)

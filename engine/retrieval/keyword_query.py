@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import duckdb
 
@@ -77,11 +77,8 @@ class QueryTermCache:
 
 @dataclass(frozen=True)
 class KeywordAnswer:
-    """A keyword search's hits (best first) with their text (none when asked without), the query's terms
-    (KeywordIndex.answer), and each hit's chunk id, by which `KeywordIndex.chunk_texts` reads the text of
-    the few hits a hybrid search shows."""
+    """A keyword search's hits (best first) with their text, and the query's terms (KeywordIndex.answer)."""
 
     hits: list[Hit]
     texts: dict[ChunkKey, str]
     terms: QueryTerms
-    ids: dict[ChunkKey, int] = field(default_factory=dict)

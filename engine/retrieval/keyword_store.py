@@ -25,7 +25,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -200,13 +200,8 @@ class KeywordStore:
     ) -> tuple[list[Hit], dict[ChunkKey, str]]:
         return self._call(lambda index: index.search_with_text(query, k, scope))
 
-    def answer(
-        self, query: str, k: int = 50, scope: str | None = None, *, texts: int | None = None
-    ) -> KeywordAnswer:
-        return self._call(lambda index: index.answer(query, k, scope, texts=texts))
-
-    def chunk_texts(self, ids: Mapping[ChunkKey, int]) -> dict[ChunkKey, str]:
-        return self._call(lambda index: index.chunk_texts(ids))
+    def answer(self, query: str, k: int = 50, scope: str | None = None) -> KeywordAnswer:
+        return self._call(lambda index: index.answer(query, k, scope))
 
     def texts(self, paths: Sequence[str]) -> dict[ChunkKey, str]:
         return self._call(lambda index: index.texts(paths))
