@@ -122,8 +122,7 @@ class HybridSearch:
         arms return their hits' text, so the snippets need no further read, and the keyword arm the query's
         stemmed terms (None when it could not answer), so the snippets need not stem the query again.
         (Reading the keyword hits' keys in one statement and the text of its ten best in a second was
-        slower on two loaded cores than reading all fifty texts in one: a statement's overhead outweighs
-        the texts, bench in the commit that reverted it.)"""
+        slower on two loaded cores than reading all fifty texts in one: docs/search-latency.md.)"""
         embedding = self._queries.embed_later(self.embedder, query) if vector is None else None
         if embedding is not None and not embedding.done():  # the keyword arm runs while the query embeds
             answer = self._keyword_arm(query, candidates, scope, shown)
