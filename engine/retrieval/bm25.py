@@ -207,6 +207,11 @@ class KeywordIndex:
         if stored != FORMAT:
             self._root.execute("DELETE FROM meta WHERE key = 'format'")
             self._root.execute("INSERT INTO meta VALUES ('format', ?)", [FORMAT])
+        # every write adds to this row (keyword_writes.count_changes); files written before it existed
+        # from the start have it from their first write, or get it here
+        self._root.execute(
+            "INSERT INTO meta SELECT 'changed', 0 WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'changed')"
+        )
 
     # ---- writes ------------------------------------------------------------------------------
 
