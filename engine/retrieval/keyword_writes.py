@@ -48,6 +48,21 @@ def weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
     )
 
 
+def reweighted_postings_sql(n: float, avgdl: float) -> str:
+    """Every live posting with its weight at corpus size `n` and average length `avgdl` (refresh_weights),
+    sorted by term. The same arithmetic as `weight_sql`, in the same order, so the weights are bitwise
+    the same (checked on 8.8M postings), but each term's idf is computed once per term and each chunk's
+    length norm once per chunk instead of once per posting: 3.5 -> 2.5 s of CPU at 100k chunks."""
+    n_sql, avgdl_sql = f"{float(n)!r}::DOUBLE", f"{float(avgdl)!r}::DOUBLE"
+    return f"""
+        SELECT p.tid, p.chunk_id, p.tf, (t.idf * ((p.tf * {K1 + 1}) / (p.tf + c.norm)))::FLOAT AS w
+        FROM postings p
+        JOIN (SELECT tid, log((({n_sql} - df + 0.5) / (df + 0.5)) + 1) AS idf FROM terms) t USING (tid)
+        JOIN (SELECT id, {K1} * (1 - {B} + {B} * (len / {avgdl_sql})) AS norm FROM chunks) c
+          ON c.id = p.chunk_id
+        ORDER BY p.tid, p.chunk_id"""
+
+
 def split_sql(expr: str) -> str:
     """`tokenize.tokenize_sql(expr)` in one regex pass: white space joins the separator class, so the
     split is a plain `string_split` on ' ' instead of a second regex (a third of the bulk tokenising
