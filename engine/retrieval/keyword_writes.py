@@ -161,7 +161,8 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarra
     changed = np.asarray(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"], dtype=np.int64)
     _shift_df(cur, sign=1)
     n, avgdl = corpus_stats(cur)
-    # each term's df after the batch, in one small table: the postings join it and the lengths, not three
+    # each term's df after the batch, in one small table: the postings join it and the lengths, not three.
+    # Sorted as refresh_weights sorts the whole table, whose sort then meets sorted runs (2.96 -> 2.28 s CPU)
     cur.execute(
         "CREATE OR REPLACE TEMP TABLE new_df AS "
         "SELECT tid, i.df + d.n AS df FROM new_tid i JOIN df_delta d USING (tid)"
@@ -170,7 +171,7 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarra
         INSERT INTO postings
         SELECT p.tid, p.chunk_id, p.tf, {weight_sql("p.tf", "l.len", "d.df", n, avgdl)}
         FROM new_post p JOIN new_df d USING (tid) JOIN new_len l USING (chunk_id)
-        ORDER BY p.tid""")
+        ORDER BY p.tid, p.chunk_id""")
     count_changes(cur, incoming.num_rows)
     if incoming.num_rows >= DROP_TEMP_ROWS:
         for table in _BATCH_TABLES:
