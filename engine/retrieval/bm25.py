@@ -66,7 +66,7 @@ from engine.retrieval.keyword_query import (
     QueryTerms,
     read_query_terms,
 )
-from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, weight_sql
+from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, reweighted_postings_sql
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 from engine.retrieval.query_words import TermLookup
 from engine.retrieval.sql_literal import sql_string
@@ -207,6 +207,11 @@ class KeywordIndex:
         if stored != FORMAT:
             self._root.execute("DELETE FROM meta WHERE key = 'format'")
             self._root.execute("INSERT INTO meta VALUES ('format', ?)", [FORMAT])
+        # every write adds to this row (keyword_writes.count_changes); files written before it existed
+        # from the start have it from their first write, or get it here
+        self._root.execute(
+            "INSERT INTO meta SELECT 'changed', 0 WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'changed')"
+        )
 
     # ---- writes ------------------------------------------------------------------------------
 
@@ -287,11 +292,7 @@ class KeywordIndex:
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
             n, avgdl = corpus_stats(cur)
-            cur.execute(f"""
-                CREATE TABLE postings_fresh AS
-                SELECT p.tid, p.chunk_id, p.tf, {weight_sql("p.tf", "c.len", "t.df", n, avgdl)} AS w
-                FROM postings p JOIN terms t USING (tid) JOIN chunks c ON c.id = p.chunk_id
-                ORDER BY p.tid, p.chunk_id""")
+            cur.execute(f"CREATE TABLE postings_fresh AS {reweighted_postings_sql(n, avgdl)}")
             cur.execute("DROP TABLE postings")
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
             cur.execute("DELETE FROM dead")

@@ -61,6 +61,16 @@ def recounted_df(index: KeywordIndex) -> dict[str, int]:
     )
 
 
+def assert_refreshed_equals(index: KeywordIndex, rebuilt: KeywordIndex, queries: list[str]) -> None:
+    """After refresh_weights, `index` holds the weights of `rebuilt` and finds every hit with its score
+    (ties order by chunk id, which differ between builds, so hits are compared as sets with scores)."""
+    index.refresh_weights()
+    assert snapshot(index)["w"] == pytest.approx(snapshot(rebuilt)["w"], rel=1e-6)
+    for query in queries:
+        got = {h.key: h.score for h in index.search(query, 10_000)}
+        assert got == pytest.approx({h.key: h.score for h in rebuilt.search(query, 10_000)}), query
+
+
 def bulk_build(path, files: dict[str, list[str]], monkeypatch) -> KeywordIndex:
     """Every file in one batch through the bulk SQL path (POINT_ROWS 0 sends any batch there)."""
     index = KeywordIndex(path)
@@ -112,11 +122,7 @@ def test_one_file_update_leaves_the_same_index_as_a_full_rebuild(tmp_path, monke
             assert before_refresh["chunks"] == fresh["chunks"] and before_refresh["tf"] == fresh["tf"]
             assert before_refresh["df"] == fresh["df"]
             assert updated.stats()["total_len"] == rebuilt.stats()["total_len"]
-            updated.refresh_weights()
-            assert snapshot(updated)["w"] == pytest.approx(fresh["w"], rel=1e-6)
-            for query in [*QUERIES, "xylophone", "quokka budget"]:  # every hit (ties order by chunk id)
-                got = {h.key: h.score for h in updated.search(query, 10_000)}
-                assert got == pytest.approx({h.key: h.score for h in rebuilt.search(query, 10_000)}), query
+            assert_refreshed_equals(updated, rebuilt, [*QUERIES, "xylophone", "quokka budget"])
         finally:
             rebuilt.close()
     finally:
