@@ -361,6 +361,10 @@ class Engine:
 
     def close(self) -> None:
         if not self._opening.settle():  # the opening failed (or never ended): close what it had opened
+            opened = vars(self)
+            for part in ("gardener", "reembedder", "index"):  # threads it may have started on the stores
+                if part in opened:
+                    opened[part].stop()
             for store in self._opened_stores:
                 store.close()
             self.db.close()

@@ -202,3 +202,22 @@ def test_the_opened_parts_are_plain_attributes_once_open(sensetree_home: Path) -
             _ = engine.no_such_part  # type: ignore[attr-defined]
     finally:
         engine.close()
+
+
+def test_an_opening_that_fails_after_starting_the_indexer_stops_it_on_close(
+    sensetree_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A background start that fails at its last step (the query model's warm-up) leaves the indexer's
+    thread started on the stores; closing stops it before the stores close under it."""
+    from engine.retrieval.hybrid import HybridSearch
+
+    def warm(_self: HybridSearch) -> None:
+        raise OSError("no model here")
+
+    monkeypatch.setattr(HybridSearch, "warm", warm)
+    engine = make_engine(sensetree_home, background=True, defer_stores=True)
+    with pytest.raises(EngineError, match="no model here"):
+        engine.wait_for_stores()
+    assert any(t.name == "sensetree-indexer" for t in threading.enumerate())
+    engine.close()
+    assert not any(t.name == "sensetree-indexer" for t in threading.enumerate())
