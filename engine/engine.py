@@ -63,11 +63,13 @@ PURGE_NOTICE_FILES = 5  # a start-up purge of more files than this is announced
 
 
 class Engine:
-    # What `_open_stores` builds. Until it has, reading one of these waits for it (`__getattr__`), so a
-    # command that needs none of them (`app_version`, `list_directory`…) answers while the stores open.
+    # What `_open_stores` builds. Until it has finished, reading one of these waits for it (`__getattr__`;
+    # the opening thread itself reads them from `_staged`, where it puts them as it builds them), so no
+    # command uses a part before start-up's repair and journal recovery, and a command that needs none of
+    # them (`app_version`, `list_directory`…) answers while the stores open.
     _OPENED = frozenset(
-        {"keywords", "search", "index", "indexer", "repair_report", "reembedder", "txn", "recovery_report"}
-        | {"gardener"}
+        ("keywords", "search", "index", "indexer", "repair_report", "reembedder", "txn", "recovery_report")
+        + ("gardener",)
     )
     keywords: KeywordStore
     search: HybridSearch
@@ -94,6 +96,7 @@ class Engine:
         self.settings: Settings = load_settings(self.home)
         self._store_notices: list[str] = []
         self._opened_stores: list[Any] = []  # what to close if the opening fails halfway
+        self._staged: dict[str, Any] = {}  # the parts `_open_stores` has built, published when it ends
         self.events = events or EventBus()
         self.db, db_notice = stores.open_database(
             self.home / "sensetree.db", catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS
@@ -116,12 +119,24 @@ class Engine:
             self._opening.wait()  # a synchronous start raises what opening raised, as before
 
     def __getattr__(self, name: str) -> Any:
-        """Only for what the opening step builds and has not built yet: wait for it, then answer."""
+        """Only for what the opening step builds and has not published yet: wait for it, then answer."""
         if name in Engine._OPENED and "_opening" in self.__dict__:
-            self._opening.wait()
-            if name in self.__dict__:
-                return self.__dict__[name]
+            if self._opening.on_opening_thread():
+                if name in self._staged:
+                    return self._staged[name]
+            else:
+                self._opening.wait()
+                if name in self.__dict__:
+                    return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """What the opening step builds is staged until it has finished (see `_OPENED`)."""
+        opening = self.__dict__.get("_opening")
+        if name in Engine._OPENED and opening is not None and opening.on_opening_thread():
+            self._staged[name] = value
+        else:
+            object.__setattr__(self, name, value)
 
     def _open_stores(self, embedder: Embedder | None) -> None:
         """The stores and the services on them, in the start's one order: open (healing a damaged store),
@@ -172,6 +187,7 @@ class Engine:
             self.search.warm()  # the query model loads now, not at the first search
             if embedder is None and self.embedder.name != self._wanted_embedder().name:
                 self.reembedder.start(self._wanted_embedder())  # finish a model switch a crash interrupted
+        self.__dict__.update(self._staged)  # every part at once, repaired and recovered: commands may go
 
     def wait_for_stores(self) -> None:
         """Return once the stores are open; raise why they could not be (an EngineError) if so."""
@@ -361,7 +377,7 @@ class Engine:
 
     def close(self) -> None:
         if not self._opening.settle():  # the opening failed (or never ended): close what it had opened
-            opened = vars(self)
+            opened = {**self._staged, **vars(self)}
             for part in ("gardener", "reembedder", "index"):  # threads it may have started on the stores
                 if part in opened:
                     opened[part].stop()

@@ -57,13 +57,17 @@ class StoreOpening:
             for callback in callbacks:
                 self._callback(callback)
 
+    def on_opening_thread(self) -> bool:
+        """True on the thread running the opening step, while it runs (its own reads and writes)."""
+        return threading.current_thread() is self._runner and not self._done.is_set()
+
     @property
     def done(self) -> bool:
         return self._done.is_set()
 
     def wait(self, timeout: float = OPEN_TIMEOUT_S) -> None:
         """Return once the stores are open; raise the opening's error (an EngineError) if it failed."""
-        if threading.current_thread() is self._runner and not self._done.is_set():
+        if self.on_opening_thread():
             return  # the opening step's own callbacks: what they need is what it has opened so far
         if not self._done.wait(timeout):
             raise EngineError("SenseTree is still opening its index; try again in a moment.")
@@ -76,7 +80,7 @@ class StoreOpening:
 
     def settle(self, timeout: float = OPEN_TIMEOUT_S) -> bool:
         """Wait like `wait` without raising: True when the stores opened (closing uses this)."""
-        if threading.current_thread() is self._runner and not self._done.is_set():
+        if self.on_opening_thread():
             return False
         return self._done.wait(timeout) and self._error is None
 

@@ -221,3 +221,23 @@ def test_an_opening_that_fails_after_starting_the_indexer_stops_it_on_close(
     assert any(t.name == "sensetree-indexer" for t in threading.enumerate())
     engine.close()
     assert not any(t.name == "sensetree-indexer" for t in threading.enumerate())
+
+
+def test_a_store_write_issued_while_the_recovery_runs_waits_for_it(
+    sensetree_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index service exists before the journal recovery runs; a command must still not reach it
+    (here a queue write) until the recovery is over: the opening publishes its parts when it ends."""
+    gate = Gate()
+    monkeypatch.setattr(TxnService, "recover", gate.wrap(TxnService.recover))
+    engine = make_engine(sensetree_home, defer_stores=True)
+    try:
+        assert gate.reached.wait(BOUND_S)  # held at the recovery, with the index service already built
+        done, outcome = _in_thread(lambda: engine.retry_indexing())
+        assert not done.wait(0.3)  # bounded: the write waits for the recovery
+        gate.release()
+        assert done.wait(BOUND_S)
+        assert "error" not in outcome, outcome
+    finally:
+        gate.release()
+        engine.close()
