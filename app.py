@@ -58,24 +58,28 @@ def _own_records(record: logging.LogRecord) -> bool:
 
 
 def engine_class() -> Any:
-    """The Engine class, imported with LanceDB's namespace client (an OpenAPI client for remote catalogs
-    that LanceDB imports and a local database barely uses) deferring its pydantic schemas to first use:
-    ~0.8 s of CPU off every start (engine/deferred_schemas.py, bench/engine_start.py)."""
-    from engine.deferred_schemas import import_deferring_schemas
-
-    import_deferring_schemas("lance_namespace")
+    """The Engine class. Importing it loads neither LanceDB nor DuckDB: the Engine imports them as it
+    opens its stores (LanceDB's namespace client with its pydantic schemas deferred,
+    engine/deferred_schemas.py), on its own thread where the stores open in the background."""
     from engine.engine import Engine
 
     return Engine
 
 
 def build_engine(background: bool = False, events: Any = None) -> Any:
-    """The one place the engine is built (the window, the server and the CLI all come through here)."""
-    engine = engine_class()(background=background, events=events)
+    """The one place the engine is built (the window, the server and the CLI all come through here).
+    A background engine (the window, the server) opens its stores on a thread of its own, so the page's
+    first commands that need no store answer at once (engine/store_opening.py); a CLI command needs its
+    stores at once anyway."""
+    engine = engine_class()(background=background, events=events, defer_stores=background)
     if sys.stderr is not None:  # what start-up did for the person (the page shows the same as toasts)
-        for notice in engine.startup_notices():
-            print(f"Notice: {notice}", file=sys.stderr)
+        engine.when_stores_open(lambda: _print_notices(engine))
     return engine
+
+
+def _print_notices(engine: Any) -> None:
+    for notice in engine.startup_notices():
+        print(f"Notice: {notice}", file=sys.stderr)
 
 
 def _installed_version() -> str:

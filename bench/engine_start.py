@@ -10,6 +10,12 @@ checkout's code the same way (e.g. `--tree /work/main` for the code before a cha
 this one in the same run, so the two share the machine's load; the load average is printed next to the
 figures.
 
+A second fresh `python` per run builds the engine as the window and the server do (`defer_stores=True`,
+stores opened on their own thread; a tree without it builds synchronously) and times its first answer
+(`app_version`, the page's first call that bench/package.py waits for) and the moment its stores are open
+(`startup_notices` returned): what the window's first bridge answer still waits for, and what it no
+longer does.
+
     python bench/engine_start.py [--runs 3] [--tree OTHER_CHECKOUT]
 """
 
@@ -44,11 +50,27 @@ print(json.dumps({"import_s": imported - started, "build_s": built - imported,
                   "loaded": loaded}))
 """
 
+FIRST_ANSWER = """
+import inspect, json, sys, time
+started, cpu_started = time.perf_counter(), time.process_time()
+import app
+Engine = app.engine_class() if hasattr(app, "engine_class") else __import__("engine.engine").engine.Engine
+deferred = "defer_stores" in inspect.signature(Engine).parameters
+engine = Engine(sys.argv[1], background=False, **({"defer_stores": True} if deferred else {}))
+engine.app_version()
+answered, cpu_answered = time.perf_counter(), time.process_time()
+engine.startup_notices()
+opened, cpu_opened = time.perf_counter(), time.process_time()
+engine.close()
+print(json.dumps({"answer_s": answered - started, "answer_cpu_s": cpu_answered - cpu_started,
+                  "open_s": opened - started, "open_cpu_s": cpu_opened - cpu_started, "deferred": deferred}))
+"""
 
-def one_start(tree: Path, work: Path) -> dict[str, object]:
+
+def one_start(tree: Path, work: Path, probe: str = PROBE) -> dict[str, object]:
     home = Path(tempfile.mkdtemp(dir=work))
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(home), json.dumps(DEFERRED)],
+        [sys.executable, "-c", probe, str(home), json.dumps(DEFERRED)],
         cwd=tree,
         env={"PYTHONPATH": str(tree), "HOME": str(work), "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
         capture_output=True,
@@ -68,10 +90,12 @@ def main() -> int:
     trees = [("this tree", REPO)] + ([("--tree " + str(args.tree), args.tree.resolve())] if args.tree else [])
     print("load average at start: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     runs: dict[str, list[dict[str, object]]] = {name: [] for name, _ in trees}
+    answers: dict[str, list[dict[str, object]]] = {name: [] for name, _ in trees}
     with tempfile.TemporaryDirectory(prefix="sensetree-engine-start-") as tmp:
         for _ in range(args.runs):  # interleaved: every tree sees the same load
             for name, tree in trees:
                 runs[name].append(one_start(tree, Path(tmp)))
+                answers[name].append(one_start(tree, Path(tmp), FIRST_ANSWER))
     for name, results in runs.items():
         med = {
             key: statistics.median(float(r[key]) for r in results)  # type: ignore[arg-type]
@@ -82,6 +106,16 @@ def main() -> int:
             f"{name}: import the engine {med['import_s']:.2f} s (CPU {med['import_cpu_s']:.2f} s), "
             f"Engine() {med['build_s']:.2f} s (CPU {med['build_cpu_s']:.2f} s) "
             f"(median of {args.runs}); deferred packages imported anyway: {loaded or 'none'}"
+        )
+        first = {
+            key: statistics.median(float(r[key]) for r in answers[name])  # type: ignore[arg-type]
+            for key in ("answer_s", "answer_cpu_s", "open_s", "open_cpu_s")
+        }
+        how = "stores opened in the background" if answers[name][-1]["deferred"] else "stores opened first"
+        print(
+            f"{name}: first answer (app_version) {first['answer_s']:.2f} s "
+            f"(CPU {first['answer_cpu_s']:.2f} s), stores open {first['open_s']:.2f} s "
+            f"(CPU {first['open_cpu_s']:.2f} s) ({how}; median of {args.runs})"
         )
     print("load average at end: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0

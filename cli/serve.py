@@ -66,11 +66,12 @@ def run(args: argparse.Namespace, context: Context) -> int:
 
 
 def _watch_start(engine: Any, stop: threading.Event, failed: list[str]) -> None:
-    """Stop serving, with the reason on the terminal, when the engine cannot start."""
+    """Stop serving, with the reason on the terminal, when the engine cannot start or open its stores."""
     from engine.errors import EngineError
 
     try:
         engine.wait()
+        engine.wait_for_stores()  # built before its stores open: one that cannot open stops serving too
     except EngineError as exc:
         failed.append(exc.message)
         print(f"Error: {exc.message}", file=sys.stderr, flush=True)

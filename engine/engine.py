@@ -29,22 +29,14 @@ from engine.errors import EngineError, InvalidInput, ModelError, NotFound
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
-from engine.indexing.embed import Embedder, embedder_for, embedder_named
-from engine.indexing.indexer import IndexOptions
-from engine.indexing.reembed import Reembedder, read_active, slug, write_active
-from engine.indexing.service import IndexService
 from engine.paths import normalize
 from engine.results import Done, GpuInfo
-from engine.retrieval.hybrid import HybridSearch
-from engine.retrieval.keyword_store import KeywordStore
-from engine.retrieval.rerank import make_reranker
-from engine.retrieval.results import SearchResult
-from engine.retrieval.vectors import VectorIndex
 from engine.roots import LIST_LIMIT, Entry, Roots
+from engine.store_opening import StoreOpening
 from engine.txn.model import ActionPlan
 from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the stores' modules (LanceDB, DuckDB, numpy) load on the opening thread (_open_stores)
     from engine.agent.conversations import Conversation, ConversationSummary
     from engine.agent.mcp import McpTool
     from engine.agent.memory import MemoryNote
@@ -52,10 +44,18 @@ if TYPE_CHECKING:
     from engine.agent.service import Agent
     from engine.agent.turn_result import TurnResult
     from engine.gardener.model import FolderReport, Health
+    from engine.indexing.embed import Embedder
+    from engine.indexing.indexer import IndexOptions
     from engine.indexing.progress import IndexingProgress
+    from engine.indexing.reembed import Reembedder
     from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
+    from engine.indexing.service import IndexService
     from engine.key_guard import KeyGuard
+    from engine.retrieval.hybrid import HybridSearch
+    from engine.retrieval.keyword_store import KeywordStore
+    from engine.retrieval.results import SearchResult
     from engine.retrieval.semantic_tree import TreeNode
+    from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,19 @@ PURGE_NOTICE_FILES = 5  # a start-up purge of more files than this is announced
 
 
 class Engine:
+    # What `_open_stores` builds. Until it has finished, reading one of these waits for it (`__getattr__`;
+    # the opening thread itself reads them from `_staged`, where it puts them as it builds them), so no
+    # command uses a part before start-up's repair and journal recovery, and a command that needs none of
+    # them (`app_version`, `list_directory`…) answers while the stores open.
+    _OPENED = frozenset(
+        ("keywords", "search", "index", "indexer", "repair_report", "reembedder", "txn", "recovery_report")
+        + ("gardener",)
+    )
+    keywords: KeywordStore
+    search: HybridSearch
+    index: IndexService
+    reembedder: Reembedder
+
     def __init__(
         self,
         home: Path | str | None = None,
@@ -71,13 +84,19 @@ class Engine:
         chat_model: Any = None,
         background: bool = False,
         events: EventBus | None = None,
+        defer_stores: bool = False,
     ):
+        """Settings, the catalog database and the roots now; then the stores and everything built on
+        them (`_open_stores`): on this thread, or with `defer_stores` on a thread of their own, so the
+        window's first commands answer while LanceDB and DuckDB load (engine/store_opening.py)."""
         privacy.private_umask()  # before anything is written: every store file is created 0600
         self.home = Path(home) if home is not None else data_dir()
         self.home.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
         privacy.make_private(self.home)  # what an older version (or a copy) left readable by others
         self.settings: Settings = load_settings(self.home)
         self._store_notices: list[str] = []
+        self._opened_stores: list[Any] = []  # what to close if the opening fails halfway
+        self._staged: dict[str, Any] = {}  # the parts `_open_stores` has built, published when it ends
         self.events = events or EventBus()
         self.db, db_notice = stores.open_database(
             self.home / "sensetree.db", catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS
@@ -87,16 +106,62 @@ class Engine:
         self._note(roots_notice)
         self._load_warning = self.settings.load_warning
         self.roots = Roots(lambda: self.settings.roots)  # the one bounds rule, for every part below
-        active = embedder or self._active_embedder()
         self._chat_model = chat_model
-        self.keywords = KeywordStore(self.home / "keywords.duckdb", self.events)  # heals a damaged file
+        self._db_rebuilt = db_notice is not None
+        self._background = background
+        self._agent: Agent | None = None
+        self._agent_lock = threading.Lock()
+        self._opening = StoreOpening(functools.partial(self._open_stores, embedder))
+        if defer_stores:
+            self._opening.start()
+        else:
+            self._opening.run()
+            self._opening.wait()  # a synchronous start raises what opening raised, as before
+
+    def __getattr__(self, name: str) -> Any:
+        """Only for what the opening step builds and has not published yet: wait for it, then answer."""
+        if name in Engine._OPENED and "_opening" in self.__dict__:
+            if self._opening.on_opening_thread():
+                if name in self._staged:
+                    return self._staged[name]
+            else:
+                self._opening.wait()
+                if name in self.__dict__:
+                    return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """What the opening step builds is staged until it has finished (see `_OPENED`)."""
+        opening = self.__dict__.get("_opening")
+        if name in Engine._OPENED and opening is not None and opening.on_opening_thread():
+            self._staged[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _open_stores(self, embedder: Embedder | None) -> None:
+        """The stores and the services on them, in the start's one order: open (healing a damaged store),
+        repair what a crash left, roll back an interrupted plan, then start the background work."""
+        from engine.deferred_schemas import import_deferring_schemas
+
+        import_deferring_schemas("lance_namespace")  # LanceDB's remote-catalog client, schemas deferred
+        from engine.indexing.reembed import Reembedder, write_active
+        from engine.indexing.service import IndexService
+        from engine.retrieval.hybrid import HybridSearch
+        from engine.retrieval.keyword_store import KeywordStore
+        from engine.retrieval.rerank import make_reranker
+
+        active = embedder or self._active_embedder()
+        keywords = KeywordStore(self.home / "keywords.duckdb", self.events)  # heals a damaged file
+        self._opened_stores.append(keywords)
         vectors = self._open_vectors(active)
+        self._opened_stores.append(vectors)
         write_active(self.vectors_dir, active.name)
-        self.search = HybridSearch(self.keywords, vectors, active, make_reranker(self.settings.rerank))
+        self.keywords = keywords
+        self.search = HybridSearch(keywords, vectors, active, make_reranker(self.settings.rerank))
         self.index = IndexService(
             self.db,
             self.events,
-            self.keywords,
+            keywords,
             vectors,
             active,
             lambda: self.settings,
@@ -108,8 +173,7 @@ class Engine:
         self.indexer = self.index.indexer
         self.search.pending = self.index.catalog.pending_among  # results say `semantic: "pending"`
         self.repair_report = self.index.startup_repair()
-        self._db_rebuilt = db_notice is not None
-        if self._db_rebuilt and not background:  # the background start re-scans every root anyway
+        if self._db_rebuilt and not self._background:  # the background start re-scans every root anyway
             for root in self.index.roots():
                 self.index.worker.request_scan(root)
         self.reembedder = Reembedder(
@@ -117,13 +181,21 @@ class Engine:
         )
         self._build_actions_and_agent()
         self._build_gardener()
-        self._background = background
-        if background:
+        if self._background:
             self.gardener.start()
             self.index.start_background()
             self.search.warm()  # the query model loads now, not at the first search
             if embedder is None and self.embedder.name != self._wanted_embedder().name:
                 self.reembedder.start(self._wanted_embedder())  # finish a model switch a crash interrupted
+        self.__dict__.update(self._staged)  # every part at once, repaired and recovered: commands may go
+
+    def wait_for_stores(self) -> None:
+        """Return once the stores are open; raise why they could not be (an EngineError) if so."""
+        self._opening.wait()
+
+    def when_stores_open(self, callback: Any) -> None:
+        """Run `callback()` once the stores are open (at once if they are; never if opening failed)."""
+        self._opening.when_open(callback)
 
     # ---- composition helpers ------------------------------------------------------------------
     @property
@@ -140,10 +212,15 @@ class Engine:
         return self.home / "vectors"
 
     def _wanted_embedder(self) -> Embedder:
+        from engine.indexing.embed import embedder_for
+
         return embedder_for(self.settings.embedding, self.vectors_dir / "dims.json")
 
     def _active_embedder(self) -> Embedder:
         """The model whose index is complete: the one in settings, unless a switch is still under way."""
+        from engine.indexing.embed import embedder_named
+        from engine.indexing.reembed import read_active
+
         wanted = self._wanted_embedder()
         active = read_active(self.vectors_dir)
         if active is None or active == wanted.name:
@@ -151,6 +228,8 @@ class Engine:
         return embedder_named(active, self.settings.embedding, self.vectors_dir / "dims.json")
 
     def _open_vectors(self, embedder: Embedder) -> VectorIndex:
+        from engine.indexing.reembed import slug
+
         vectors, notice = stores.open_vectors(self.vectors_dir / slug(embedder.name), embedder.dim)
         self._note(notice)
         return vectors
@@ -163,6 +242,7 @@ class Engine:
         self._update_settings(self.settings.model_copy(update={"roots": roots, "roots_defaulted": False}))
 
     def _update_settings(self, settings: Settings) -> None:
+        self._opening.wait()  # no write before start-up's repair and journal recovery have run
         save_settings(settings, self.home)
         self.settings = settings
 
@@ -184,6 +264,8 @@ class Engine:
 
             def complete(system: str, user: str) -> str:
                 return model.text(system, user, effort=s.indexing.qualify_effort)
+
+        from engine.indexing.indexer import IndexOptions
 
         return IndexOptions(
             max_file_bytes=int(s.indexing.max_file_mb * 1_000_000),
@@ -213,8 +295,6 @@ class Engine:
             quiesce=lambda: self.indexer.lock,
         )  # the worker waits while files move
         self.recovery_report = self.txn.recover()
-        self._agent: Agent | None = None
-        self._agent_lock = threading.Lock()
 
     @property
     def agent(self) -> Agent:
@@ -296,6 +376,15 @@ class Engine:
         return self.drain()
 
     def close(self) -> None:
+        if not self._opening.settle():  # the opening failed (or never ended): close what it had opened
+            opened = {**self._staged, **vars(self)}
+            for part in ("gardener", "reembedder", "index"):  # threads it may have started on the stores
+                if part in opened:
+                    opened[part].stop()
+            for store in self._opened_stores:
+                store.close()
+            self.db.close()
+            return
         self.gardener.stop()
         self.reembedder.stop()
         if self._agent is not None:  # never built: nothing to close (and nothing to import)
@@ -528,12 +617,16 @@ class Engine:
         patch, key_notices = self.key_guard.review(self.settings, patch)
         candidate = self.key_guard.finish(apply_patch(self.settings, patch))
         if "embedding" in patch and candidate.embedding.provider == "endpoint":
+            from engine.indexing.embed import embedder_for
+
             _ = embedder_for(candidate.embedding, self.vectors_dir / "dims.json").dim  # probe before saving
         self._update_settings(candidate)
         self.key_guard.trust(self.settings)
         if "indexing" in patch and "paused" in patch["indexing"]:
             self.index.set_indexing_paused(self.settings.indexing.paused)
         if "rerank" in patch:
+            from engine.retrieval.rerank import make_reranker
+
             self.search.reranker = make_reranker(self.settings.rerank)
         if "autostart" in (patch.get("app") or {}):
             from engine import autostart

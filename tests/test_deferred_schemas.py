@@ -1,6 +1,7 @@
 """A module imported through `import_deferring_schemas` defines pydantic classes that build their
 validators at first use, and validate exactly as usual then; every other class keeps the eager build.
-The engine imports LanceDB's namespace client this way (app.engine_class), which must still work."""
+The engine imports LanceDB's namespace client this way as it opens its stores (engine/engine.py),
+which must still work."""
 
 from __future__ import annotations
 
@@ -78,15 +79,20 @@ def test_lancedb_works_with_its_namespace_client_deferred_and_leaves_it_unbuilt(
     assert report == {"first": "b", "tables": ["t"], "request_built": False}
 
 
-def test_the_engine_is_imported_with_the_namespace_client_deferred() -> None:
-    """`app.build_engine` imports the Engine through `engine_class`, which defers the client's schemas."""
+def test_the_engine_opens_its_stores_with_the_namespace_client_deferred(tmp_path: Path) -> None:
+    """Importing the Engine loads no LanceDB at all; opening its stores imports LanceDB with the client's
+    schemas deferred (engine/engine.py `_open_stores`), and the engine's own models stay eager."""
     probe = (
+        "import sys\n"
         "import app\n"
-        "app.engine_class()\n"
+        "Engine = app.engine_class()\n"
+        "print('lancedb' in sys.modules)\n"
+        "engine = Engine(sys.argv[1])\n"
         "from lance_namespace_urllib3_client.models import CreateTableRequest\n"
         "from engine.config import Settings\n"
         "print(CreateTableRequest.__pydantic_complete__, Settings.__pydantic_complete__)\n"
+        "engine.close()\n"
     )
-    done = run_python("-c", probe, timeout=300)
+    done = run_python("-c", probe, str(tmp_path / "home"), timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split()[-2:] == ["False", "True"]  # the client deferred, the engine's own models not
+    assert done.stdout.split()[-3:] == ["False", "False", "True"]  # no LanceDB, client deferred, ours eager

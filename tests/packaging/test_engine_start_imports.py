@@ -45,6 +45,32 @@ def test_building_the_engine_leaves_chat_sdks_and_document_parsers_unimported(tm
     assert sorted(loaded.intersection(DEFERRED)) == []
 
 
+STORE_PACKAGES = ("lancedb", "lance", "lance_namespace", "duckdb", "numpy", "pyarrow")
+FIRST_ANSWER_PROBE = """
+import json, sys
+import app
+Engine = app.engine_class()
+imported = sorted({name.split(".")[0] for name in sys.modules})
+print(json.dumps(imported))
+"""
+
+
+def test_importing_the_engine_leaves_the_stores_libraries_to_the_opening_thread(tmp_path: Path) -> None:
+    """The window's first bridge answer waits for `import engine.engine` and `Engine()`'s first part,
+    not for LanceDB, DuckDB or numpy: those load as the stores open (engine/store_opening.py)."""
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_ANSWER_PROBE],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(REPO), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert sorted(loaded.intersection(STORE_PACKAGES)) == []
+
+
 def test_a_deferred_reader_reads_its_format_on_first_use(tmp_path: Path) -> None:
     from docx import Document
 
