@@ -30,9 +30,10 @@ print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
 """
 
 
-def test_building_the_engine_leaves_chat_sdks_and_document_parsers_unimported(tmp_path: Path) -> None:
+def modules_loaded_by(probe: str, tmp_path: Path, *args: str) -> set[str]:
+    """Top-level packages a fresh interpreter has imported after `probe` (printed last, as JSON)."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "home")],
+        [sys.executable, "-c", probe, *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -40,7 +41,11 @@ def test_building_the_engine_leaves_chat_sdks_and_document_parsers_unimported(tm
         env={"PYTHONPATH": str(REPO), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0, done.stderr
-    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_building_the_engine_leaves_chat_sdks_and_document_parsers_unimported(tmp_path: Path) -> None:
+    loaded = modules_loaded_by(PROBE, tmp_path, str(tmp_path / "home"))
     assert "lancedb" in loaded  # the probe did open the stores
     assert sorted(loaded.intersection(DEFERRED)) == []
 
@@ -58,16 +63,7 @@ print(json.dumps(imported))
 def test_importing_the_engine_leaves_the_stores_libraries_to_the_opening_thread(tmp_path: Path) -> None:
     """The window's first bridge answer waits for `import engine.engine` and `Engine()`'s first part,
     not for LanceDB, DuckDB or numpy: those load as the stores open (engine/store_opening.py)."""
-    done = subprocess.run(
-        [sys.executable, "-c", FIRST_ANSWER_PROBE],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PYTHONPATH": str(REPO), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
-    assert done.returncode == 0, done.stderr
-    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    loaded = modules_loaded_by(FIRST_ANSWER_PROBE, tmp_path)
     assert sorted(loaded.intersection(STORE_PACKAGES)) == []
 
 
