@@ -61,10 +61,6 @@ class StoreOpening:
         """True on the thread running the opening step, while it runs (its own reads and writes)."""
         return threading.current_thread() is self._runner and not self._done.is_set()
 
-    @property
-    def done(self) -> bool:
-        return self._done.is_set()
-
     def wait(self, timeout: float = OPEN_TIMEOUT_S) -> None:
         """Return once the stores are open; raise the opening's error (an EngineError) if it failed."""
         if self.on_opening_thread():
