@@ -83,13 +83,19 @@ def kept_words_sql(chunks: str) -> str:
         WHERE len(w) > 0 AND w NOT IN (SELECT sw FROM stopwords)"""
 
 
+def vocabulary_sql(words: str) -> str:
+    """Rows (w, term) of the distinct words in table `words` (column w), each with its stem: every word
+    is stemmed once however often it occurs, by the one stemmer the index uses."""
+    return f"SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM {words})"
+
+
 def term_counts_sql(chunks: str) -> str:
     """Rows (chunk_id, term, tf) of the chunks in table `chunks` (columns id, text): what their postings
     hold. Removing chunks counts their terms with this; inserting a batch runs the same pipeline keyed by
     term ids (insert_rows)."""
     return f"""
         WITH kept AS ({kept_words_sql(chunks)}),
-             stems AS (SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM kept))
+             stems AS ({vocabulary_sql("kept")})
         SELECT id AS chunk_id, term, count(*)::INTEGER AS tf FROM kept JOIN stems USING (w)
         GROUP BY id, term"""
 
@@ -124,10 +130,7 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarra
     finally:
         cur.unregister("incoming")
     cur.execute(f"CREATE OR REPLACE TEMP TABLE new_words AS {kept_words_sql('new_chunks')}")
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_vocab AS "
-        f"SELECT w, stem(w, '{tokenize.STEMMER}') AS term FROM (SELECT DISTINCT w FROM new_words)"
-    )
+    cur.execute(f"CREATE OR REPLACE TEMP TABLE new_vocab AS {vocabulary_sql('new_words')}")
     # The batch's terms with their ids and current df, read in one pass over `terms`; the terms it is the
     # first to use get new ids.
     cur.execute(
