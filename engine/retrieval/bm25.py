@@ -66,7 +66,13 @@ from engine.retrieval.keyword_query import (
     QueryTerms,
     read_query_terms,
 )
-from engine.retrieval.keyword_writes import corpus_stats, insert_rows, remove_rows, reweighted_postings_sql
+from engine.retrieval.keyword_writes import (
+    corpus_stats,
+    insert_rows,
+    live_df_sql,
+    remove_rows,
+    reweighted_postings_sql,
+)
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
 from engine.retrieval.query_words import TermLookup
 from engine.retrieval.sql_literal import sql_string
@@ -284,15 +290,14 @@ class KeywordIndex:
         every core (on one it took three times the CPU). The join with `chunks` drops the postings of
         removed chunks, so they need no DELETE of their own."""
         with self._transaction("refresh keyword weights") as cur, self._all_threads(cur):
-            cur.execute("""
+            n, avgdl = corpus_stats(cur)
+            # before `terms` is rebuilt: see reweighted_postings_sql for the plan that order avoids
+            cur.execute(f"CREATE TABLE postings_fresh AS {reweighted_postings_sql(n, avgdl)}")
+            cur.execute(f"""
                 CREATE OR REPLACE TABLE terms AS
-                SELECT t.term, t.tid, n.df FROM terms t
-                JOIN (SELECT tid, count(*)::BIGINT AS df FROM postings
-                      WHERE chunk_id NOT IN (SELECT chunk_id FROM dead) GROUP BY tid) n USING (tid)
+                SELECT t.term, t.tid, n.df FROM terms t JOIN ({live_df_sql()}) n USING (tid)
                 ORDER BY t.term""")
             cur.execute(_TERMS_INDEX)
-            n, avgdl = corpus_stats(cur)
-            cur.execute(f"CREATE TABLE postings_fresh AS {reweighted_postings_sql(n, avgdl)}")
             cur.execute("DROP TABLE postings")
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
             cur.execute("DELETE FROM dead")
