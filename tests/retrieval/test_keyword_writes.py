@@ -181,6 +181,10 @@ def test_the_one_pass_split_gives_the_tokens_of_the_extension_pipeline():
         "Café ÉLAN naïve — “quoted” ΔG 2024-01-05",
         "",
         " \t\n ",
+        "İstanbul ΣΊΣΥΦΟΣ ǅungla ﬁne café́ été nbsp joined thin space",
+        "emoji 🧪 mixed—dash «quotes» β-blocker TNF-α IL-1β 10µm Ω-3 ½ ² Ⅻ",
+        "Ǆ ǆ ß ẞ ﬀ ﬃ Ⓐ ＡＢＣ fullwidth ｄｉｇｉｔ ١٢٣ arabic-indic",
+        "''quoted'' ,,, ... -- __ ||| \\\\ runs--of--separators",
     ]
     con = duckdb.connect()
     con.execute("CREATE TABLE t (i INTEGER, text VARCHAR)")
