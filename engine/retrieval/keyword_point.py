@@ -153,8 +153,7 @@ def write(
     chunk_ids, term_ids = _next_ids(cur, len(incoming), len(fresh))
     df = _shift_df(cur, delta, state, dict(zip(fresh, term_ids, strict=True)))
     if removed.size:
-        point_dead = pa.table({"chunk_id": pa.array(removed, pa.int64())})  # noqa: F841 (read by name)
-        cur.execute("INSERT INTO dead SELECT chunk_id FROM point_dead")
+        cur.execute(dead_ids_sql(removed))
     changed = np.zeros(0, np.int64)
     if incoming:
         changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, tids, df, chunks, total_len)
@@ -162,6 +161,14 @@ def write(
         count_changes(cur, len(removed) + len(incoming))
     state.set_corpus(chunks, total_len)
     return PointWrite(removed, changed)
+
+
+def dead_ids_sql(removed: np.ndarray) -> str:
+    """The insert of the removed chunks' ids into `dead`, the ids written as integer literals: for the few
+    ids of a point write this cost 0.2 ms of CPU where the same insert from an Arrow table cost 1.9 ms (the
+    replacement scan looks the name up among the caller's locals; 100k chunks, load 2.4)."""
+    values = ", ".join(f"({int(chunk_id)})" for chunk_id in removed)
+    return f"INSERT INTO dead VALUES {values}"
 
 
 def _next_ids(cur: duckdb.DuckDBPyConnection, chunks: int, terms: int) -> tuple[list[int], list[int]]:
