@@ -28,7 +28,7 @@ reloaded, never be wrong.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -94,8 +94,9 @@ class WriteState:
         """Add `by` to the df of the (distinct) terms `tids`."""
         self._df[tids] += by
 
-    def df(self, tid: int) -> int:
-        return int(self._df[tid])
+    def dfs(self, tids: np.ndarray) -> np.ndarray:
+        """The document frequencies of the terms `tids` (int64)."""
+        return self._df[tids]
 
 
 @dataclass
@@ -135,32 +136,39 @@ def write(
         state.set_corpus(chunks, total_len)
         old = []
     old_texts = [row[2] or "" for row in old]
-    delta: dict[str, int] = defaultdict(int)
-    new_terms: list[list[tuple[str, int]]] = [[] for _ in incoming]
     counted = term_counts(cur, old_texts + [text for _, _, text in incoming], state.stems)
-    for i, terms in enumerate(counted):
-        for term, tf in terms.items():
-            if i < len(old_texts):
-                delta[term] -= 1
-            else:
-                delta[term] += 1
-                new_terms[i - len(old_texts)].append((term, tf))
-    lengths = [sum(tf for _, tf in terms) for terms in new_terms]
+    new_terms = counted[len(old_texts) :]
+    delta = _df_change(counted[: len(old_texts)], new_terms)
+    lengths = [sum(terms.values()) for terms in new_terms]
     chunks += len(incoming)
     total_len += sum(lengths)
     tids = state.tids(cur)
     fresh = sorted(term for term, n in delta.items() if term not in tids and n > 0)
     chunk_ids, term_ids = _next_ids(cur, len(incoming), len(fresh))
-    df = _shift_df(cur, delta, state, dict(zip(fresh, term_ids, strict=True)))
+    _shift_df(cur, delta, state, dict(zip(fresh, term_ids, strict=True)))
     if removed.size:
         cur.execute(dead_ids_sql(removed))
     changed = np.zeros(0, np.int64)
     if incoming:
-        changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, tids, df, chunks, total_len)
+        changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, state, chunks, total_len)
     if removed.size or incoming:
         count_changes(cur, len(removed) + len(incoming))
     state.set_corpus(chunks, total_len)
     return PointWrite(removed, changed)
+
+
+def _df_change(gone: list[Counter[str]], added: list[Counter[str]]) -> Counter[str]:
+    """Each term's net document-frequency change: +1 per added chunk holding it, -1 per removed one. Counted
+    by Counter's C loop over each chunk's distinct terms (a Python loop over every (term, tf) pair cost
+    ~1 ms of a one-file update's CPU)."""
+    delta: Counter[str] = Counter()
+    for terms in added:
+        delta.update(terms.keys())
+    removed: Counter[str] = Counter()
+    for terms in gone:
+        removed.update(terms.keys())
+    delta.subtract(removed)
+    return delta
 
 
 def dead_ids_sql(removed: np.ndarray) -> str:
@@ -187,9 +195,9 @@ def _take(cur: duckdb.DuckDBPyConnection, sequence: str, n: int) -> list[int]:
 
 
 def _shift_df(
-    cur: duckdb.DuckDBPyConnection, delta: dict[str, int], state: WriteState, fresh: dict[str, int]
-) -> dict[str, int]:
-    """Apply the net df change of every term the write touched; returns each term's new df. Terms seen
+    cur: duckdb.DuckDBPyConnection, delta: Counter[str], state: WriteState, fresh: dict[str, int]
+) -> None:
+    """Apply the net df change of every term the write touched, to the table and to `state`. Terms seen
     for the first time are inserted (and join the dictionary). The new df come from the dictionary's own
     copy, not from `UPDATE … RETURNING`: with RETURNING, DuckDB's update of ~350 terms cost 18-20 ms of CPU
     and made the COMMIT take 18-26 ms more; the plain UPDATE costs 4 ms and 1 ms (100k chunks, loaded)."""
@@ -213,7 +221,6 @@ def _shift_df(
         )
         cur.execute("UPDATE terms SET df = terms.df + d.n FROM point_delta d WHERE terms.tid = d.tid")
         state.shift_df(ids, by)
-    return {t: state.df(tids[t]) for t in delta}
 
 
 def _insert(
@@ -221,13 +228,14 @@ def _insert(
     incoming: Sequence[tuple[str, int, str]],
     chunk_ids: list[int],
     lengths: list[int],
-    new_terms: list[list[tuple[str, int]]],
-    tids: dict[str, int],
-    df: dict[str, int],
+    new_terms: list[Counter[str]],
+    state: WriteState,
     chunks: int,
     total_len: int,
 ) -> np.ndarray:
-    """Insert the new chunks and their postings, weighted with the statistics after this write."""
+    """Insert the new chunks and their postings, weighted with the statistics after this write. The
+    postings' columns are built as arrays (one dictionary lookup per posting, the df read by id from
+    `state`), not as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
     point_chunks = pa.table(  # noqa: F841 (read by name)
         {
             "id": pa.array(chunk_ids, pa.int64()),
@@ -238,23 +246,22 @@ def _insert(
         }
     )
     cur.execute("INSERT INTO chunks SELECT id, path, chunk_index, len, text FROM point_chunks")
-    rows = [
-        (tids[t], cid, tf, n, df[t])
-        for cid, n, ts in zip(chunk_ids, lengths, new_terms, strict=True)
-        for t, tf in ts
-    ]
-    if not rows:
+    per_chunk = [len(terms) for terms in new_terms]
+    total = sum(per_chunk)
+    if not total:
         return np.zeros(0, np.int64)
-    tid, cid, tf, length, dfs = (list(c) for c in zip(*rows, strict=True))
+    tids = state.tids(cur)
+    tid = np.fromiter((tids[t] for terms in new_terms for t in terms), np.int64, total)
+    tf = np.fromiter((n for terms in new_terms for n in terms.values()), np.int64, total)
     point_postings = pa.table(  # noqa: F841 (read by name)
         {
-            "tid": pa.array(tid, pa.int32()),
-            "chunk_id": pa.array(cid, pa.int64()),
-            "tf": pa.array(tf, pa.int32()),
-            "len": pa.array(length, pa.int32()),
-            "df": pa.array(dfs, pa.int64()),
+            "tid": pa.array(tid.astype(np.int32)),
+            "chunk_id": pa.array(np.repeat(np.asarray(chunk_ids, np.int64), per_chunk)),
+            "tf": pa.array(tf.astype(np.int32)),
+            "len": pa.array(np.repeat(np.asarray(lengths, np.int32), per_chunk)),
+            "df": pa.array(state.dfs(tid)),
         }
     )
     weight = weight_sql("tf", "len", "df", float(chunks), average_length(chunks, total_len))
     cur.execute(f"INSERT INTO postings SELECT tid, chunk_id, tf, {weight} FROM point_postings ORDER BY tid")
-    return np.unique(np.asarray(tid, dtype=np.int64))
+    return np.unique(tid)
