@@ -253,15 +253,18 @@ def _insert(
     tids = state.tids(cur)
     tid = np.fromiter((tids[t] for terms in new_terms for t in terms), np.int64, total)
     tf = np.fromiter((n for terms in new_terms for n in terms.values()), np.int64, total)
+    chunk_id = np.repeat(np.asarray(chunk_ids, np.int64), per_chunk)
+    order = np.lexsort((chunk_id, tid))  # by term, then chunk, as refresh_weights sorts the table
+    tid, tf, chunk_id = tid[order], tf[order], chunk_id[order]
     point_postings = pa.table(  # noqa: F841 (read by name)
         {
             "tid": pa.array(tid.astype(np.int32)),
-            "chunk_id": pa.array(np.repeat(np.asarray(chunk_ids, np.int64), per_chunk)),
+            "chunk_id": pa.array(chunk_id),
             "tf": pa.array(tf.astype(np.int32)),
-            "len": pa.array(np.repeat(np.asarray(lengths, np.int32), per_chunk)),
+            "len": pa.array(np.repeat(np.asarray(lengths, np.int32), per_chunk)[order]),
             "df": pa.array(state.dfs(tid)),
         }
     )
     weight = weight_sql("tf", "len", "df", float(chunks), average_length(chunks, total_len))
-    cur.execute(f"INSERT INTO postings SELECT tid, chunk_id, tf, {weight} FROM point_postings ORDER BY tid")
+    cur.execute(f"INSERT INTO postings SELECT tid, chunk_id, tf, {weight} FROM point_postings")
     return np.unique(tid)
