@@ -129,19 +129,22 @@ def test_one_file_update_leaves_the_same_index_as_a_full_rebuild(tmp_path, monke
         updated.close()
 
 
-def test_updating_a_file_whose_path_holds_quotes_replaces_it_like_a_rebuild(tmp_path, monkeypatch):
+def test_point_writes_of_quotes_and_nuls_in_path_and_text_leave_what_a_rebuild_holds(tmp_path, monkeypatch):
     # a one-file update writes the path into its DELETE as a SQL literal, not a bound parameter
     quoted = "/r/d0/O'Brien's ''notes''.txt"
     files = {**corpus(20), quoted: ["budget review", "vitamin k"], "/r/d0/O.txt": ["budget"]}
     updated = bulk_build(tmp_path / "updated.duckdb", files, monkeypatch)
     try:
-        changed = {**files, quoted: ["running analysis of the 2024 invoice"]}
+        # the new chunks' text goes into the INSERT as literals too (quotes; a NUL keeps them on Arrow)
+        changed = {**files, quoted: ["running analysis of the 'quoted' 2024 invoice", "it''s 'notes'"]}
+        changed["/r/d0/nul.txt"] = ["budget\x00review", "vitamin"]
+        updated.upsert("/r/d0/nul.txt", changed["/r/d0/nul.txt"])
         updated.upsert(quoted, changed[quoted])  # a point write
         rebuilt = bulk_build(tmp_path / "rebuilt.duckdb", changed, monkeypatch)
         try:
             got, fresh = snapshot(updated), snapshot(rebuilt)
             assert got["chunks"] == fresh["chunks"] and got["tf"] == fresh["tf"] and got["df"] == fresh["df"]
-            assert_refreshed_equals(updated, rebuilt, [*QUERIES, "notes"])
+            assert_refreshed_equals(updated, rebuilt, [*QUERIES, "notes", "budget\x00review", "vitamin"])
         finally:
             rebuilt.close()
     finally:
