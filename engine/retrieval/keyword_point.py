@@ -47,9 +47,12 @@ from engine.retrieval.keyword_writes import (
     weight_sql,
 )
 from engine.retrieval.point_tokens import shared_stems, term_counts
+from engine.retrieval.sql_literal import sql_string
 
 # Writes of fewer chunks than this (in and out) are planned here; bigger ones take the bulk SQL path.
 POINT_ROWS = 2_000
+# Writes of at most this many new chunks write them into the SQL text instead of an Arrow table.
+LITERAL_CHUNKS = 16
 
 
 class WriteState:
@@ -183,6 +186,19 @@ def dead_ids_sql(removed: np.ndarray) -> str:
     return f"INSERT INTO dead VALUES {values}"
 
 
+def chunks_insert_sql(
+    incoming: Sequence[tuple[str, int, str]], chunk_ids: list[int], lengths: list[int]
+) -> str:
+    """The insert of a few new chunks with their values written into the SQL text: for a 5-chunk file 0.7
+    (1M chunks) to 1.7 ms (100k) less CPU per update than the same insert from an Arrow table (same-run A/B,
+    load 3.1-3.2). Text holding a NUL stays on Arrow: DuckDB's parser rejects it in a literal."""
+    values = ", ".join(
+        f"({int(cid)}, {sql_string(path)}, {int(index)}, {int(n)}, {sql_string(text)})"
+        for (path, index, text), cid, n in zip(incoming, chunk_ids, lengths, strict=True)
+    )
+    return f"INSERT INTO chunks VALUES {values}"
+
+
 def _next_ids(cur: duckdb.DuckDBPyConnection, chunks: int, terms: int) -> tuple[list[int], list[int]]:
     """New chunk ids and term ids from their sequences: one plain statement each, the terms' only when the
     write brings new terms (most do not). Both in one statement, as two list subqueries, cost 2.6 ms of
@@ -261,16 +277,19 @@ def _insert(
     """Insert the new chunks and their postings, weighted with the statistics after this write. The
     postings' columns are built as arrays (one dictionary lookup per posting, the df read by id from
     `state`), not as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
-    point_chunks = pa.table(  # noqa: F841 (read by name)
-        {
-            "id": pa.array(chunk_ids, pa.int64()),
-            "path": pa.array([p for p, _, _ in incoming], pa.string()),
-            "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
-            "len": pa.array(lengths, pa.int32()),
-            "text": pa.array([t for _, _, t in incoming], pa.string()),
-        }
-    )
-    cur.execute("INSERT INTO chunks SELECT id, path, chunk_index, len, text FROM point_chunks")
+    if len(incoming) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in incoming):
+        cur.execute(chunks_insert_sql(incoming, chunk_ids, lengths))
+    else:
+        point_chunks = pa.table(  # noqa: F841 (read by name)
+            {
+                "id": pa.array(chunk_ids, pa.int64()),
+                "path": pa.array([p for p, _, _ in incoming], pa.string()),
+                "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
+                "len": pa.array(lengths, pa.int32()),
+                "text": pa.array([t for _, _, t in incoming], pa.string()),
+            }
+        )
+        cur.execute("INSERT INTO chunks SELECT id, path, chunk_index, len, text FROM point_chunks")
     per_chunk = [len(terms) for terms in new_terms]
     total = sum(per_chunk)
     if not total:
