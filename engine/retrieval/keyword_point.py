@@ -10,8 +10,9 @@ write is planned in Python around the few round trips that must touch the databa
    (point_tokens.py: each distinct word is stemmed once by DuckDB's `stem`, then remembered);
 3. one plain `UPDATE terms` shifts the document frequencies by the write's net change; the new ones (which
    the new postings' weights need) come from `WriteState`'s copy; new terms get ids from the sequence;
-4. two Arrow inserts (chunks, and postings weighted by `weight_sql`, sorted by term and chunk in numpy),
-   the dead ids as integer literals, and the change counter.
+4. the inserts of the chunks (a few as SQL literals, more from Arrow), of the postings (Arrow, weighted
+   by `weight_sql`, sorted by term and chunk in numpy) and of the dead ids (integer literals), and the
+   change counter.
 
 The Arrow tables are read by DuckDB's replacement scan (a local variable named in the SQL), not
 `register`ed: each register/unregister pair is a catalog change inside the transaction, and the six of a
@@ -19,7 +20,7 @@ write cost more than the statements themselves (~4 ms each on a loaded machine).
 look unused (`# noqa: F841`). A replacement scan still costs ~1.5 ms a statement, so the few integers of
 the dead ids go into the SQL text instead, and the replaced path too (a bound parameter costs the client a
 failed pandas import). Per one-file update, same-run A/B against the previous code (docs/keyword-writes.md):
-CPU p50 27.4 -> 22.6 ms at 1M chunks, 27.9 -> 23.1 ms at 100k (load 2.5-2.7).
+CPU p50 21.0 -> 17.1 ms at 1M chunks, 23.6 -> 18.4 ms at 100k (load 3.3).
 
 Two things are kept in memory by `WriteState` instead of being read per write: the corpus size and total
 length (what BM25's average length needs), and the term → id dictionary with each term's document
