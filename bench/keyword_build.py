@@ -9,7 +9,12 @@ are all weights exact (FTS5 computes BM25 at query time, so its index is exact w
 
 Then UPDATES one-file (5-chunk) re-indexes of existing files in each backend, interleaved, p50/p95.
 
-    python bench/keyword_build.py [--rows 100000] [--updates 200]
+    python bench/keyword_build.py [--rows 100000] [--updates 200] [--keep DIR]
+
+`--keep DIR` builds into DIR once and leaves both stores there (k.duckdb, fts.sqlite, built.json); a later
+run with the same DIR reopens them and times the updates only, so a 1M update figure takes minutes, not
+a 40-minute build. It also accepts a DIR that `bench/compare.py --keep` built (the same files). The
+updates change the kept stores (files are replaced by other files' text), which a bench store can take.
 
 Targets (issue #17): bulk build >= 0.5x FTS5's chunks/s; one-file update p50 <= 20 ms at 1M chunks. On a
 shared machine read the ratio: the load average is printed beside every figure.
@@ -18,6 +23,7 @@ shared machine read the ratio: the load average is printed beside every figure.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -72,6 +78,23 @@ def build(rows: int, work: Path) -> tuple[KeywordIndex, Sqlite, dict[str, float]
     return keywords, lite, seconds, sample
 
 
+def build_kept(rows: int, work: Path) -> tuple[KeywordIndex, Sqlite, dict[str, float], list[str]]:
+    """`build` into `work` and save what a later run needs, or reopen what an earlier run (this bench's or
+    compare.py's) saved there."""
+    saved_at = work / "built.json"
+    if saved_at.exists():
+        saved = json.loads(saved_at.read_text())
+        if saved["rows"] != rows:
+            raise SystemExit(f"{work} holds {saved['rows']:,} rows, not {rows:,}; use another --keep folder")
+        seconds = {name: float(saved["seconds"][name]) for name in (OURS, FTS5)}
+        print(f"reusing the stores in {work} (built earlier; the build figures are that run's)", flush=True)
+        return KeywordIndex(work / "k.duckdb"), Sqlite(work / "fts.sqlite"), seconds, list(saved["texts"])
+    work.mkdir(parents=True, exist_ok=True)
+    keywords, lite, seconds, texts = build(rows, work)
+    saved_at.write_text(json.dumps({"rows": rows, "seconds": seconds, "texts": texts}))
+    return keywords, lite, seconds, texts
+
+
 def updates(
     keywords: KeywordIndex, lite: Sqlite, rows: int, texts: list[str], n: int
 ) -> tuple[dict[str, tuple[float, float]], dict[str, float]]:
@@ -103,10 +126,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--updates", type=int, default=200)
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="build into this folder and keep it (or reuse a compare.py --keep folder); a later run with "
+        "the same folder times the updates only. The updates modify the kept stores.",
+    )
     args = parser.parse_args()
     print(f"== keyword build, {args.rows:,} chunks ({load()}) ==", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        keywords, lite, seconds, texts = build(args.rows, Path(tmp))
+        if args.keep is not None:
+            keywords, lite, seconds, texts = build_kept(args.rows, args.keep)
+        else:
+            keywords, lite, seconds, texts = build(args.rows, Path(tmp))
         for name, took in seconds.items():
             print(
                 f"build {name:<28} {took:7.1f} s  {args.rows / took:9,.0f} chunks/s  ({load()})", flush=True

@@ -10,12 +10,17 @@ write is planned in Python around the few round trips that must touch the databa
    (point_tokens.py: each distinct word is stemmed once by DuckDB's `stem`, then remembered);
 3. one plain `UPDATE terms` shifts the document frequencies by the write's net change; the new ones (which
    the new postings' weights need) come from `WriteState`'s copy; new terms get ids from the sequence;
-4. three Arrow inserts (chunks, postings weighted by `weight_sql`, dead ids) and the change counter.
+4. the inserts of the chunks (a few as SQL literals, more from Arrow), of the postings (Arrow, weighted
+   by `weight_sql`, sorted by term and chunk in numpy) and of the dead ids (integer literals), and the
+   change counter.
 
 The Arrow tables are read by DuckDB's replacement scan (a local variable named in the SQL), not
 `register`ed: each register/unregister pair is a catalog change inside the transaction, and the six of a
 write cost more than the statements themselves (~4 ms each on a loaded machine). Hence the locals that
-look unused (`# noqa: F841`).
+look unused (`# noqa: F841`). A replacement scan still costs ~1.5 ms a statement, so the few integers of
+the dead ids go into the SQL text instead, and the replaced path too (a bound parameter costs the client a
+failed pandas import). Per one-file update, same-run A/B against the previous code (docs/keyword-writes.md):
+CPU p50 21.0 -> 17.1 ms at 1M chunks, 23.6 -> 18.4 ms at 100k (load 3.3).
 
 Two things are kept in memory by `WriteState` instead of being read per write: the corpus size and total
 length (what BM25's average length needs), and the term → id dictionary with each term's document
@@ -28,7 +33,7 @@ reloaded, never be wrong.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,9 +48,12 @@ from engine.retrieval.keyword_writes import (
     weight_sql,
 )
 from engine.retrieval.point_tokens import shared_stems, term_counts
+from engine.retrieval.sql_literal import sql_string
 
 # Writes of fewer chunks than this (in and out) are planned here; bigger ones take the bulk SQL path.
 POINT_ROWS = 2_000
+# Writes of at most this many new chunks write them into the SQL text instead of an Arrow table.
+LITERAL_CHUNKS = 16
 
 
 class WriteState:
@@ -94,8 +102,9 @@ class WriteState:
         """Add `by` to the df of the (distinct) terms `tids`."""
         self._df[tids] += by
 
-    def df(self, tid: int) -> int:
-        return int(self._df[tid])
+    def dfs(self, tids: np.ndarray) -> np.ndarray:
+        """The document frequencies of the terms `tids` (int64)."""
+        return self._df[tids]
 
 
 @dataclass
@@ -135,33 +144,60 @@ def write(
         state.set_corpus(chunks, total_len)
         old = []
     old_texts = [row[2] or "" for row in old]
-    delta: dict[str, int] = defaultdict(int)
-    new_terms: list[list[tuple[str, int]]] = [[] for _ in incoming]
     counted = term_counts(cur, old_texts + [text for _, _, text in incoming], state.stems)
-    for i, terms in enumerate(counted):
-        for term, tf in terms.items():
-            if i < len(old_texts):
-                delta[term] -= 1
-            else:
-                delta[term] += 1
-                new_terms[i - len(old_texts)].append((term, tf))
-    lengths = [sum(tf for _, tf in terms) for terms in new_terms]
+    new_terms = counted[len(old_texts) :]
+    delta = _df_change(counted[: len(old_texts)], new_terms)
+    lengths = [sum(terms.values()) for terms in new_terms]
     chunks += len(incoming)
     total_len += sum(lengths)
     tids = state.tids(cur)
-    fresh = sorted(term for term, n in delta.items() if term not in tids and n > 0)
+    known, fresh = _split_known(delta, tids)
     chunk_ids, term_ids = _next_ids(cur, len(incoming), len(fresh))
-    df = _shift_df(cur, delta, state, dict(zip(fresh, term_ids, strict=True)))
+    _shift_df(cur, delta, state, known, dict(zip(fresh, term_ids, strict=True)))
     if removed.size:
-        point_dead = pa.table({"chunk_id": pa.array(removed, pa.int64())})  # noqa: F841 (read by name)
-        cur.execute("INSERT INTO dead SELECT chunk_id FROM point_dead")
+        cur.execute(dead_ids_sql(removed))
     changed = np.zeros(0, np.int64)
     if incoming:
-        changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, tids, df, chunks, total_len)
+        changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, state, chunks, total_len)
     if removed.size or incoming:
         count_changes(cur, len(removed) + len(incoming))
     state.set_corpus(chunks, total_len)
     return PointWrite(removed, changed)
+
+
+def _df_change(gone: list[Counter[str]], added: list[Counter[str]]) -> Counter[str]:
+    """Each term's net document-frequency change: +1 per added chunk holding it, -1 per removed one. Counted
+    by Counter's C loop over each chunk's distinct terms (a Python loop over every (term, tf) pair cost
+    ~1 ms of a one-file update's CPU)."""
+    delta: Counter[str] = Counter()
+    for terms in added:
+        delta.update(terms.keys())
+    removed: Counter[str] = Counter()
+    for terms in gone:
+        removed.update(terms.keys())
+    delta.subtract(removed)
+    return delta
+
+
+def dead_ids_sql(removed: np.ndarray) -> str:
+    """The insert of the removed chunks' ids into `dead`, the ids written as integer literals: for the few
+    ids of a point write this cost 0.2 ms of CPU where the same insert from an Arrow table cost 1.9 ms (the
+    replacement scan looks the name up among the caller's locals; 100k chunks, load 2.4)."""
+    values = ", ".join(f"({int(chunk_id)})" for chunk_id in removed)
+    return f"INSERT INTO dead VALUES {values}"
+
+
+def chunks_insert_sql(
+    incoming: Sequence[tuple[str, int, str]], chunk_ids: list[int], lengths: list[int]
+) -> str:
+    """The insert of a few new chunks with their values written into the SQL text: for a 5-chunk file 0.7
+    (1M chunks) to 1.7 ms (100k) less CPU per update than the same insert from an Arrow table (same-run A/B,
+    load 3.1-3.2). Text holding a NUL stays on Arrow: DuckDB's parser rejects it in a literal."""
+    values = ", ".join(
+        f"({int(cid)}, {sql_string(path)}, {int(index)}, {int(n)}, {sql_string(text)})"
+        for (path, index, text), cid, n in zip(incoming, chunk_ids, lengths, strict=True)
+    )
+    return f"INSERT INTO chunks VALUES {values}"
 
 
 def _next_ids(cur: duckdb.DuckDBPyConnection, chunks: int, terms: int) -> tuple[list[int], list[int]]:
@@ -179,14 +215,37 @@ def _take(cur: duckdb.DuckDBPyConnection, sequence: str, n: int) -> list[int]:
     ]
 
 
+def _split_known(
+    delta: Counter[str], tids: dict[str, int]
+) -> tuple[tuple[np.ndarray, np.ndarray], list[str]]:
+    """The changed terms the dictionary has, as (ids, net change) arrays, and the sorted new terms (a
+    term is new only if the write adds it): one dictionary lookup per term, in one pass."""
+    ids: list[int] = []
+    by: list[int] = []
+    fresh: list[str] = []
+    for term, n in delta.items():
+        if n == 0:
+            continue
+        tid = tids.get(term)
+        if tid is not None:
+            ids.append(tid)
+            by.append(n)
+        elif n > 0:
+            fresh.append(term)
+    return (np.asarray(ids, np.int64), np.asarray(by, np.int64)), sorted(fresh)
+
+
 def _shift_df(
-    cur: duckdb.DuckDBPyConnection, delta: dict[str, int], state: WriteState, fresh: dict[str, int]
-) -> dict[str, int]:
-    """Apply the net df change of every term the write touched; returns each term's new df. Terms seen
+    cur: duckdb.DuckDBPyConnection,
+    delta: Counter[str],
+    state: WriteState,
+    known: tuple[np.ndarray, np.ndarray],
+    fresh: dict[str, int],
+) -> None:
+    """Apply the net df change of every term the write touched, to the table and to `state`. Terms seen
     for the first time are inserted (and join the dictionary). The new df come from the dictionary's own
     copy, not from `UPDATE … RETURNING`: with RETURNING, DuckDB's update of ~350 terms cost 18-20 ms of CPU
     and made the COMMIT take 18-26 ms more; the plain UPDATE costs 4 ms and 1 ms (100k chunks, loaded)."""
-    tids = state.tids(cur)
     if fresh:
         point_fresh = pa.table(  # noqa: F841 (read by name)
             {
@@ -197,16 +256,13 @@ def _shift_df(
         )
         cur.execute("INSERT INTO terms SELECT term, tid, df FROM point_fresh")
         state.add_terms(fresh, delta)
-    known = [(tids[t], n) for t, n in delta.items() if t not in fresh and n != 0]
-    if known:
-        ids = np.fromiter((tid for tid, _ in known), np.int64, len(known))
-        by = np.fromiter((n for _, n in known), np.int64, len(known))
+    ids, by = known
+    if ids.size:
         point_delta = pa.table(  # noqa: F841 (read by name)
             {"tid": pa.array(ids.astype(np.int32)), "n": pa.array(by)}
         )
         cur.execute("UPDATE terms SET df = terms.df + d.n FROM point_delta d WHERE terms.tid = d.tid")
         state.shift_df(ids, by)
-    return {t: state.df(tids[t]) for t in delta}
 
 
 def _insert(
@@ -214,40 +270,46 @@ def _insert(
     incoming: Sequence[tuple[str, int, str]],
     chunk_ids: list[int],
     lengths: list[int],
-    new_terms: list[list[tuple[str, int]]],
-    tids: dict[str, int],
-    df: dict[str, int],
+    new_terms: list[Counter[str]],
+    state: WriteState,
     chunks: int,
     total_len: int,
 ) -> np.ndarray:
-    """Insert the new chunks and their postings, weighted with the statistics after this write."""
-    point_chunks = pa.table(  # noqa: F841 (read by name)
-        {
-            "id": pa.array(chunk_ids, pa.int64()),
-            "path": pa.array([p for p, _, _ in incoming], pa.string()),
-            "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
-            "len": pa.array(lengths, pa.int32()),
-            "text": pa.array([t for _, _, t in incoming], pa.string()),
-        }
-    )
-    cur.execute("INSERT INTO chunks SELECT id, path, chunk_index, len, text FROM point_chunks")
-    rows = [
-        (tids[t], cid, tf, n, df[t])
-        for cid, n, ts in zip(chunk_ids, lengths, new_terms, strict=True)
-        for t, tf in ts
-    ]
-    if not rows:
+    """Insert the new chunks and their postings, weighted with the statistics after this write. The
+    postings' columns are built as arrays (one dictionary lookup per posting, the df read by id from
+    `state`), not as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
+    if len(incoming) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in incoming):
+        cur.execute(chunks_insert_sql(incoming, chunk_ids, lengths))
+    else:
+        point_chunks = pa.table(  # noqa: F841 (read by name)
+            {
+                "id": pa.array(chunk_ids, pa.int64()),
+                "path": pa.array([p for p, _, _ in incoming], pa.string()),
+                "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
+                "len": pa.array(lengths, pa.int32()),
+                "text": pa.array([t for _, _, t in incoming], pa.string()),
+            }
+        )
+        cur.execute("INSERT INTO chunks SELECT id, path, chunk_index, len, text FROM point_chunks")
+    per_chunk = [len(terms) for terms in new_terms]
+    total = sum(per_chunk)
+    if not total:
         return np.zeros(0, np.int64)
-    tid, cid, tf, length, dfs = (list(c) for c in zip(*rows, strict=True))
+    tids = state.tids(cur)
+    tid = np.fromiter((tids[t] for terms in new_terms for t in terms), np.int64, total)
+    tf = np.fromiter((n for terms in new_terms for n in terms.values()), np.int64, total)
+    chunk_id = np.repeat(np.asarray(chunk_ids, np.int64), per_chunk)
+    order = np.lexsort((chunk_id, tid))  # by term, then chunk, as refresh_weights sorts the table
+    tid, tf, chunk_id = tid[order], tf[order], chunk_id[order]
     point_postings = pa.table(  # noqa: F841 (read by name)
         {
-            "tid": pa.array(tid, pa.int32()),
-            "chunk_id": pa.array(cid, pa.int64()),
-            "tf": pa.array(tf, pa.int32()),
-            "len": pa.array(length, pa.int32()),
-            "df": pa.array(dfs, pa.int64()),
+            "tid": pa.array(tid.astype(np.int32)),
+            "chunk_id": pa.array(chunk_id),
+            "tf": pa.array(tf.astype(np.int32)),
+            "len": pa.array(np.repeat(np.asarray(lengths, np.int32), per_chunk)[order]),
+            "df": pa.array(state.dfs(tid)),
         }
     )
     weight = weight_sql("tf", "len", "df", float(chunks), average_length(chunks, total_len))
-    cur.execute(f"INSERT INTO postings SELECT tid, chunk_id, tf, {weight} FROM point_postings ORDER BY tid")
-    return np.unique(np.asarray(tid, dtype=np.int64))
+    cur.execute(f"INSERT INTO postings SELECT tid, chunk_id, tf, {weight} FROM point_postings")
+    return np.unique(tid)

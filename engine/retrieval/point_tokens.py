@@ -43,9 +43,10 @@ class Stems:
         missing = [w for w in words if w not in known]
         if not missing:
             return known
-        if len(missing) > LITERAL_WORDS:
+        if len(missing) > LITERAL_WORDS or any("\x00" in w for w in missing):
             # as Arrow, read by DuckDB's replacement scan: a list parameter of a few hundred strings took
-            # ~100 ms to bind, and register/unregister is a catalog change each
+            # ~100 ms to bind, and register/unregister is a catalog change each; and any word holding a
+            # NUL, which DuckDB's parser rejects in a literal
             point_words = pa.table({"w": pa.array(missing, pa.string())})  # noqa: F841 (read by name)
             source = "point_words"
         else:

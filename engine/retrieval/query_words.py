@@ -53,7 +53,7 @@ class TermLookup:
         """The query's terms, as keyword_query.read_query_terms gives them; None for a non-ASCII query.
         `generation` is the index's write generation, read before this call."""
         words = tokenize.ascii_words(query)
-        if words is None:
+        if words is None or "\x00" in query:  # a NUL cannot go into the lookup's literal
             return None
         if not words:
             return NO_TERMS

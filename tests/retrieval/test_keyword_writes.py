@@ -129,6 +129,38 @@ def test_one_file_update_leaves_the_same_index_as_a_full_rebuild(tmp_path, monke
         updated.close()
 
 
+def test_point_writes_of_quotes_and_nuls_in_path_and_text_leave_what_a_rebuild_holds(tmp_path, monkeypatch):
+    # a one-file update writes the path into its DELETE as a SQL literal, not a bound parameter
+    quoted = "/r/d0/O'Brien's ''notes''.txt"
+    files = {**corpus(20), quoted: ["budget review", "vitamin k"], "/r/d0/O.txt": ["budget"]}
+    updated = bulk_build(tmp_path / "updated.duckdb", files, monkeypatch)
+    try:
+        # the new chunks' text goes into the INSERT as literals too (quotes; a NUL keeps them on Arrow)
+        changed = {**files, quoted: ["running analysis of the 'quoted' 2024 invoice", "it''s 'notes'"]}
+        changed["/r/d0/nul.txt"] = ["budget\x00review", "vitamin"]
+        updated.upsert("/r/d0/nul.txt", changed["/r/d0/nul.txt"])
+        updated.upsert(quoted, changed[quoted])  # a point write
+        rebuilt = bulk_build(tmp_path / "rebuilt.duckdb", changed, monkeypatch)
+        try:
+            got, fresh = snapshot(updated), snapshot(rebuilt)
+            assert got["chunks"] == fresh["chunks"] and got["tf"] == fresh["tf"] and got["df"] == fresh["df"]
+            assert_refreshed_equals(updated, rebuilt, [*QUERIES, "notes", "budget\x00review", "vitamin"])
+        finally:
+            rebuilt.close()
+    finally:
+        updated.close()
+
+
+def test_a_point_write_stores_its_postings_sorted_by_term_then_chunk(tmp_path):
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    try:
+        index.upsert("/r/a.txt", ["zebra apple mango", "apple zebra kiwi", "kiwi apple"])
+        rows = index._reader().execute("SELECT tid, chunk_id FROM postings").fetchall()
+        assert len(rows) == 8 and rows == sorted(rows)
+    finally:
+        index.close()
+
+
 def test_a_point_write_after_a_bulk_one_sees_the_terms_the_bulk_one_added(tmp_path, monkeypatch):
     index = KeywordIndex(tmp_path / "k.duckdb")
     try:
