@@ -87,9 +87,14 @@ class PostingsCache:
 
 
 def split_by_term(tids: np.ndarray, ids: np.ndarray, weights: np.ndarray) -> dict[int, Postings]:
-    """Rows (tid, chunk id, impact) of several terms, as one (ids, impacts) pair per term."""
-    order = np.argsort(tids, kind="stable")
-    tids, ids, weights = tids[order], ids[order], weights[order]
+    """Rows (tid, chunk id, impact) of several terms, as one (ids, impacts) pair per term.
+
+    bm25.postings_sql reads one term after another, so the rows usually arrive grouped already: then
+    the stable sort (which would leave them as they are) and its three gathers are skipped, which took
+    3-10 ms CPU of a 430k-645k-row read at 1M chunks (load 3.8)."""
+    if len(tids) > 1 and not bool((tids[1:] >= tids[:-1]).all()):
+        order = np.argsort(tids, kind="stable")
+        tids, ids, weights = tids[order], ids[order], weights[order]
     starts = np.flatnonzero(np.r_[True, tids[1:] != tids[:-1]]) if len(tids) else np.array([], dtype=np.int64)
     ends = np.r_[starts[1:], len(tids)]
     return {int(tids[s]): (ids[s:e], weights[s:e]) for s, e in zip(starts, ends, strict=False)}

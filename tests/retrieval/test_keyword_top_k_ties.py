@@ -1,12 +1,13 @@
 """top_k over many chunks with few distinct scores (postings_cache._best_k's sampled bound), equal to the
-exhaustive sum and sort, ties broken by chunk id, with scopes and dead ids masked."""
+exhaustive sum and sort, ties broken by chunk id, with scopes and dead ids masked; and split_by_term's
+grouped-rows shortcut equal to its sort."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from engine.retrieval.chunk_filter import ChunkFilter
-from engine.retrieval.postings_cache import SAMPLE_STRIDE, top_k
+from engine.retrieval.postings_cache import SAMPLE_STRIDE, split_by_term, top_k
 
 
 def exhaustive_top_k(postings, k, allowed=None):
@@ -56,3 +57,18 @@ def test_top_k_of_ties_with_a_scope_and_dead_ids_equals_the_filtered_exhaustive_
             assert top_k(postings, k, mask) == reference[:k]
         alive = set(range(11, chunks + 11)) - set(dead.tolist())
         assert top_k(postings, 50, ChunkFilter(dead).mask(None)) == exhaustive_top_k(postings, 50, alive)
+
+
+def test_split_by_term_of_rows_grouped_by_term_equals_the_split_of_the_same_rows_shuffled():
+    rng = np.random.default_rng(5)
+    tids = np.repeat(np.array([3, 8, 9, 40], dtype=np.int32), [5, 1, 7, 3])
+    ids = rng.permutation(100)[: len(tids)].astype(np.int64)
+    weights = rng.random(len(tids)).astype(np.float32)
+    grouped = split_by_term(tids, ids, weights)
+    order = rng.permutation(len(tids))
+    shuffled = split_by_term(tids[order], ids[order], weights[order])
+    assert sorted(grouped) == sorted(shuffled) == [3, 8, 9, 40]
+    for tid, (got_ids, got_weights) in grouped.items():
+        want = sorted(zip(shuffled[tid][0].tolist(), shuffled[tid][1].tolist(), strict=True))
+        assert sorted(zip(got_ids.tolist(), got_weights.tolist(), strict=True)) == want
+        assert got_ids.tolist() == ids[tids == tid].tolist()  # in the order they were read
