@@ -424,13 +424,7 @@ class KeywordIndex:
         best = top_k(postings, k, self._filter.mask(inside))
         if not best:
             return [], {}
-        wanted = ", ".join(str(chunk_id) for chunk_id, _ in best)  # integers from our own table
-        rows = {
-            row[0]: row[1:]
-            for row in cur.execute(
-                f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})"
-            ).fetchall()
-        }
+        rows = self._winners(cur, [chunk_id for chunk_id, _ in best])
         hits, texts = [], {}
         for chunk_id, score in best:
             if chunk_id in rows:  # a chunk removed since its postings were read is skipped
@@ -439,6 +433,13 @@ class KeywordIndex:
                 hits.append(hit)
                 texts[hit.key] = text or ""
         return hits, texts
+
+    @staticmethod
+    def _winners(cur: duckdb.DuckDBPyConnection, ids: list[int]) -> dict[int, tuple[str, int, str]]:
+        """Chunk id -> (path, chunk index, text) of the top-k's chunks (a removed one is absent)."""
+        wanted = ", ".join(str(chunk_id) for chunk_id in ids)  # integers from our own table
+        sql = f"SELECT id, path, chunk_index, text FROM chunks WHERE id IN ({wanted})"
+        return {row[0]: row[1:] for row in cur.execute(sql).fetchall()}
 
     def _term_postings(
         self, cur: duckdb.DuckDBPyConnection, tids: list[int]

@@ -24,6 +24,8 @@ import numpy as np
 
 Postings = tuple[np.ndarray, np.ndarray]  # (chunk ids int64, impacts float32), one term
 MAX_POSTINGS = 4_000_000  # ~48 MB of ids and impacts; at 1M chunks the ~1,000 most frequent terms
+DENSE_SHARE = 8  # _sums takes the bincount over the id range when it is at most 8x the postings
+SAMPLE_STRIDE = 64  # top_k bounds the k-th best score by the k-th best of every 64th score (_best_k)
 
 
 class PostingsCache:
@@ -86,9 +88,14 @@ class PostingsCache:
 
 
 def split_by_term(tids: np.ndarray, ids: np.ndarray, weights: np.ndarray) -> dict[int, Postings]:
-    """Rows (tid, chunk id, impact) of several terms, as one (ids, impacts) pair per term."""
-    order = np.argsort(tids, kind="stable")
-    tids, ids, weights = tids[order], ids[order], weights[order]
+    """Rows (tid, chunk id, impact) of several terms, as one (ids, impacts) pair per term.
+
+    bm25.postings_sql reads one term after another, so the rows usually arrive grouped already: then
+    the stable sort (which would leave them as they are) and its three gathers are skipped, which took
+    3-10 ms CPU of a 430k-645k-row read at 1M chunks (load 3.8)."""
+    if len(tids) > 1 and not bool((tids[1:] >= tids[:-1]).all()):
+        order = np.argsort(tids, kind="stable")
+        tids, ids, weights = tids[order], ids[order], weights[order]
     starts = np.flatnonzero(np.r_[True, tids[1:] != tids[:-1]]) if len(tids) else np.array([], dtype=np.int64)
     ends = np.r_[starts[1:], len(tids)]
     return {int(tids[s]): (ids[s:e], weights[s:e]) for s, e in zip(starts, ends, strict=False)}
@@ -109,30 +116,51 @@ def top_k(
     if not len(ids):
         return []
     unique, scores = _sums(ids, weights)
-    if len(unique) > k:
-        # everything scoring at least the k-th best, so ties at the boundary are broken by id below
-        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
-        candidates = np.flatnonzero(scores >= kth)
-    else:
-        candidates = np.arange(len(unique))
-    order = np.lexsort((unique[candidates], -scores[candidates]))[:k]
-    chosen = candidates[order]
-    return [(int(unique[i]), float(scores[i])) for i in chosen]
+    chosen = _best_k(scores, k) if len(unique) > k else np.arange(len(unique))
+    order = np.lexsort((unique[chosen], -scores[chosen]))[:k]
+    return [(int(unique[i]), float(scores[i])) for i in chosen[order]]
+
+
+def _best_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """The positions of the k best scores, ties at the k-th broken by position (= chunk id: `_sums`
+    returns ids ascending), in position order; `len(scores) > k`.
+
+    Not `np.partition(scores, n - k)`: at 1M chunks a query dominated by one frequent term sums to few
+    distinct scores (39 among 184k chunks), and numpy's introselect took 25.6 ms CPU on such runs of ties
+    where a sort took 1.3 ms (load 2.0; that partition was 30 of a 36 ms top-k, the keyword arm's p95).
+    So: the k-th best of every 64th score bounds the k-th best from below (a subset's k-th best is never
+    above the whole's), the scores at or above that bound are the candidates (8k of the 184k), and a sort
+    of the candidates gives the exact k-th best; the chosen are every score above it and the first ties
+    at it, which is the set the id-ordered tie-break of the full sort chose."""
+    sample = scores[::SAMPLE_STRIDE]
+    candidates = np.flatnonzero(scores >= np.sort(sample)[-k]) if len(sample) >= k else np.arange(len(scores))
+    kept = scores[candidates]
+    kth = np.sort(kept)[len(kept) - k]
+    above = candidates[kept > kth]
+    ties = candidates[kept == kth][: k - len(above)]
+    return np.concatenate([above, ties])
 
 
 def _sums(ids: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each distinct chunk id (ascending) and the sum of its impacts, each sum taken in input order.
 
-    Two ways, by how densely the ids cover their range (measured with numpy on 100k and 1M ids, CPU
-    time): when the postings hold at least half as many entries as the range has ids (a query of
-    frequent terms), one bincount over the range is 3-8x faster than sorting; otherwise a stable sort,
-    which merges the terms' id-sorted runs instead of sorting from scratch (1.3-2.4x faster than the
-    np.unique this replaced). Both add each chunk's impacts in input order, so they agree to the bit."""
+    Two ways, by how densely the ids cover their range (CPU time, numpy 2.4): when the postings hold at
+    least an eighth as many entries as the range has ids (a query of frequent terms), one bincount over
+    the range; otherwise a stable sort, which merges the terms' id-sorted runs instead of sorting from
+    scratch (1.3-2.4x faster than the np.unique this replaced). Four id-sorted terms over a 1M-id range
+    (load 3.6): 125k postings bincount 1.6 ms vs sort 2.2, 250k 2.7 vs 5.0, 450k 8.6 vs 9.9; 60k 1.6 vs
+    1.1 (the crossover; the bound was half the range, which sent a 428k-posting query at 1M chunks down
+    the sort). Both add each chunk's impacts in input order; float32 impacts summed in float64 agree to
+    the bit either way (tests/retrieval/test_keyword_scoring.py). The chunks present are marked in a
+    boolean array, not found as the nonzero counts of a second bincount: `flatnonzero` over 1M int64
+    counts took 5 ms more than over 1M booleans (a 644k-posting query: 16.5 ms CPU before, load 2.3)."""
     low = int(ids.min())
     span = int(ids.max()) - low + 1
-    if 2 * len(ids) >= span:
+    if DENSE_SHARE * len(ids) >= span:
         offsets = ids - low
-        present = np.flatnonzero(np.bincount(offsets, minlength=span))
+        marked = np.zeros(span, dtype=bool)
+        marked[offsets] = True
+        present = np.flatnonzero(marked)
         return present + low, np.bincount(offsets, weights=weights, minlength=span)[present]
     order = np.argsort(ids, kind="stable")
     ordered = ids[order]

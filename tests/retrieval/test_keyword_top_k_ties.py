@@ -1,0 +1,74 @@
+"""top_k over many chunks with few distinct scores (postings_cache._best_k's sampled bound), equal to the
+exhaustive sum and sort, ties broken by chunk id, with scopes and dead ids masked; and split_by_term's
+grouped-rows shortcut equal to its sort."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.retrieval.chunk_filter import ChunkFilter
+from engine.retrieval.postings_cache import SAMPLE_STRIDE, split_by_term, top_k
+
+
+def exhaustive_top_k(postings, k, allowed=None):
+    totals: dict[int, float] = {}
+    for ids, weights in postings:
+        for chunk_id, weight in zip(ids.tolist(), weights.tolist(), strict=True):
+            if allowed is None or chunk_id in allowed:
+                totals[chunk_id] = totals.get(chunk_id, 0.0) + weight
+    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+
+
+def tied_postings(rng: np.random.Generator, chunks: int, levels: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One frequent term over most chunks and two rarer ones, impacts from `levels` values: few distinct
+    sums, so the k-th best is inside a long run of ties (the case that made np.partition slow)."""
+    postings = []
+    for share in (0.9, 0.05, 0.01):
+        ids = np.sort(rng.choice(chunks, size=int(chunks * share), replace=False)).astype(np.int64) + 11
+        impacts = rng.choice(np.linspace(0.5, 2.0, levels), size=len(ids)).astype(np.float32)
+        postings.append((ids, impacts))
+    return postings
+
+
+def test_top_k_of_long_runs_of_ties_equals_the_exhaustive_scan():
+    rng = np.random.default_rng(17)
+    for trial in range(12):
+        chunks = 80 * SAMPLE_STRIDE if trial % 2 else 20_000  # the sampled bound needs 64k scores
+        postings = tied_postings(rng, chunks, levels=int(rng.integers(1, 6)))
+        reference = exhaustive_top_k(postings, 400)
+        for k in (1, 10, 50, 73, 400):
+            assert top_k(postings, k) == reference[:k], (trial, k)
+
+
+def test_top_k_of_ties_with_a_scope_and_dead_ids_equals_the_filtered_exhaustive_scan():
+    rng = np.random.default_rng(23)
+    for _ in range(8):
+        chunks = 30_000
+        postings = tied_postings(rng, chunks, levels=int(rng.integers(1, 4)))
+        dead = rng.choice(chunks, size=3_000, replace=False).astype(np.int64) + 11
+        inside = (
+            np.sort(rng.choice(chunks, size=int(rng.integers(50, 25_000)), replace=False)).astype(np.int64)
+            + 11
+        )
+        allowed = set(inside.tolist()) - set(dead.tolist())
+        mask = ChunkFilter(dead).mask(inside)
+        reference = exhaustive_top_k(postings, 200, allowed)
+        for k in (1, 50, 200):
+            assert top_k(postings, k, mask) == reference[:k]
+        alive = set(range(11, chunks + 11)) - set(dead.tolist())
+        assert top_k(postings, 50, ChunkFilter(dead).mask(None)) == exhaustive_top_k(postings, 50, alive)
+
+
+def test_split_by_term_of_rows_grouped_by_term_equals_the_split_of_the_same_rows_shuffled():
+    rng = np.random.default_rng(5)
+    tids = np.repeat(np.array([3, 8, 9, 40], dtype=np.int32), [5, 1, 7, 3])
+    ids = rng.permutation(100)[: len(tids)].astype(np.int64)
+    weights = rng.random(len(tids)).astype(np.float32)
+    grouped = split_by_term(tids, ids, weights)
+    order = rng.permutation(len(tids))
+    shuffled = split_by_term(tids[order], ids[order], weights[order])
+    assert sorted(grouped) == sorted(shuffled) == [3, 8, 9, 40]
+    for tid, (got_ids, got_weights) in grouped.items():
+        want = sorted(zip(shuffled[tid][0].tolist(), shuffled[tid][1].tolist(), strict=True))
+        assert sorted(zip(got_ids.tolist(), got_weights.tolist(), strict=True)) == want
+        assert got_ids.tolist() == ids[tids == tid].tolist()  # in the order they were read
