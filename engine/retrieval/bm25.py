@@ -73,7 +73,7 @@ from engine.retrieval.keyword_writes import (
     remove_rows,
     reweighted_postings_sql,
 )
-from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
+from engine.retrieval.postings_cache import PostingsCache, compact_ids, split_by_term, top_k
 from engine.retrieval.query_words import TermLookup
 from engine.retrieval.sql_literal import sql_string
 
@@ -452,7 +452,7 @@ class KeywordIndex:
             got = cur.execute(postings_sql(missing)).fetchnumpy()
             fetched = split_by_term(
                 np.asarray(got["tid"]),
-                np.asarray(got["chunk_id"], dtype=np.int64),
+                compact_ids(np.asarray(got["chunk_id"], dtype=np.int64)),
                 np.asarray(got["w"], dtype=np.float32),
             )
             for tid in missing:

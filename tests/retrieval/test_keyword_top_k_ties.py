@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.retrieval.chunk_filter import ChunkFilter
-from engine.retrieval.postings_cache import SAMPLE_STRIDE, split_by_term, top_k
+from engine.retrieval.postings_cache import SAMPLE_STRIDE, compact_ids, split_by_term, top_k
 
 
 def exhaustive_top_k(postings, k, allowed=None):
@@ -72,3 +72,27 @@ def test_split_by_term_of_rows_grouped_by_term_equals_the_split_of_the_same_rows
         want = sorted(zip(shuffled[tid][0].tolist(), shuffled[tid][1].tolist(), strict=True))
         assert sorted(zip(got_ids.tolist(), got_weights.tolist(), strict=True)) == want
         assert got_ids.tolist() == ids[tids == tid].tolist()  # in the order they were read
+
+
+def test_compact_ids_keep_int64_past_two_billion_and_top_k_takes_both():
+    small = np.array([3, 9, 2_000_000_000], np.int64)
+    big = np.array([5, 2**31 + 7], np.int64)
+    assert compact_ids(small).dtype == np.int32 and compact_ids(small).tolist() == small.tolist()
+    assert compact_ids(big).dtype == np.int64 and compact_ids(big).tolist() == big.tolist()
+    w = np.float32
+    wide = [(small, np.array([1, 2, 3], w)), (big, np.array([2, 4], w))]
+    mixed = [(compact_ids(ids), weights) for ids, weights in wide]
+    assert top_k(mixed, 5) == top_k(wide, 5) == exhaustive_top_k(wide, 5)
+
+
+def test_the_index_caches_a_terms_postings_with_four_byte_ids(tmp_path):
+    from engine.retrieval.bm25 import KeywordIndex
+
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert_many((f"/r/{n}.txt", [f"common word{n}"]) for n in range(30))
+    hits = index.search("common", 50)
+    (tid,) = index.query_terms("common").tids
+    ids, _ = index._postings.get_many([tid])[tid]
+    assert ids.dtype == np.int32 and len(ids) == 30
+    assert index.search("common", 50) == hits
+    index.close()
