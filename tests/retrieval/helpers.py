@@ -21,3 +21,14 @@ def filled_stores(
         keywords.upsert(path, chunks)
         vectors.upsert(path, chunks, embedder.embed(list(chunks)))
     return keywords, vectors
+
+
+def brute_top_k(postings, k, allowed=None):
+    """The k best chunks of `postings` ([(chunk ids, impacts)] per term) by a plain Python sum and sort,
+    ties by chunk id: the reference postings_cache.top_k must equal. `allowed`: a set of chunk ids."""
+    totals: dict[int, float] = {}
+    for ids, weights in postings:
+        for chunk_id, weight in zip(ids.tolist(), weights.tolist(), strict=True):
+            if allowed is None or chunk_id in allowed:
+                totals[chunk_id] = totals.get(chunk_id, 0.0) + weight
+    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:k]

@@ -7,6 +7,7 @@ import numpy as np
 from engine.retrieval import bm25
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
+from tests.retrieval.helpers import brute_top_k
 
 WORDS = [f"w{i}" for i in range(40)]
 
@@ -20,15 +21,6 @@ def generated_corpus(seed: int = 7, files: int = 60) -> dict[str, list[str]]:
             " ".join(rng.choice(WORDS, size=int(rng.integers(3, 15)))) for _ in range(int(rng.integers(1, 4)))
         ]
     return corpus
-
-
-def brute_top_k(postings, k, allowed=None):
-    totals: dict[int, float] = {}
-    for ids, weights in postings:
-        for chunk_id, weight in zip(ids.tolist(), weights.tolist(), strict=False):
-            if allowed is None or chunk_id in allowed:
-                totals[chunk_id] = totals.get(chunk_id, 0.0) + weight
-    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
 
 
 def test_top_k_equals_the_exhaustive_sum_and_sort_including_ties():

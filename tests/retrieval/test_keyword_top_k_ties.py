@@ -8,15 +8,7 @@ import numpy as np
 
 from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.postings_cache import SAMPLE_STRIDE, compact_ids, split_by_term, top_k
-
-
-def exhaustive_top_k(postings, k, allowed=None):
-    totals: dict[int, float] = {}
-    for ids, weights in postings:
-        for chunk_id, weight in zip(ids.tolist(), weights.tolist(), strict=True):
-            if allowed is None or chunk_id in allowed:
-                totals[chunk_id] = totals.get(chunk_id, 0.0) + weight
-    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+from tests.retrieval.helpers import brute_top_k
 
 
 def tied_postings(rng: np.random.Generator, chunks: int, levels: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -35,7 +27,7 @@ def test_top_k_of_long_runs_of_ties_equals_the_exhaustive_scan():
     for trial in range(12):
         chunks = 80 * SAMPLE_STRIDE if trial % 2 else 20_000  # the sampled bound needs 64k scores
         postings = tied_postings(rng, chunks, levels=int(rng.integers(1, 6)))
-        reference = exhaustive_top_k(postings, 400)
+        reference = brute_top_k(postings, 400)
         for k in (1, 10, 50, 73, 400):
             assert top_k(postings, k) == reference[:k], (trial, k)
 
@@ -52,11 +44,11 @@ def test_top_k_of_ties_with_a_scope_and_dead_ids_equals_the_filtered_exhaustive_
         )
         allowed = set(inside.tolist()) - set(dead.tolist())
         mask = ChunkFilter(dead).mask(inside)
-        reference = exhaustive_top_k(postings, 200, allowed)
+        reference = brute_top_k(postings, 200, allowed)
         for k in (1, 50, 200):
             assert top_k(postings, k, mask) == reference[:k]
         alive = set(range(11, chunks + 11)) - set(dead.tolist())
-        assert top_k(postings, 50, ChunkFilter(dead).mask(None)) == exhaustive_top_k(postings, 50, alive)
+        assert top_k(postings, 50, ChunkFilter(dead).mask(None)) == brute_top_k(postings, 50, alive)
 
 
 def test_split_by_term_of_rows_grouped_by_term_equals_the_split_of_the_same_rows_shuffled():
@@ -82,7 +74,7 @@ def test_compact_ids_keep_int64_past_two_billion_and_top_k_takes_both():
     w = np.float32
     wide = [(small, np.array([1, 2, 3], w)), (big, np.array([2, 4], w))]
     mixed = [(compact_ids(ids), weights) for ids, weights in wide]
-    assert top_k(mixed, 5) == top_k(wide, 5) == exhaustive_top_k(wide, 5)
+    assert top_k(mixed, 5) == top_k(wide, 5) == brute_top_k(wide, 5)
 
 
 def test_the_index_caches_a_terms_postings_with_four_byte_ids(tmp_path):
