@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -67,9 +67,12 @@ def _renamed(path: str, pairs: list[tuple[str, str]]) -> str:
 class VectorIndex:
     """Chunk vectors keyed by (path, chunk_index); see the module docstring."""
 
-    def __init__(self, directory: Path, dim: int):
+    def __init__(self, directory: Path, dim: int, breadth: Callable[[int, int], int] | None = None):
+        """`breadth(k, rows)` is HNSW's ef for a top-k over `rows` vectors: `search_breadth` unless given
+        (bench/compare.py passes LanceDB's own default to time both engines at the same breadth)."""
         self.directory = Path(directory)
         self.dim = dim
+        self._breadth = breadth or search_breadth
         self._lock = threading.RLock()
         self._shape: tuple[int, bool] | None = None  # (rows, has ANN index), cached between writes
         self._scope_rows: dict[str, int] = {}  # rows under a scope, cached between writes
@@ -277,7 +280,7 @@ class VectorIndex:
         if not ann:
             request = request.bypass_vector_index()
         else:
-            request = request.ef(search_breadth(k, self._current_shape()[0]))
+            request = request.ef(self._breadth(k, self._current_shape()[0]))
         return PendingSearch(request.to_arrow())
 
     def _nearest_sync(self, query: np.ndarray, k: int, where: str | None, ann: bool) -> pa.Table:
@@ -292,7 +295,7 @@ class VectorIndex:
         if not ann:
             builder = builder.bypass_vector_index()
         else:
-            builder = builder.ef(search_breadth(k, self._current_shape()[0]))
+            builder = builder.ef(self._breadth(k, self._current_shape()[0]))
         return builder.to_arrow()
 
     def texts(self, keys: Iterable[ChunkKey]) -> dict[ChunkKey, str]:

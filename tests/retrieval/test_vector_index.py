@@ -154,6 +154,21 @@ def _ann_index(tmp_path, monkeypatch):
     return index, matrix
 
 
+def test_an_index_given_a_search_breadth_asks_it_for_every_ann_search(tmp_path, monkeypatch):
+    index, matrix = _ann_index(tmp_path, monkeypatch)
+    asked: list[tuple[int, int]] = []
+
+    def breadth(k: int, rows: int) -> int:
+        asked.append((k, rows))
+        return 3 * k
+
+    narrow = VectorIndex(index.directory, 64, breadth=breadth)
+    assert narrow.search(matrix[42], k=5)[0].path == "/r/F0/doc42.txt"
+    assert asked == [(5, 701)]
+    index.search(matrix[42], k=5)  # the product's own breadth is not the one given to another index
+    assert asked == [(5, 701)]
+
+
 def test_a_repeated_scoped_search_counts_its_scope_once_until_the_next_write(tmp_path, monkeypatch):
     index, matrix = _ann_index(tmp_path, monkeypatch)
     counted: list[object] = []
