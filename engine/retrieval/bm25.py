@@ -421,7 +421,7 @@ class KeywordIndex:
             return [], {}
         postings = self._term_postings(cur, tids)
         inside = None if scope is None else self._scope_ids(cur, scope)
-        best = top_k(postings, k, self._filter.mask(inside))
+        best = top_k(postings, k, self._filter.scope_mask(inside), self._filter.dead)
         if not best:
             return [], {}
         rows = self._winners(cur, [chunk_id for chunk_id, _ in best])

@@ -115,10 +115,16 @@ def split_by_term(tids: np.ndarray, ids: np.ndarray, weights: np.ndarray) -> dic
 
 
 def top_k(
-    postings: Sequence[Postings], k: int, allowed: Callable[[np.ndarray], np.ndarray] | None = None
+    postings: Sequence[Postings],
+    k: int,
+    allowed: Callable[[np.ndarray], np.ndarray] | None = None,
+    dead: np.ndarray | None = None,
 ) -> list[tuple[int, float]]:
     """The k chunks with the highest summed impact, best first, ties by chunk id (as the SQL ordered
-    them). `allowed` maps an array of chunk ids to a boolean mask (the scope), applied before summing."""
+    them). `allowed` maps an array of chunk ids to a boolean mask (the scope), applied before summing;
+    `dead` (sorted ids) are never returned. A chunk's score is the sum of its own postings only, so
+    dropping a dead chunk after the sum leaves every other score and the order as dropping its postings
+    before it did."""
     if not postings or k <= 0:
         return []
     ids = np.concatenate([p[0] for p in postings])
@@ -129,9 +135,22 @@ def top_k(
     if not len(ids):
         return []
     unique, scores = _sums(ids, weights)
+    if dead is not None and len(dead):
+        scores[_positions(unique, dead)] = -np.inf  # below every live score, so chosen last and dropped
     chosen = _best_k(scores, k) if len(unique) > k else np.arange(len(unique))
     order = np.lexsort((unique[chosen], -scores[chosen]))[:k]
-    return [(int(unique[i]), float(scores[i])) for i in chosen[order]]
+    return [(int(unique[i]), float(scores[i])) for i in chosen[order] if scores[i] != -np.inf]
+
+
+def _positions(unique: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Where the ids of `wanted` (sorted) that occur in `unique` (ascending) are: a binary search per wanted
+    id, in `unique`'s own dtype (searching int64 ids in int32 ones would copy the int32 array)."""
+    if unique.dtype != wanted.dtype:
+        wanted = wanted[wanted <= np.iinfo(unique.dtype).max].astype(unique.dtype)
+    at = np.searchsorted(unique, wanted)
+    found = at < len(unique)
+    at, wanted = at[found], wanted[found]
+    return at[unique[at] == wanted]
 
 
 def _best_k(scores: np.ndarray, k: int) -> np.ndarray:

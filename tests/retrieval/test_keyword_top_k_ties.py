@@ -43,12 +43,14 @@ def test_top_k_of_ties_with_a_scope_and_dead_ids_equals_the_filtered_exhaustive_
             + 11
         )
         allowed = set(inside.tolist()) - set(dead.tolist())
-        mask = ChunkFilter(dead).mask(inside)
+        chunk_filter = ChunkFilter(dead)
+        mask, buried = chunk_filter.scope_mask(inside), chunk_filter.dead
         reference = brute_top_k(postings, 200, allowed)
         for k in (1, 50, 200):
-            assert top_k(postings, k, mask) == reference[:k]
+            assert top_k(postings, k, mask, buried) == reference[:k]
         alive = set(range(11, chunks + 11)) - set(dead.tolist())
-        assert top_k(postings, 50, ChunkFilter(dead).mask(None)) == brute_top_k(postings, 50, alive)
+        assert chunk_filter.scope_mask(None) is None
+        assert top_k(postings, 50, None, buried) == brute_top_k(postings, 50, alive)
 
 
 def test_split_by_term_of_rows_grouped_by_term_equals_the_split_of_the_same_rows_shuffled():
@@ -88,3 +90,31 @@ def test_the_index_caches_a_terms_postings_with_four_byte_ids(tmp_path):
     assert ids.dtype == np.int32 and len(ids) == 30
     assert index.search("common", 50) == hits
     index.close()
+
+
+def test_dead_chunks_dropped_after_the_sum_leave_what_dropping_their_postings_leaves():
+    """top_k drops dead ids from the summed chunks: the same chunks and scores as the exhaustive scan of
+    the live postings, for int32 and int64 ids, dead ids absent from the postings or past 2^31, more dead
+    than live among the best, and every chunk dead."""
+    rng = np.random.default_rng(31)
+    for trial in range(20):
+        postings = []
+        for size in (3_000, 700, 90):
+            ids = np.sort(rng.choice(5_000, size=size, replace=False)).astype(np.int64) + 3
+            impacts = rng.choice(np.linspace(0.5, 2.0, 4), size=size).astype(np.float32)
+            postings.append((compact_ids(ids) if trial % 2 else ids, impacts))
+        best = [chunk for chunk, _ in brute_top_k(postings, 400)]
+        dead = np.unique(
+            np.concatenate(
+                [
+                    np.asarray(best[: int(rng.integers(0, 300))], dtype=np.int64),  # many of the best
+                    rng.choice(6_000, size=200).astype(np.int64),  # some present, some not
+                    np.array([2**31 + 5, 2**40], dtype=np.int64),  # past every int32 id
+                ]
+            )
+        )
+        alive = set(range(0, 6_000)) - set(dead.tolist())
+        for k in (1, 50, 400):
+            assert top_k(postings, k, None, dead) == brute_top_k(postings, k, alive), (trial, k)
+    everything = np.unique(np.concatenate([ids for ids, _ in postings]).astype(np.int64))
+    assert top_k(postings, 10, None, everything) == []
