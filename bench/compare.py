@@ -211,7 +211,7 @@ def contestants(
     keywords: KeywordIndex, vectors: VectorIndex, lite: Sqlite, scope: str | None
 ) -> dict[str, Callable[[str, np.ndarray], object]]:
     search = HybridSearch(keywords, vectors, embedder=None, exists=lambda _p: True)  # type: ignore[arg-type]
-    narrow = VectorIndex(vectors.directory, vectors.dim, breadth=lancedb_default_breadth)
+    narrow = vectors.with_breadth(lancedb_default_breadth)
     at_default = HybridSearch(keywords, narrow, embedder=None, exists=lambda _p: True)  # type: ignore[arg-type]
     table, reranker = vectors._table, RRFReranker()
     ef = search_breadth(CANDIDATES, vectors.count())

@@ -17,6 +17,7 @@ scope's row count is kept until the next write).
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import threading
@@ -67,12 +68,10 @@ def _renamed(path: str, pairs: list[tuple[str, str]]) -> str:
 class VectorIndex:
     """Chunk vectors keyed by (path, chunk_index); see the module docstring."""
 
-    def __init__(self, directory: Path, dim: int, breadth: Callable[[int, int], int] | None = None):
-        """`breadth(k, rows)` is HNSW's ef for a top-k over `rows` vectors: `search_breadth` unless given
-        (bench/compare.py passes LanceDB's own default to time both engines at the same breadth)."""
+    def __init__(self, directory: Path, dim: int):
         self.directory = Path(directory)
         self.dim = dim
-        self._breadth = breadth or search_breadth
+        self._breadth: Callable[[int, int], int] = search_breadth  # HNSW's ef for a top-k over n rows
         self._lock = threading.RLock()
         self._shape: tuple[int, bool] | None = None  # (rows, has ANN index), cached between writes
         self._scope_rows: dict[str, int] = {}  # rows under a scope, cached between writes
@@ -104,6 +103,14 @@ class VectorIndex:
                 f"model gives {self.dim}-d ones; re-index to rebuild it for the new model."
             )
         return table
+
+    def with_breadth(self, breadth: Callable[[int, int], int]) -> VectorIndex:
+        """This index, searched with HNSW's ef = `breadth(k, rows)` instead of `search_breadth`: the same
+        connection, table and LanceDB caches (bench/compare.py times both engines at LanceDB's default
+        breadth with it; a second connection would load a second copy of the graph, 600 MB at 1M)."""
+        view = copy.copy(self)
+        view._breadth = breadth
+        return view
 
     # ---- writes ------------------------------------------------------------------------------
 

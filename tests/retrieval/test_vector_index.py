@@ -162,7 +162,7 @@ def test_an_index_given_a_search_breadth_asks_it_for_every_ann_search(tmp_path, 
         asked.append((k, rows))
         return 3 * k
 
-    narrow = VectorIndex(index.directory, 64, breadth=breadth)
+    narrow = index.with_breadth(breadth)
     assert narrow.search(matrix[42], k=5)[0].path == "/r/F0/doc42.txt"
     assert asked == [(5, 701)]
     index.search(matrix[42], k=5)  # the product's own breadth is not the one given to another index
