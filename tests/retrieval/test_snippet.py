@@ -208,6 +208,21 @@ def test_the_candidate_words_are_every_word_that_is_not_ascii_or_starts_with_a_t
     assert [(m.start(), m.group()) for m in terms_module._candidates(terms).finditer(text)] == expected
 
 
+ASCII_TEXT = st.text(alphabet="abdeginrstuyBRSY1 \t\n\x0b\x1c,.-_'!#/\\", max_size=80)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    text=st.one_of(ASCII_TEXT, TEXT, st.text(alphabet="absSKk \u017f\u212a", max_size=30)),
+    terms=st.frozensets(st.text(alphabet="abdrsy1é\u017f", min_size=1, max_size=6), max_size=3),
+)
+def test_candidate_words_finds_what_the_candidates_regex_finds(text, terms):
+    """The str.find search of ASCII texts (and the regex it falls back to for other texts, or a head
+    with a letter that IGNORECASE folds onto an ASCII one, like the long s) finds the regex's words."""
+    expected = [(m.start(), m.end(), m.group()) for m in terms_module._candidates(terms).finditer(text)]
+    assert terms_module.candidate_words(text, terms) == expected
+
+
 def test_learning_a_searchs_texts_stems_their_candidate_words_in_one_statement(matcher, monkeypatch):
     texts = ["Running budgets rose", "the runner budgeted", "nothing here"]
     terms = frozenset({"run", "budget"})
