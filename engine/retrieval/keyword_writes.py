@@ -38,8 +38,12 @@ _BATCH_TABLES = (
     "new_word_tid",
     "new_vocab",
     "new_words",
-    "new_chunks",
 )
+# The batch is scanned from Arrow in record batches of this many rows. DuckDB parallelises a table scan by
+# row group (122,880 rows), so the split of a 50k-chunk batch read from a temp table ran on one thread
+# (per-thread CPU 1.00 of it); from Arrow each record batch is a task for whichever thread is free (2
+# threads: 0.51 of it each, the same CPU).
+SCAN_ROWS = 4_096
 
 
 def weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
@@ -171,14 +175,18 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarra
     their term ids first, so the one pass over every word joins a small word -> term id table and counts
     on two integers: counting on (chunk id, term string) and then joining the counts to the term ids by
     string were the two costliest steps of the bulk build after the split itself."""
-    cur.register("incoming", incoming)
+    sql = f"SELECT nextval('chunk_id_seq') AS id FROM range({int(incoming.num_rows)})"
+    ids = pa.array(np.asarray(cur.execute(sql).fetchnumpy()["id"], dtype=np.int64))
+    table = incoming.append_column("id", ids)
+    cur.register("new_chunks", pa.Table.from_batches(table.to_batches(SCAN_ROWS), schema=table.schema))
     try:
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE new_chunks AS "
-            "SELECT nextval('chunk_id_seq') AS id, path, chunk_index, text FROM incoming"
-        )
+        return _insert_batch(cur, incoming.num_rows)
     finally:
-        cur.unregister("incoming")
+        cur.unregister("new_chunks")
+
+
+def _insert_batch(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
+    """insert_rows' statements, with the batch (id, path, chunk_index, text) registered as `new_chunks`."""
     cur.execute(f"CREATE OR REPLACE TEMP TABLE new_words AS {kept_words_sql('new_chunks')}")
     cur.execute(f"CREATE OR REPLACE TEMP TABLE new_vocab AS {vocabulary_sql('new_words')}")
     # The batch's terms with their ids and current df, read in one pass over `terms`; the terms it is the
@@ -226,8 +234,8 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarra
         FROM new_post p JOIN new_df d USING (tid)
         JOIN (SELECT chunk_id, {norm_sql("len", avgdl)} AS norm FROM new_len) l USING (chunk_id)
         ORDER BY p.tid, p.chunk_id""")
-    count_changes(cur, incoming.num_rows)
-    if incoming.num_rows >= DROP_TEMP_ROWS:
+    count_changes(cur, rows)
+    if rows >= DROP_TEMP_ROWS:
         for table in _BATCH_TABLES:
             cur.execute(f"DROP TABLE {table}")
     return changed
