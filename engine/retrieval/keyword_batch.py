@@ -66,10 +66,15 @@ def _stage(cur: duckdb.DuckDBPyConnection) -> None:
         "CREATE OR REPLACE TEMP TABLE new_word_lid AS "
         "SELECT w, lid FROM new_vocab JOIN new_lterm USING (term)"
     )
-    cur.execute(f"CREATE OR REPLACE TEMP TABLE new_post AS {posting_counts_sql('new_words', 'new_word_lid')}")
+    # every kept word has a term (the stem of a word is never NULL), so a chunk's length is its word count
     cur.execute(
         "CREATE OR REPLACE TEMP TABLE new_len AS "
-        "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_post GROUP BY chunk_id"
+        "SELECT id AS chunk_id, count(*)::INTEGER AS len FROM new_words GROUP BY id"
+    )
+    counts = posting_counts_sql("new_words", "new_word_lid")
+    cur.execute(
+        "CREATE OR REPLACE TEMP TABLE new_post AS "
+        f"SELECT c.chunk_id, c.lid, c.tf, l.len FROM ({counts}) c JOIN new_len l USING (chunk_id)"
     )
     cur.execute(
         "CREATE OR REPLACE TEMP TABLE new_ldf AS SELECT lid, count(*) AS n FROM new_post GROUP BY lid"
