@@ -164,9 +164,10 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
     )
     cur.execute("INSERT INTO terms SELECT term, tid, 0 FROM fresh_terms")
     cur.execute("INSERT INTO new_tid SELECT lid, tid, 0 FROM fresh_terms")
-    cur.execute("""
+    first = _first_of_consecutive_ids(cur, rows)
+    cur.execute(f"""
         INSERT INTO chunks
-        SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
+        SELECT n.id + {first}, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
         FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
     cur.execute(
         "CREATE OR REPLACE TEMP TABLE df_delta AS SELECT i.tid, d.n FROM new_ldf d JOIN new_tid i USING (lid)"
@@ -186,7 +187,7 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
     # The norm is computed per posting from the same length with the same operations: the same bits.
     cur.execute(f"""
         INSERT INTO postings
-        SELECT d.tid, p.chunk_id, p.tf, {impact_sql("d.idf", "p.tf", norm_sql("p.len", avgdl))}
+        SELECT d.tid, p.chunk_id + {first}, p.tf, {impact_sql("d.idf", "p.tf", norm_sql("p.len", avgdl))}
         FROM new_post p JOIN new_df d USING (lid)
         ORDER BY d.tid, p.chunk_id""")
     count_changes(cur, rows)
@@ -194,6 +195,16 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
         for table in _BATCH_TABLES:
             cur.execute(f"DROP TABLE {table}")
     return changed
+
+
+def _first_of_consecutive_ids(cur: duckdb.DuckDBPyConnection, n: int) -> int:
+    """Draw n chunk ids and return the first: they are consecutive (one statement of the one writer, under
+    the index's write lock), which the staged batch's numbering 0..n-1 relies on, so that is checked."""
+    got = cur.execute(f"SELECT nextval('chunk_id_seq') AS id FROM range({int(n)})").fetchnumpy()["id"]
+    ids = np.asarray(got, dtype=np.int64)
+    if not np.array_equal(ids, ids[0] + np.arange(n, dtype=np.int64)):
+        raise RuntimeError(f"chunk ids {ids[0]}..{ids[-1]} drawn for a batch of {n} are not consecutive")
+    return int(ids[0])
 
 
 def remove_rows(cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> np.ndarray:
