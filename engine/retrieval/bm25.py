@@ -18,8 +18,8 @@ for snippets in the same query (fetching it from LanceDB afterwards cost ~5 ms a
 chunks); ART indexes make a query's term and chunk lookups point reads instead of table scans.
 
 The SQL of inserting and removing chunks in bulk is in `keyword_writes.py` (a batch is split and counted
-before its transaction, `keyword_batch.py`); small writes (a file, a flush
-of a few files) are planned in `keyword_point.py` (docs/keyword-writes.md). A removed chunk's postings
+before its transaction, `keyword_batch.py`); small writes (a file, a flush of a few files) are planned in
+`keyword_point.py` (docs/keyword-writes.md). A removed chunk's postings
 stay until `refresh_weights()`, masked out of queries meanwhile (`chunk_filter.py`), so an update never
 scans the postings table. Queries run on one DuckDB thread: they are point reads and small sums, and the query
 embedding runs beside them on one torch thread (two cores); bulk inserts use every core.
