@@ -17,8 +17,9 @@ The chunk text is kept here as well as in the vector store so a search returns t
 for snippets in the same query (fetching it from LanceDB afterwards cost ~5 ms a search at 100k
 chunks); ART indexes make a query's term and chunk lookups point reads instead of table scans.
 
-The SQL of inserting and removing chunks in bulk is in `keyword_writes.py`; small writes (a file, a flush
-of a few files) are planned in `keyword_point.py` (docs/keyword-writes.md). A removed chunk's postings
+The SQL of inserting and removing chunks in bulk is in `keyword_writes.py` (a batch is split and counted
+before its transaction, `keyword_batch.py`); small writes (a file, a flush of a few files) are planned in
+`keyword_point.py` (docs/keyword-writes.md). A removed chunk's postings
 stay until `refresh_weights()`, masked out of queries meanwhile (`chunk_filter.py`), so an update never
 scans the postings table. Queries run on one DuckDB thread: they are point reads and small sums, and the query
 embedding runs beside them on one torch thread (two cores); bulk inserts use every core.
@@ -58,6 +59,7 @@ from engine.retrieval import keyword_point, tokenize
 from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
+from engine.retrieval.keyword_batch import staged
 from engine.retrieval.keyword_point import POINT_ROWS, WriteState
 from engine.retrieval.keyword_query import (
     NO_TERMS,
@@ -242,19 +244,22 @@ class KeywordIndex:
                 "text": pa.array(texts, pa.string()),
             }
         )
-        with self._transaction("update the keyword index") as cur:
-            if incoming.num_rows < POINT_ROWS and len(replaced) <= POINT_FILES:
+        if incoming.num_rows < POINT_ROWS and len(replaced) <= POINT_FILES:
+            with self._transaction("update the keyword index") as cur:
                 self._point_replace(cur, replaced, list(zip(paths, indexes, texts, strict=True)))
-                return
-            if replaced:
-                # The replaced paths travel as Arrow, not a list parameter (10k strings took seconds to bind)
-                cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
-                try:
-                    self._remove(cur, "path IN (SELECT path FROM replaced)", [])
-                finally:
-                    cur.unregister("replaced")
-            if incoming.num_rows:
-                self._insert(cur, incoming)
+            return
+        # the batch is split and counted before the transaction begins (keyword_batch.py says why)
+        with self._write_lock, self._all_threads(self._writer, incoming.num_rows), self._staged(incoming):
+            with self._transaction("update the keyword index") as cur:
+                if replaced:
+                    # The replaced paths travel as Arrow, not a list parameter (10k strings took seconds)
+                    cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
+                    try:
+                        self._remove(cur, "path IN (SELECT path FROM replaced)", [])
+                    finally:
+                        cur.unregister("replaced")
+                if incoming.num_rows:
+                    self._insert(cur, incoming.num_rows)
 
     def delete(self, path: str) -> None:
         """Remove a file, or a folder and everything beneath it (segment-exact)."""
@@ -340,10 +345,21 @@ class KeywordIndex:
             if bulk:
                 cur.execute(f"SET threads = {QUERY_THREADS}")
 
-    def _insert(self, cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> None:
-        """Add a batch in bulk SQL (keyword_writes.insert_rows), on every core if it is big."""
-        with self._all_threads(cur, incoming.num_rows):
-            changed = insert_rows(cur, incoming)
+    @contextmanager
+    def _staged(self, incoming: pa.Table) -> Iterator[None]:
+        """The batch split and counted on the writer cursor outside a transaction (keyword_batch.py)."""
+        if not incoming.num_rows:
+            yield
+            return
+        try:
+            with staged(self._writer, incoming):
+                yield
+        except duckdb.Error as exc:
+            raise store_error(f"prepare a batch for the keyword index ({self.db_path})", exc) from exc
+
+    def _insert(self, cur: duckdb.DuckDBPyConnection, rows: int) -> None:
+        """Add the staged batch in bulk SQL (keyword_writes.insert_rows)."""
+        changed = insert_rows(cur, rows)
         self._state.forget()  # SQL added terms and chunks behind the dictionary's back
         self._changed(changed)
 

@@ -1,8 +1,9 @@
 """The SQL of the keyword index's writes: a batch's chunks in, a set of chunks out (bm25.py owns the tables,
 the transaction and the caches; these functions run inside its write transaction, on its writer cursor).
 
-Inserting tokenises, counts and weights a whole batch in bulk. Every join is between the batch's own temp
-tables, plus one pass over `terms` to read the batch's term ids and document frequencies; the corpus
+Inserting weights and writes a whole batch in bulk, split and counted beforehand (keyword_batch.py). Every
+join is between the batch's own temp tables, plus one pass over `terms` to read the batch's term ids and
+document frequencies; the corpus
 statistics are bound as two numbers. Joining a `stats` CTE (and the whole `chunks` table) let the planner
 build a chunks × terms cross product that made a first batch of 20k chunks take 42 s.
 
@@ -18,7 +19,6 @@ import re
 
 import duckdb
 import numpy as np
-import pyarrow as pa
 
 from engine.retrieval import tokenize
 from engine.retrieval.sql_literal import sql_string
@@ -28,18 +28,8 @@ B = 0.75
 # Temp tables of a batch at least this big are dropped at its end; smaller ones stay until the next write
 # replaces them (each DROP is one more statement in a one-file update, which runs ~25 of them).
 DROP_TEMP_ROWS = 5_000
-_BATCH_TABLES = (
-    "df_delta",
-    "new_df",
-    "fresh_terms",
-    "new_tid",
-    "new_len",
-    "new_post",
-    "new_word_tid",
-    "new_vocab",
-    "new_words",
-    "new_chunks",
-)
+# insert_rows' own temp tables (keyword_batch.STAGED_TABLES are the staging's)
+_BATCH_TABLES = ("df_delta", "new_df", "fresh_terms", "new_tid")
 
 
 def weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
@@ -64,16 +54,6 @@ def impact_sql(idf: str, tf: str, norm: str) -> str:
     """`weight_sql` from its per-term idf and per-chunk norm: the same operations in the same order, so the
     weight is bitwise the same (tests/retrieval compare the write paths' weights bit for bit)."""
     return f"({idf} * (({tf} * {K1 + 1}) / ({tf} + {norm})))::FLOAT"
-
-
-def _posting_counts_sql(words: str, word_tid: str) -> str:
-    """Rows (chunk_id, tid, tf) counted from table `words` (id, w) and table `word_tid` (w, tid): grouped on
-    one BIGINT key (chunk id << 32 | tid) instead of two columns, 1.65 -> 1.33 s of CPU per 50k chunks
-    (load 3.6), the same rows (an EXCEPT both ways is empty). Term ids are non-negative INTEGERs."""
-    return f"""
-        SELECT (k >> 32) AS chunk_id, (k & 4294967295)::INTEGER AS tid, tf FROM (
-            SELECT (n.id << 32) | v.tid AS k, count(*)::INTEGER AS tf
-            FROM {words} n JOIN {word_tid} v USING (w) GROUP BY k)"""
 
 
 def live_df_sql() -> str:
@@ -142,7 +122,7 @@ def vocabulary_sql(words: str) -> str:
 def term_counts_sql(chunks: str) -> str:
     """Rows (chunk_id, term, tf) of the chunks in table `chunks` (columns id, text): what their postings
     hold. Removing chunks counts their terms with this; inserting a batch runs the same pipeline keyed by
-    term ids (insert_rows)."""
+    term numbers (keyword_batch.py)."""
     return f"""
         WITH kept AS ({kept_words_sql(chunks)}),
              stems AS ({vocabulary_sql("kept")})
@@ -163,74 +143,68 @@ def corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
     return float(chunks), average_length(chunks, total)
 
 
-def insert_rows(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> np.ndarray:
-    """Add a batch (path, chunk_index, text) with its postings; returns the ids of the terms whose
-    postings it changed (the postings cache forgets them).
+def insert_rows(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
+    """Add the batch of `rows` chunks that `keyword_batch.staged` split and counted, with its postings;
+    returns the ids of the terms whose postings it changed (the postings cache forgets them).
 
-    The batch's distinct words (tens of thousands, where its words are millions) are stemmed and given
-    their term ids first, so the one pass over every word joins a small word -> term id table and counts
-    on two integers: counting on (chunk id, term string) and then joining the counts to the term ids by
-    string were the two costliest steps of the bulk build after the split itself."""
-    cur.register("incoming", incoming)
-    try:
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE new_chunks AS "
-            "SELECT nextval('chunk_id_seq') AS id, path, chunk_index, text FROM incoming"
-        )
-    finally:
-        cur.unregister("incoming")
-    cur.execute(f"CREATE OR REPLACE TEMP TABLE new_words AS {kept_words_sql('new_chunks')}")
-    cur.execute(f"CREATE OR REPLACE TEMP TABLE new_vocab AS {vocabulary_sql('new_words')}")
+    The batch's terms (tens of thousands, where its words are millions) are looked up in `terms` once and
+    the new ones given ids; every statement after that joins and groups on integers. Counting on (chunk
+    id, term string) and then joining the counts to the term ids by string were the two costliest steps
+    of the bulk build after the split itself."""
     # The batch's terms with their ids and current df, read in one pass over `terms`; the terms it is the
     # first to use get new ids.
     cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_tid AS SELECT term, tid, df FROM terms "
-        "WHERE term IN (SELECT DISTINCT term FROM new_vocab)"
+        "CREATE OR REPLACE TEMP TABLE new_tid AS "
+        "SELECT l.lid, t.tid, t.df FROM new_lterm l JOIN terms t USING (term)"
     )
     cur.execute(
-        "CREATE OR REPLACE TEMP TABLE fresh_terms AS SELECT term, nextval('term_id_seq')::INTEGER AS tid "
-        "FROM (SELECT DISTINCT term FROM new_vocab WHERE term NOT IN (SELECT term FROM new_tid))"
+        "CREATE OR REPLACE TEMP TABLE fresh_terms AS "
+        "SELECT lid, term, nextval('term_id_seq')::INTEGER AS tid FROM new_lterm "
+        "WHERE lid NOT IN (SELECT lid FROM new_tid)"
     )
     cur.execute("INSERT INTO terms SELECT term, tid, 0 FROM fresh_terms")
-    cur.execute("INSERT INTO new_tid SELECT term, tid, 0 FROM fresh_terms")
-    # Term strings are joined once, on the batch's vocabulary; every later join and group is on integers.
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_word_tid AS SELECT w, tid FROM new_vocab JOIN new_tid USING (term)"
-    )
-    counts = _posting_counts_sql("new_words", "new_word_tid")
-    cur.execute(f"CREATE OR REPLACE TEMP TABLE new_post AS {counts}")
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_len AS "
-        "SELECT chunk_id, sum(tf)::INTEGER AS len FROM new_post GROUP BY chunk_id"
-    )
-    cur.execute("""
+    cur.execute("INSERT INTO new_tid SELECT lid, tid, 0 FROM fresh_terms")
+    first = _first_of_consecutive_ids(cur, rows)
+    cur.execute(f"""
         INSERT INTO chunks
-        SELECT n.id, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
+        SELECT n.id + {first}, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
         FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
     cur.execute(
-        "CREATE OR REPLACE TEMP TABLE df_delta AS SELECT tid, count(*) AS n FROM new_post GROUP BY tid"
+        "CREATE OR REPLACE TEMP TABLE df_delta AS SELECT i.tid, d.n FROM new_ldf d JOIN new_tid i USING (lid)"
     )
     changed = np.asarray(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"], dtype=np.int64)
     _shift_df(cur, sign=1)
     n, avgdl = corpus_stats(cur)
-    # each term's df and idf after the batch, in one small table: the postings join it and the lengths, not
-    # three. Sorted as refresh_weights sorts the whole table, whose sort then meets sorted runs (2.96 -> 2.28
-    # s CPU)
+    # Each term's id and idf after the batch, in one small table. The postings insert joins it alone (each
+    # posting carries its chunk's length): a temp table made inside the transaction is estimated at 0 rows,
+    # and with a third table in the join the planner built its hash table on new_post ⋈ new_df (4.4M rows,
+    # 0.8 s) and probed it with the 50k chunk lengths; with two tables it builds on the small one.
     cur.execute(
         "CREATE OR REPLACE TEMP TABLE new_df AS "
-        f"SELECT tid, {idf_sql('(i.df + d.n)', n)} AS idf FROM new_tid i JOIN df_delta d USING (tid)"
+        f"SELECT lid, i.tid, {idf_sql('(i.df + d.n)', n)} AS idf FROM new_tid i JOIN new_ldf d USING (lid)"
     )
+    # Sorted as refresh_weights sorts the whole table, whose sort then meets sorted runs (2.96 -> 2.28 s CPU).
+    # The norm is computed per posting from the same length with the same operations: the same bits.
     cur.execute(f"""
         INSERT INTO postings
-        SELECT p.tid, p.chunk_id, p.tf, {impact_sql("d.idf", "p.tf", "l.norm")}
-        FROM new_post p JOIN new_df d USING (tid)
-        JOIN (SELECT chunk_id, {norm_sql("len", avgdl)} AS norm FROM new_len) l USING (chunk_id)
-        ORDER BY p.tid, p.chunk_id""")
-    count_changes(cur, incoming.num_rows)
-    if incoming.num_rows >= DROP_TEMP_ROWS:
+        SELECT d.tid, p.chunk_id + {first}, p.tf, {impact_sql("d.idf", "p.tf", norm_sql("p.len", avgdl))}
+        FROM new_post p JOIN new_df d USING (lid)
+        ORDER BY d.tid, p.chunk_id""")
+    count_changes(cur, rows)
+    if rows >= DROP_TEMP_ROWS:
         for table in _BATCH_TABLES:
             cur.execute(f"DROP TABLE {table}")
     return changed
+
+
+def _first_of_consecutive_ids(cur: duckdb.DuckDBPyConnection, n: int) -> int:
+    """Draw n chunk ids and return the first: they are consecutive (one statement of the one writer, under
+    the index's write lock), which the staged batch's numbering 0..n-1 relies on, so that is checked."""
+    got = cur.execute(f"SELECT nextval('chunk_id_seq') AS id FROM range({int(n)})").fetchnumpy()["id"]
+    ids = np.asarray(got, dtype=np.int64)
+    if not np.array_equal(ids, ids[0] + np.arange(n, dtype=np.int64)):
+        raise RuntimeError(f"chunk ids {ids[0]}..{ids[-1]} drawn for a batch of {n} are not consecutive")
+    return int(ids[0])
 
 
 def remove_rows(cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> np.ndarray:
