@@ -199,9 +199,10 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
 
 def _first_of_consecutive_ids(cur: duckdb.DuckDBPyConnection, n: int) -> int:
     """Draw n chunk ids and return the first: they are consecutive (one statement of the one writer, under
-    the index's write lock), which the staged batch's numbering 0..n-1 relies on, so that is checked."""
+    the index's write lock), which the staged batch's numbering 0..n-1 relies on, so that is checked (in
+    any order: only the set of ids drawn matters)."""
     got = cur.execute(f"SELECT nextval('chunk_id_seq') AS id FROM range({int(n)})").fetchnumpy()["id"]
-    ids = np.asarray(got, dtype=np.int64)
+    ids = np.sort(np.asarray(got, dtype=np.int64))
     if not np.array_equal(ids, ids[0] + np.arange(n, dtype=np.int64)):
         raise RuntimeError(f"chunk ids {ids[0]}..{ids[-1]} drawn for a batch of {n} are not consecutive")
     return int(ids[0])
