@@ -11,12 +11,21 @@ from engine.retrieval import bm25, keyword_batch, keyword_writes
 from tests.retrieval.test_keyword_writes import bulk_build, corpus, snapshot
 
 
+def assert_the_next_bulk_group_is_exact(index, reference, monkeypatch, seed: int) -> None:
+    """The same new group through the bulk path into `index` and `reference` leaves equal indexes."""
+    group = {f"/r/group/{n}.txt": chunks for n, chunks in enumerate(corpus(8, seed=seed).values())}
+    with monkeypatch.context() as patch:
+        patch.setattr(bm25, "POINT_ROWS", 0)
+        for target in (index, reference):
+            target.upsert_many(group.items())
+    assert snapshot(index) == snapshot(reference)
+
+
 def test_a_bulk_write_failing_after_staging_leaves_the_index_and_the_next_write_exact(tmp_path, monkeypatch):
     files = corpus(12, seed=21)
     index = bulk_build(tmp_path / "k.duckdb", files, monkeypatch)
     reference = bulk_build(tmp_path / "reference.duckdb", files, monkeypatch)
     failed = {f"/r/failed/{n}.txt": chunks for n, chunks in enumerate(corpus(8, seed=22).values())}
-    group = {f"/r/group/{n}.txt": chunks for n, chunks in enumerate(corpus(8, seed=23).values())}
     original = keyword_writes._shift_df
 
     def shift_then_fail(cur: object, sign: int) -> None:
@@ -31,11 +40,7 @@ def test_a_bulk_write_failing_after_staging_leaves_the_index_and_the_next_write_
             with pytest.raises(StoreError):
                 index.upsert_many(failed.items())
         assert snapshot(index) == before
-        with monkeypatch.context() as patch:
-            patch.setattr(bm25, "POINT_ROWS", 0)
-            for target in (index, reference):
-                target.upsert_many(group.items())
-        assert snapshot(index) == snapshot(reference)
+        assert_the_next_bulk_group_is_exact(index, reference, monkeypatch, seed=23)
     finally:
         index.close()
         reference.close()
@@ -57,12 +62,7 @@ def test_a_batch_that_cannot_be_staged_raises_a_store_error_and_changes_nothing(
             with pytest.raises(StoreError):
                 index.upsert_many(corpus(8, seed=25).items())
         assert snapshot(index) == before
-        group = {f"/r/group/{n}.txt": chunks for n, chunks in enumerate(corpus(8, seed=26).values())}
-        with monkeypatch.context() as patch:
-            patch.setattr(bm25, "POINT_ROWS", 0)
-            for target in (index, reference):
-                target.upsert_many(group.items())
-        assert snapshot(index) == snapshot(reference)
+        assert_the_next_bulk_group_is_exact(index, reference, monkeypatch, seed=26)
     finally:
         index.close()
         reference.close()
