@@ -171,6 +171,12 @@ _WORD_CHAR = "[^\\s" + tokenize.IGNORE_PATTERN[1:-2] + "]"  # what _WORDS repeat
 STEM_SLACK = 2
 
 
+def _heads(terms: frozenset[str]) -> tuple[str, ...]:
+    """Each term less its last STEM_SLACK characters (at least its first), sorted: the beginnings a word
+    that stems to one of `terms` must start with (in either case)."""
+    return tuple(sorted({term[: max(1, len(term) - STEM_SLACK)] for term in terms if term}))
+
+
 @functools.lru_cache(maxsize=256)
 def _candidates(terms: frozenset[str]) -> re.Pattern[str]:
     """The words of a text (as _WORDS finds them) that may stem to one of `terms`: those beginning, in
@@ -178,7 +184,7 @@ def _candidates(terms: frozenset[str]) -> re.Pattern[str]:
     word with a non-ASCII letter (whose case and accents DuckDB folds its own way). No other word can
     stem to a term (STEM_SLACK), and the regex engine skips them without a Python step per word: a
     search's snippets stem only the words that are likely matches, not every word sharing a first letter."""
-    heads = sorted({re.escape(term[: max(1, len(term) - STEM_SLACK)]) for term in terms if term})
+    heads = [re.escape(head) for head in _heads(terms)]
     first = f"(?i:{'|'.join(heads)}){_WORD_CHAR}*|" if heads else ""
     return re.compile(f"(?<!{_WORD_CHAR})(?:{first}{_WORD_CHAR}*[^\\s\\x00-\\x7f]{_WORD_CHAR}*)")
 
@@ -189,10 +195,9 @@ _WORD_REST = re.compile(f"{_WORD_CHAR}*")
 
 @functools.lru_cache(maxsize=256)
 def _ascii_heads(terms: frozenset[str]) -> tuple[str, ...] | None:
-    """`_candidates`'s heads (each term less its last STEM_SLACK characters), or None when one is not
-    ASCII: under IGNORECASE a non-ASCII letter can match an ASCII one (the long s matches "s"), which a
-    plain search of the lower-cased text would miss."""
-    heads = tuple(sorted({term[: max(1, len(term) - STEM_SLACK)] for term in terms if term}))
+    """`_heads(terms)`, or None when one is not ASCII: under IGNORECASE a non-ASCII letter can match an
+    ASCII one (the long s matches "s"), which a plain search of the lower-cased text would miss."""
+    heads = _heads(terms)
     return heads if all(head.isascii() for head in heads) else None
 
 
@@ -201,8 +206,8 @@ def candidate_words(text: str, terms: frozenset[str]) -> list[tuple[int, int, st
 
     An ASCII text (every snippet of an English collection) is searched with `str.find` per head in its
     lower-cased copy, where the regex tried its lookbehind and every alternative at each position, and
-    scanned each word for a non-ASCII letter: 47 -> 9 µs for a 765-character chunk and four terms (a
-    search looks at ~30 such texts; load 1.8). The same words: a match starts where a head begins a word
+    scanned each word for a non-ASCII letter: 30-47 -> 3-4 µs for a 765-character chunk and four terms
+    (a search looks at ~30 such texts; load 1.8). The same words: a match starts where a head begins a word
     (no word character before it) and runs to the word's end, heads and words being made of word
     characters (the tokenizer splits on the rest); tests/retrieval/test_snippet.py compares the two."""
     heads = _ascii_heads(terms)

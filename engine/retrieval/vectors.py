@@ -107,7 +107,8 @@ class VectorIndex:
     def with_breadth(self, breadth: Callable[[int, int], int]) -> VectorIndex:
         """This index, searched with HNSW's ef = `breadth(k, rows)` instead of `search_breadth`: the same
         connection, table and LanceDB caches (bench/compare.py times both engines at LanceDB's default
-        breadth with it; a second connection would load a second copy of the graph, 600 MB at 1M)."""
+        breadth with it; a second connection would load a second copy of the graph, 600 MB at 1M). A view
+        for reading: the row counts it caches are not told of writes made through this index."""
         view = copy.copy(self)
         view._breadth = breadth
         return view
