@@ -56,6 +56,7 @@ import pyarrow as pa
 from engine.errors import StoreError
 from engine.paths import subtree_range
 from engine.retrieval import keyword_point, tokenize
+from engine.retrieval.change_count import changed_sql, ensure_mark, marked_now_sql
 from engine.retrieval.chunk_filter import ChunkFilter
 from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
@@ -75,6 +76,7 @@ from engine.retrieval.keyword_writes import (
     remove_rows,
     reweighted_postings_sql,
 )
+from engine.retrieval.pending_writes import ensure_marker, recover_if_marked
 from engine.retrieval.postings_cache import PostingsCache, compact_ids, split_by_term, top_k
 from engine.retrieval.query_words import TermLookup
 from engine.retrieval.sql_literal import sql_string
@@ -137,6 +139,12 @@ class KeywordIndex:
             root.execute(f"SET threads = {QUERY_THREADS}")
             self._root = root
             self._prepare_tables()
+            if recover_if_marked(root):
+                log.warning(
+                    "keyword index %s: removed chunks and document frequencies recounted after an "
+                    "unclean exit",
+                    db_path,
+                )
             dead = root.execute("SELECT chunk_id FROM dead").fetchnumpy()["chunk_id"]
         except duckdb.Error as exc:
             if root is not None:
@@ -178,8 +186,15 @@ class KeywordIndex:
         return cursor
 
     def close(self) -> None:
-        """Checkpoint (so the next open replays no WAL) and close; a damaged file still closes."""
+        """Write what point writes left in memory, checkpoint (so the next open replays no WAL) and close;
+        a damaged file still closes (and the next open recovers what was unwritten, pending_writes.py)."""
         with self._write_lock, self._cursor_lock:
+            try:
+                if self._state.pending.has_committed():
+                    with self._transaction("write the keyword index's pending changes") as cur:
+                        self._state.pending.write(cur)
+            except StoreError as exc:
+                log.warning("keyword index %s: pending changes left for the next open: %s", self.db_path, exc)
             try:
                 self._writer.execute("CHECKPOINT")
             except duckdb.Error as exc:
@@ -215,11 +230,8 @@ class KeywordIndex:
         if stored != FORMAT:
             self._root.execute("DELETE FROM meta WHERE key = 'format'")
             self._root.execute("INSERT INTO meta VALUES ('format', ?)", [FORMAT])
-        # every write adds to this row (keyword_writes.count_changes); files written before it existed
-        # from the start have it from their first write, or get it here
-        self._root.execute(
-            "INSERT INTO meta SELECT 'changed', 0 WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'changed')"
-        )
+        ensure_mark(self._root)  # what stale_ratio counts from (change_count.py)
+        ensure_marker(self._root)
 
     # ---- writes ------------------------------------------------------------------------------
 
@@ -295,6 +307,7 @@ class KeywordIndex:
         every core (on one it took three times the CPU). The join with `chunks` drops the postings of
         removed chunks, so they need no DELETE of their own."""
         with self._transaction("refresh keyword weights") as cur, self._all_threads(cur):
+            self._state.pending.write(cur)  # `dead` complete for the live counts below
             n, avgdl = corpus_stats(cur)
             # before `terms` is rebuilt: see reweighted_postings_sql for the plan that order avoids
             cur.execute(f"CREATE TABLE postings_fresh AS {reweighted_postings_sql(n, avgdl)}")
@@ -307,8 +320,9 @@ class KeywordIndex:
             cur.execute("ALTER TABLE postings_fresh RENAME TO postings")
             cur.execute("DELETE FROM dead")
             self._after_commit.append(self._filter.compacted)
-            cur.execute("DELETE FROM meta WHERE key = 'changed'")
-            cur.execute("INSERT INTO meta SELECT 'changed', 0")
+            for statement in marked_now_sql():
+                cur.execute(statement)
+            self._state.pending.recounted(cur)
             self._changed_tids = None
             self._state.forget()  # terms whose df fell to 0 are gone
 
@@ -358,13 +372,15 @@ class KeywordIndex:
             raise store_error(f"prepare a batch for the keyword index ({self.db_path})", exc) from exc
 
     def _insert(self, cur: duckdb.DuckDBPyConnection, rows: int) -> None:
-        """Add the staged batch in bulk SQL (keyword_writes.insert_rows)."""
+        """Add the staged batch in bulk SQL (keyword_writes.insert_rows), which reads `terms.df`."""
+        self._state.pending.write(cur)
         changed = insert_rows(cur, rows)
         self._state.forget()  # SQL added terms and chunks behind the dictionary's back
         self._changed(changed)
 
     def _remove(self, cur: duckdb.DuckDBPyConnection, where: str, params: list[object]) -> None:
         """Remove the chunks `where` selects in bulk SQL; their ids are masked from the commit on."""
+        self._state.pending.write(cur)
         ids = remove_rows(cur, where, params)
         self._state.forget()
         self._bury(ids)
@@ -377,6 +393,8 @@ class KeywordIndex:
         incoming: Sequence[tuple[str, int, str]],
     ) -> None:
         """Remove what `where` selects and add `incoming` in a few statements (keyword_point.py)."""
+        if self._state.pending.wants_writing():
+            self._state.pending.write(cur)
         done = keyword_point.write(cur, where, params, incoming, self._state)
         self._bury(done.removed)
         self._changed(done.changed)
@@ -508,7 +526,12 @@ class KeywordIndex:
         generation = self._writes
         known = self._terms_of.get(query, generation)
         if known is None:
-            known = self._words.query_terms(cur, query, generation) or read_query_terms(cur, query)
+            pending = self._state.pending
+            with pending.lock:  # the df the table lacks, of the commit its statement reads
+                unwritten = pending.committed_df
+                known = self._words.query_terms(cur, query, generation, unwritten) or read_query_terms(
+                    cur, query, unwritten
+                )
             self._terms_of.put(query, generation, known)
         return known
 
@@ -548,13 +571,22 @@ class KeywordIndex:
 
     def stale_ratio(self) -> float:
         """Chunks added or removed since the last refresh, over the chunks indexed now (0 when fresh)."""
-        rows = self._read(
-            "read the keyword index's statistics",
-            "SELECT (SELECT coalesce(max(value), 0) FROM meta WHERE key = 'changed'), "
-            "(SELECT count(*) FROM chunks)",
-        )
-        changed, total = rows[0]
-        return float(changed or 0) / max(int(total or 0), 1)
+        pending = self._state.pending
+        self._reader()  # made before taking the lock: close() takes the cursor lock, then this one
+        with pending.lock:  # removed ids still in memory count as well (pending_writes.py)
+            changed, total, mark = self._read("read the keyword index's statistics", changed_sql())[0]
+            dead = pending.committed_dead()
+        changed = int(changed or 0) + int(dead.size) + int(np.count_nonzero(dead > (mark or 0)))
+        return float(changed) / max(int(total or 0), 1)
+
+    def document_frequencies(self) -> dict[str, int]:
+        """Every term's df as queries see it: the table's plus the committed changes it does not hold yet
+        (pending_writes.py). For checks and benchmarks; a query reads only its own terms'."""
+        pending = self._state.pending
+        self._reader()  # made before the lock, as in stale_ratio
+        with pending.lock:
+            rows = self._read("read the keyword index's terms", "SELECT term, tid, df FROM terms")
+            return {term: int(df) + pending.committed_df(int(tid)) for term, tid, df in rows}
 
     def stats(self) -> dict[str, float]:
         rows = self._read(
@@ -579,13 +611,17 @@ class _Transaction:
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         writer = self._index._writer
+        pending = self._index._state.pending
         try:
             if exc_type is None:
                 try:
-                    writer.execute("COMMIT")
+                    with pending.lock:  # readers see the table and the changes it lacks of one commit
+                        writer.execute("COMMIT")
+                        pending.committed()
                     return
                 except duckdb.Error as commit_error:
                     exc = commit_error
+            pending.rolled_back()
             try:
                 writer.execute("ROLLBACK")
             except (

@@ -8,11 +8,12 @@ write is planned in Python around the few round trips that must touch the databa
 1. `DELETE … RETURNING` removes the replaced chunks and hands back their ids, lengths and text;
 2. the old and the new text are tokenised in Python, exactly as the bulk path's SQL does
    (point_tokens.py: each distinct word is stemmed once by DuckDB's `stem`, then remembered);
-3. one plain `UPDATE terms` shifts the document frequencies by the write's net change; the new ones (which
-   the new postings' weights need) come from `WriteState`'s copy; new terms get ids from the sequence;
+3. the write's net change of the document frequencies goes to `WriteState`'s copy, which the new
+   postings' weights read, and to pending_writes.py, which writes `terms.df` in batches; new terms are
+   inserted with their df and get ids from the sequence;
 4. the inserts of the chunks (a few as SQL literals, more from Arrow), of the postings (Arrow, weighted
-   by `weight_sql`, sorted by term and chunk in numpy) and of the dead ids (integer literals), and the
-   change counter.
+   by `weight_sql`, sorted by term and chunk in numpy) and of the dead ids (integer literals). No change
+   counter: stale_ratio counts from the ids (change_count.py).
 
 The Arrow tables are read by DuckDB's replacement scan (a local variable named in the SQL), not
 `register`ed: each register/unregister pair is a catalog change inside the transaction, and the six of a
@@ -43,10 +44,10 @@ import pyarrow as pa
 
 from engine.retrieval.keyword_writes import (
     average_length,
-    count_changes,
     uncount_terms,
     weight_sql,
 )
+from engine.retrieval.pending_writes import PendingWrites
 from engine.retrieval.point_tokens import shared_stems, term_counts
 from engine.retrieval.sql_literal import sql_string
 
@@ -64,6 +65,7 @@ class WriteState:
         self._tids: dict[str, int] | None = None
         self._df = np.zeros(0, np.int64)  # df by term id, valid while _tids is loaded
         self.stems = shared_stems()  # a pure function of the word: one memo for writes and queries
+        self.pending = PendingWrites()  # df changes and removed ids not in the tables yet (pending_writes.py)
 
     def forget(self) -> None:
         self._corpus = None
@@ -79,12 +81,15 @@ class WriteState:
         self._corpus = (chunks, total_len)
 
     def tids(self, cur: duckdb.DuckDBPyConnection) -> dict[str, int]:
-        """term -> id of every term, with their document frequencies (`df`), loaded in one read."""
+        """term -> id of every term, with their document frequencies (`df`), loaded in one read, plus the
+        changes the table does not hold yet."""
         if self._tids is None:
             got = cur.execute("SELECT term, tid, df FROM terms").fetchnumpy()
             ids = np.asarray(got["tid"], dtype=np.int64)
             self._df = np.zeros(int(ids.max()) + 1 if ids.size else 0, np.int64)
             self._df[ids] = np.asarray(got["df"], dtype=np.int64)
+            unwritten, by = self.pending.unwritten()
+            self._df[unwritten] += by
             self._tids = dict(zip(got["term"].tolist(), ids.tolist(), strict=True))
         return self._tids
 
@@ -154,13 +159,10 @@ def write(
     known, fresh = _split_known(delta, tids)
     chunk_ids, term_ids = _next_ids(cur, len(incoming), len(fresh))
     _shift_df(cur, delta, state, known, dict(zip(fresh, term_ids, strict=True)))
-    if removed.size:
-        cur.execute(dead_ids_sql(removed))
+    state.pending.bury(cur, removed)
     changed = np.zeros(0, np.int64)
     if incoming:
         changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, state, chunks, total_len)
-    if removed.size or incoming:
-        count_changes(cur, len(removed) + len(incoming))
     state.set_corpus(chunks, total_len)
     return PointWrite(removed, changed)
 
@@ -177,14 +179,6 @@ def _df_change(gone: list[Counter[str]], added: list[Counter[str]]) -> Counter[s
         removed.update(terms.keys())
     delta.subtract(removed)
     return delta
-
-
-def dead_ids_sql(removed: np.ndarray) -> str:
-    """The insert of the removed chunks' ids into `dead`, the ids written as integer literals: for the few
-    ids of a point write this cost 0.2 ms of CPU where the same insert from an Arrow table cost 1.9 ms (the
-    replacement scan looks the name up among the caller's locals; 100k chunks, load 2.4)."""
-    values = ", ".join(f"({int(chunk_id)})" for chunk_id in removed)
-    return f"INSERT INTO dead VALUES {values}"
 
 
 def chunks_insert_sql(
@@ -258,10 +252,7 @@ def _shift_df(
         state.add_terms(fresh, delta)
     ids, by = known
     if ids.size:
-        point_delta = pa.table(  # noqa: F841 (read by name)
-            {"tid": pa.array(ids.astype(np.int32)), "n": pa.array(by)}
-        )
-        cur.execute("UPDATE terms SET df = terms.df + d.n FROM point_delta d WHERE terms.tid = d.tid")
+        state.pending.add(cur, ids, by)
         state.shift_df(ids, by)
 
 

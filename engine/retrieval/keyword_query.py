@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import duckdb
@@ -27,8 +28,7 @@ QUERIES_KEPT = 1024
 
 QUERY_SQL = f"""
     WITH q(term) AS ({tokenize.query_terms_sql("?")}), n AS (SELECT count(*)::DOUBLE AS n FROM chunks)
-    SELECT q.term, t.tid, log(((n.n - coalesce(t.df, 0) + 0.5) / (coalesce(t.df, 0) + 0.5)) + 1)
-    FROM q LEFT JOIN terms t ON t.term = q.term, n"""
+    SELECT q.term, t.tid, coalesce(t.df, 0), n.n FROM q LEFT JOIN terms t ON t.term = q.term, n"""
 
 
 @dataclass(frozen=True)
@@ -43,15 +43,32 @@ class QueryTerms:
 NO_TERMS = QueryTerms(frozenset(), (), 0.0)
 
 
-def read_query_terms(cur: duckdb.DuckDBPyConnection, query: str) -> QueryTerms:
-    """The query's terms, by one statement (the module docstring)."""
+def no_change(tid: int) -> int:
+    """No df change the table lacks (an index whose writes are all written)."""
+    return 0
+
+
+def idf(size: float, df: int) -> float:
+    """BM25's idf of a term in `df` of `size` chunks, as the weights' SQL computes it (`log` is log10)."""
+    return math.log10((size - df + 0.5) / (df + 0.5) + 1)
+
+
+def read_query_terms(
+    cur: duckdb.DuckDBPyConnection, query: str, unwritten: Callable[[int], int] = no_change
+) -> QueryTerms:
+    """The query's terms, by one statement (the module docstring); `unwritten(tid)` is the change of a
+    term's df that the table does not hold yet (pending_writes.py)."""
     if not query.strip():
         return NO_TERMS
     rows = cur.execute(QUERY_SQL, [query]).fetchall()
-    terms = frozenset(term for term, _, _ in rows if term)
-    tids = tuple(sorted(int(tid) for term, tid, _ in rows if term and tid is not None))
-    idfs = [float(idf) for term, _, idf in rows if term and idf is not None and math.isfinite(idf)]
-    return QueryTerms(terms, tids, math.fsum(idfs))
+    terms = frozenset(term for term, _, _, _ in rows if term)
+    tids = tuple(sorted(int(tid) for term, tid, _, _ in rows if term and tid is not None))
+    idfs = [
+        idf(float(size), int(df) + (0 if tid is None else unwritten(int(tid))))
+        for term, tid, df, size in rows
+        if term
+    ]
+    return QueryTerms(terms, tids, math.fsum(x for x in idfs if math.isfinite(x)))
 
 
 class QueryTermCache:

@@ -190,7 +190,6 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
         SELECT d.tid, p.chunk_id + {first}, p.tf, {impact_sql("d.idf", "p.tf", norm_sql("p.len", avgdl))}
         FROM new_post p JOIN new_df d USING (lid)
         ORDER BY d.tid, p.chunk_id""")
-    count_changes(cur, rows)
     if rows >= DROP_TEMP_ROWS:
         for table in _BATCH_TABLES:
             cur.execute(f"DROP TABLE {table}")
@@ -218,7 +217,6 @@ def remove_rows(cur: duckdb.DuckDBPyConnection, where: str, params: list[object]
         uncount_terms(cur, "gone")
         cur.execute("INSERT INTO dead SELECT id FROM gone")
         cur.execute(f"DELETE FROM chunks WHERE {where}", params)
-        count_changes(cur, len(ids))
     if len(ids) >= DROP_TEMP_ROWS:
         cur.execute("DROP TABLE gone")
         cur.execute("DROP TABLE df_delta")
@@ -240,11 +238,3 @@ def _shift_df(cur: duckdb.DuckDBPyConnection, sign: int) -> None:
     0 keeps its row and id until refresh_weights rebuilds `terms`: deleting it here was one more scan of
     `terms` per update, and a query for it finds only masked postings."""
     cur.execute(f"UPDATE terms SET df = terms.df + {sign} * d.n FROM df_delta d WHERE terms.tid = d.tid")
-
-
-def count_changes(cur: duckdb.DuckDBPyConnection, rows: int) -> None:
-    """Chunks added or removed since the last refresh (what `stale_ratio` reads): a plain UPDATE of the row
-    every index has from its opening on (bm25.KeywordIndex). `UPDATE … RETURNING` (to insert the row when
-    missing) made DuckDB update by delete and insert, which cost a one-file write 2-4 ms more; the count is
-    an integer literal, since a bound parameter costs the client a failed pandas import."""
-    cur.execute(f"UPDATE meta SET value = value + {int(rows)} WHERE key = 'changed'")

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 
 import duckdb
 
 from engine.retrieval import tokenize
-from engine.retrieval.keyword_query import NO_TERMS, QueryTerms
+from engine.retrieval.keyword_query import NO_TERMS, QueryTerms, idf, no_change
 from engine.retrieval.point_tokens import Stems, shared_stems
 from engine.retrieval.sql_literal import sql_string
 
@@ -49,9 +50,16 @@ class TermLookup:
         self._generation = -1
         self._size: float | None = None
 
-    def query_terms(self, cur: duckdb.DuckDBPyConnection, query: str, generation: int) -> QueryTerms | None:
+    def query_terms(
+        self,
+        cur: duckdb.DuckDBPyConnection,
+        query: str,
+        generation: int,
+        unwritten: Callable[[int], int] = no_change,
+    ) -> QueryTerms | None:
         """The query's terms, as keyword_query.read_query_terms gives them; None for a non-ASCII query.
-        `generation` is the index's write generation, read before this call."""
+        `generation` is the index's write generation, read before this call; `unwritten(tid)` is the change
+        of a term's df that the table does not hold yet (pending_writes.py)."""
         words = tokenize.ascii_words(query)
         if words is None or "\x00" in query:  # a NUL cannot go into the lookup's literal
             return None
@@ -73,14 +81,14 @@ class TermLookup:
         fetched = cur.execute(_LOOKUP_SQL.format(words=literal)).fetchall() if missing else []
         for word, term, tid, df in fetched:
             stems[word] = term or ""
-            rows[term or ""] = (None if tid is None else int(tid), int(df or 0))
+            rows[term or ""] = (None, 0) if tid is None else (int(tid), int(df or 0) + unwritten(int(tid)))
         if size is None:
             row = cur.execute("SELECT count(*) FROM chunks").fetchone()
             size = float(row[0]) if row else 0.0
         self._keep(generation, {w: stem for w, *_ in fetched if (stem := stems[w])}, rows, size)
         known = {stems[w] or "" for w in distinct} - {""}
         tids = tuple(sorted(tid for tid, _ in (rows[t] for t in known) if tid is not None))
-        idfs = [math.log10((size - rows[t][1] + 0.5) / (rows[t][1] + 0.5) + 1) for t in known]
+        idfs = [idf(size, rows[t][1]) for t in known]
         return QueryTerms(frozenset(known), tids, math.fsum(idfs))
 
     def _keep(

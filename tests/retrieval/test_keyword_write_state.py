@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import pyarrow as pa
 import pytest
 
 from engine.errors import StoreError
@@ -28,11 +29,15 @@ def weights_match_the_statistics_now(index: KeywordIndex, path: str) -> None:
     tables, they must be what the write stored."""
     cur = index._reader()
     n, avgdl = corpus_stats(cur)
+    df = index.document_frequencies()  # the table's df lag behind it (pending_writes.py)
+    cur.register("exact_df", pa.table({"term": list(df), "df": pa.array(list(df.values()), pa.int64())}))
     rows = cur.execute(
-        f"""SELECT t.term, p.w, {weight_sql("p.tf", "c.len", "t.df", n, avgdl)} FROM postings p
-        JOIN chunks c ON c.id = p.chunk_id JOIN terms t USING (tid) WHERE c.path = ?""",
+        f"""SELECT t.term, p.w, {weight_sql("p.tf", "c.len", "e.df", n, avgdl)} FROM postings p
+        JOIN chunks c ON c.id = p.chunk_id JOIN terms t USING (tid) JOIN exact_df e USING (term)
+        WHERE c.path = ?""",
         [path],
     ).fetchall()
+    cur.unregister("exact_df")
     assert [(term, w) for term, w, _ in rows] == [
         (term, pytest.approx(want, rel=1e-6)) for term, _, want in rows
     ]
@@ -121,14 +126,23 @@ def test_a_write_that_fails_after_shifting_df_leaves_the_next_write_exact(tmp_pa
         reference.close()
 
 
-def test_an_index_without_a_change_counter_gets_one_at_open_and_counts_writes(tmp_path):
+def test_an_index_from_before_the_mark_counts_on_from_its_change_counter(tmp_path):
     index = KeywordIndex(tmp_path / "k.duckdb")
-    index._writer.execute("DELETE FROM meta WHERE key = 'changed'")  # as a file no write has touched yet
+    index.upsert("/r/a.txt", ["apple", "banana"])
+    index.upsert("/r/b.txt", ["cherry"])
+    index.upsert("/r/b.txt", ["cherry", "date"])  # 3 added, then 1 removed and 2 added: 6 changes
+    index._writer.execute("DELETE FROM meta WHERE key = 'refreshed_below'")  # as the earlier code left it:
+    index._writer.execute("INSERT INTO meta VALUES ('changed', 6)")  # a counter and no mark
     index.close()
     index = KeywordIndex(tmp_path / "k.duckdb")
     try:
-        index.upsert("/r/a.txt", ["apple", "banana"])
-        index.upsert("/r/b.txt", ["cherry"])
-        assert index.stale_ratio() == pytest.approx(3 / 3)
+        assert index.stale_ratio() == pytest.approx(6 / 4)
+        index.upsert("/r/c.txt", ["elder"])
+        assert index.stale_ratio() == pytest.approx(7 / 5)
+        index.refresh_weights()
+        assert index.stale_ratio() == 0
+        index.delete("/r/a.txt")
+        index.upsert("/r/d.txt", ["fig"])
+        assert index.stale_ratio() == pytest.approx(3 / 4)  # 2 removed, 1 added; 4 chunks now
     finally:
         index.close()

@@ -40,7 +40,7 @@ def snapshot(index: KeywordIndex) -> dict[str, object]:
     postings = cur.execute("""
         SELECT c.path, c.chunk_index, t.term, p.tf, p.w FROM postings p
         JOIN chunks c ON c.id = p.chunk_id JOIN terms t USING (tid)""").fetchall()
-    terms = dict(cur.execute("SELECT term, df FROM terms WHERE df > 0").fetchall())
+    terms = {term: df for term, df in index.document_frequencies().items() if df > 0}
     return {
         "chunks": chunks,
         "tf": sorted((p, i, term, tf) for p, i, term, tf, _ in postings),
