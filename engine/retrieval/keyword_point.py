@@ -44,8 +44,8 @@ import pyarrow as pa
 
 from engine.retrieval.keyword_writes import (
     average_length,
+    impacts,
     uncount_terms,
-    weight_sql,
 )
 from engine.retrieval.pending_writes import PendingWrites
 from engine.retrieval.point_tokens import shared_stems, term_counts
@@ -292,15 +292,18 @@ def _insert(
     chunk_id = np.repeat(np.asarray(chunk_ids, np.int64), per_chunk)
     order = np.lexsort((chunk_id, tid))  # by term, then chunk, as refresh_weights sorts the table
     tid, tf, chunk_id = tid[order], tf[order], chunk_id[order]
-    point_postings = pa.table(  # noqa: F841 (read by name)
-        {
-            "tid": pa.array(tid.astype(np.int32)),
-            "chunk_id": pa.array(chunk_id),
-            "tf": pa.array(tf.astype(np.int32)),
-            "len": pa.array(np.repeat(np.asarray(lengths, np.int32), per_chunk)[order]),
-            "df": pa.array(state.dfs(tid)),
-        }
-    )
-    weight = weight_sql("tf", "len", "df", float(chunks), average_length(chunks, total_len))
-    cur.execute(f"INSERT INTO postings SELECT tid, chunk_id, tf, {weight} FROM point_postings")
+    lengths_of = np.repeat(np.asarray(lengths, np.int64), per_chunk)[order]
+    weights = impacts(tf, lengths_of, state.dfs(tid), float(chunks), average_length(chunks, total_len))
+    # from_arrow, not a replacement scan: the scan's look-up of the name among the callers' frames cost
+    # ~1.3 ms of a one-file update (1M chunks); the weights come from numpy, bit for bit weight_sql's
+    cur.from_arrow(
+        pa.table(
+            {
+                "tid": pa.array(tid.astype(np.int32)),
+                "chunk_id": pa.array(chunk_id),
+                "tf": pa.array(tf.astype(np.int32)),
+                "w": pa.array(weights),
+            }
+        )
+    ).insert_into("postings")
     return np.unique(tid)
