@@ -249,6 +249,10 @@ class KeywordIndex:
                 paths.append(path)
                 indexes.append(i)
                 texts.append(text)
+        if len(paths) < POINT_ROWS and len(replaced) <= POINT_FILES:
+            with self._transaction("update the keyword index") as cur:
+                self._point_replace(cur, replaced, list(zip(paths, indexes, texts, strict=True)))
+            return
         incoming = pa.table(
             {
                 "path": pa.array(paths, pa.string()),
@@ -256,10 +260,6 @@ class KeywordIndex:
                 "text": pa.array(texts, pa.string()),
             }
         )
-        if incoming.num_rows < POINT_ROWS and len(replaced) <= POINT_FILES:
-            with self._transaction("update the keyword index") as cur:
-                self._point_replace(cur, replaced, list(zip(paths, indexes, texts, strict=True)))
-            return
         # the batch is split and counted before the transaction begins (keyword_batch.py says why)
         with self._write_lock, self._all_threads(self._writer, incoming.num_rows), self._staged(incoming):
             with self._transaction("update the keyword index") as cur:

@@ -11,25 +11,26 @@ write is planned in Python around the few round trips that must touch the databa
 3. the write's net change of the document frequencies goes to `WriteState`'s copy, which the new
    postings' weights read, and to pending_writes.py, which writes `terms.df` in batches; new terms are
    inserted with their df and get ids from the sequence;
-4. the inserts of the chunks (a few as SQL literals, more from Arrow), of the postings (Arrow, weighted
-   by `weight_sql`, sorted by term and chunk in numpy) and of the dead ids (integer literals). No change
-   counter: stale_ratio counts from the ids (change_count.py).
+4. the inserts of the chunks (a few as SQL literals, more from Arrow) and of the postings (weighted in
+   numpy by `keyword_writes.impacts`, sorted by term and chunk, inserted with `from_arrow`). The removed
+   ids wait in pending_writes.py too, and there is no change counter (stale_ratio counts from the ids,
+   change_count.py).
 
-The Arrow tables are read by DuckDB's replacement scan (a local variable named in the SQL), not
-`register`ed: each register/unregister pair is a catalog change inside the transaction, and the six of a
-write cost more than the statements themselves (~4 ms each on a loaded machine). Hence the locals that
-look unused (`# noqa: F841`). A replacement scan still costs ~1.5 ms a statement, so the few integers of
-the dead ids go into the SQL text instead, and the replaced path too (a bound parameter costs the client a
-failed pandas import). Per one-file update, same-run A/B against the previous code (docs/keyword-writes.md):
-CPU p50 21.0 -> 17.1 ms at 1M chunks, 23.6 -> 18.4 ms at 100k (load 3.3).
+Arrow tables named in the SQL are read by DuckDB's replacement scan, not `register`ed: each
+register/unregister pair is a catalog change inside the transaction, and the six of a write cost more than
+the statements themselves (~4 ms each on a loaded machine). Hence the locals that look unused
+(`# noqa: F841`). A replacement scan still costs ~1.3-1.5 ms a statement (the client looks the name up
+among the callers' frames), so the postings go through `from_arrow(...).insert_into`, a few chunks and the
+replaced path into the SQL text (a bound parameter costs the client a failed pandas import). Per one-file
+update at 1M chunks, same-run A/B against session 7's code (docs/keyword-writes.md): p50 28.7 -> 18.7 ms.
 
 Two things are kept in memory by `WriteState` instead of being read per write: the corpus size and total
 length (what BM25's average length needs), and the term → id dictionary with each term's document
 frequency (ids never change until `refresh_weights` rebuilds the terms table; the df change with every
-write, and the writer applies the same change to its copy as to the table). Both are loaded from the
-database when first needed, kept up to date by every write, and forgotten whenever a transaction does
-not commit, a bulk write changed them in SQL, or weights are refreshed, so they can only ever be
-reloaded, never be wrong.
+write, and the copy holds them exactly, the changes the table does not hold yet included). Both are
+loaded from the database when first needed, kept up to date by every write, and forgotten whenever a
+transaction does not commit, a bulk write changed them in SQL, or weights are refreshed, so they can only
+ever be reloaded, never be wrong.
 """
 
 from __future__ import annotations
@@ -213,20 +214,14 @@ def _split_known(
     delta: Counter[str], tids: dict[str, int]
 ) -> tuple[tuple[np.ndarray, np.ndarray], list[str]]:
     """The changed terms the dictionary has, as (ids, net change) arrays, and the sorted new terms (a
-    term is new only if the write adds it): one dictionary lookup per term, in one pass."""
-    ids: list[int] = []
-    by: list[int] = []
-    fresh: list[str] = []
-    for term, n in delta.items():
-        if n == 0:
-            continue
-        tid = tids.get(term)
-        if tid is not None:
-            ids.append(tid)
-            by.append(n)
-        elif n > 0:
-            fresh.append(term)
-    return (np.asarray(ids, np.int64), np.asarray(by, np.int64)), sorted(fresh)
+    term is new only if the write adds it): one dictionary lookup per term in a comprehension, the rest in
+    numpy (a Python loop over the ~1,400 changed terms of a one-file update cost ~0.5 ms more)."""
+    terms = list(delta)
+    found = np.asarray([tids.get(term, -1) for term in terms], np.int64)
+    by = np.fromiter(delta.values(), np.int64, len(terms))
+    known = (found >= 0) & (by != 0)
+    fresh = sorted(terms[i] for i in np.flatnonzero((found < 0) & (by > 0)).tolist())
+    return (found[known], by[known]), fresh
 
 
 def _shift_df(
@@ -272,16 +267,17 @@ def _insert(
     if len(incoming) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in incoming):
         cur.execute(chunks_insert_sql(incoming, chunk_ids, lengths))
     else:
-        point_chunks = pa.table(  # noqa: F841 (read by name)
-            {
-                "id": pa.array(chunk_ids, pa.int64()),
-                "path": pa.array([p for p, _, _ in incoming], pa.string()),
-                "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
-                "len": pa.array(lengths, pa.int32()),
-                "text": pa.array([t for _, _, t in incoming], pa.string()),
-            }
-        )
-        cur.execute("INSERT INTO chunks SELECT id, path, chunk_index, len, text FROM point_chunks")
+        cur.from_arrow(  # the columns in the table's order; no replacement scan (see the postings below)
+            pa.table(
+                {
+                    "id": pa.array(chunk_ids, pa.int64()),
+                    "path": pa.array([p for p, _, _ in incoming], pa.string()),
+                    "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
+                    "len": pa.array(lengths, pa.int32()),
+                    "text": pa.array([t for _, _, t in incoming], pa.string()),
+                }
+            )
+        ).insert_into("chunks")
     per_chunk = [len(terms) for terms in new_terms]
     total = sum(per_chunk)
     if not total:

@@ -3,7 +3,7 @@ written to `terms` and `dead` in batches.
 
 A one-file update changes the df of ~700 terms (5 chunks of new text, 5 of old) and removes 5 chunks.
 Writing both with every write, one `UPDATE terms` from Arrow and one `INSERT INTO dead`, plus their
-share of the COMMIT, cost ~7 of a 25 ms update at 1M chunks (docs/keyword-writes.md). Neither table is
+share of the COMMIT, cost ~7 of a 29 ms update at 1M chunks (docs/keyword-writes.md). Neither table is
 read on a write's or a query's path: the postings carry their weights, computed from the writer's exact
 copy of every df (keyword_point.WriteState), and queries mask removed chunks with the ids in memory
 (chunk_filter.py). `terms.df` is read by a query only for its reference score (fusion.py), which adds the
