@@ -23,6 +23,7 @@ import duckdb
 
 from engine.retrieval import tokenize
 from engine.retrieval.fusion import ChunkKey, Hit
+from engine.retrieval.keyword_writes import idf
 
 QUERIES_KEPT = 1024
 
@@ -48,11 +49,6 @@ def no_change(tid: int) -> int:
     return 0
 
 
-def idf(size: float, df: int) -> float:
-    """BM25's idf of a term in `df` of `size` chunks, as the weights' SQL computes it (`log` is log10)."""
-    return math.log10((size - df + 0.5) / (df + 0.5) + 1)
-
-
 def read_query_terms(
     cur: duckdb.DuckDBPyConnection, query: str, unwritten: Callable[[int], int] = no_change
 ) -> QueryTerms:
@@ -68,7 +64,7 @@ def read_query_terms(
         for term, tid, df, size in rows
         if term
     ]
-    return QueryTerms(terms, tids, math.fsum(x for x in idfs if math.isfinite(x)))
+    return QueryTerms(terms, tids, math.fsum(idfs))
 
 
 class QueryTermCache:

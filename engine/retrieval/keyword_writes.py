@@ -26,6 +26,9 @@ from engine.retrieval.sql_literal import sql_string
 
 K1 = 1.2
 B = 0.75
+# `impacts`' exact form of weight_sql's DECIMAL literal `K1 + 1` (tf times it is exact in SQL)
+_K1_PLUS_1_TENTHS = round((K1 + 1) * 10)
+assert f"{K1 + 1}" == f"{_K1_PLUS_1_TENTHS / 10}", "the DECIMAL literal must have one decimal digit"
 # Temp tables of a batch at least this big are dropped at its end; smaller ones stay until the next write
 # replaces them (each DROP is one more statement in a one-file update, which runs ~25 of them).
 DROP_TEMP_ROWS = 5_000
@@ -46,13 +49,17 @@ def impacts(tf: np.ndarray, length: np.ndarray, df: np.ndarray, n: float, avgdl:
     meet DOUBLE operands as the nearest double; its `log` is libm's log10, which `math.log10` calls
     (numpy's own log10 may differ in the last bit), once per distinct df. A test compares the two on
     millions of random values."""
-    tenths = round((K1 + 1) * 10)
-    assert f"{K1 + 1}" == f"{tenths / 10}", "the DECIMAL literal must have one decimal digit"
     uniq, where = np.unique(np.asarray(df, np.float64), return_inverse=True)
-    idf = np.asarray([math.log10((n - d + 0.5) / (d + 0.5) + 1) for d in uniq.tolist()], np.float64)
+    idfs = np.asarray([idf(n, d) for d in uniq.tolist()], np.float64)
     tf = np.asarray(tf, np.float64)
     norm = K1 * ((1 - B) + B * (np.asarray(length, np.float64) / float(avgdl)))
-    return (idf[where] * ((tf * tenths) / 10.0 / (tf + norm))).astype(np.float32)
+    return (idfs[where] * ((tf * _K1_PLUS_1_TENTHS) / 10.0 / (tf + norm))).astype(np.float32)
+
+
+def idf(n: float, df: float) -> float:
+    """`idf_sql` in Python: BM25's idf of a term in `df` of `n` chunks (SQL's `log` is libm's log10, which
+    `math.log10` calls). The point writes' weights (`impacts`) and the queries' reference scores use it."""
+    return math.log10((n - df + 0.5) / (df + 0.5) + 1)
 
 
 def idf_sql(df: str, n: float) -> str:

@@ -53,11 +53,14 @@ class PendingWrites:
         self._marked = False  # the committed marker
         self._marked_in_tx: bool | None = None  # the marker as this transaction set it
 
+    def _set_marker(self, cur: duckdb.DuckDBPyConnection, value: bool) -> None:
+        """Set the marker in the writer's transaction unless it already reads `value` there."""
+        if (self._marked if self._marked_in_tx is None else self._marked_in_tx) != value:
+            cur.execute(_marker_sql(value))
+            self._marked_in_tx = value
+
     def _mark(self, cur: duckdb.DuckDBPyConnection) -> None:
-        marked = self._marked if self._marked_in_tx is None else self._marked_in_tx
-        if not marked:
-            cur.execute(f"UPDATE meta SET value = 1 WHERE key = '{MARKER}'")
-            self._marked_in_tx = True
+        self._set_marker(cur, True)
 
     def add(self, cur: duckdb.DuckDBPyConnection, tids: np.ndarray, by: np.ndarray) -> None:
         """Record a point write's net change `by` of the df of the (distinct) terms `tids`."""
@@ -107,10 +110,7 @@ class PendingWrites:
     def recounted(self, cur: duckdb.DuckDBPyConnection) -> None:
         """The caller's transaction wrote everything unwritten (`write`), or recounted every df after
         `write` (refresh_weights): the tables are exact."""
-        marked = self._marked if self._marked_in_tx is None else self._marked_in_tx
-        if marked:
-            cur.execute(f"UPDATE meta SET value = 0 WHERE key = '{MARKER}'")
-            self._marked_in_tx = False
+        self._set_marker(cur, False)
         self._tx, self._tx_dead = [], []
         self._written_in_tx = True
 
@@ -147,6 +147,10 @@ class PendingWrites:
         return bool(self._dead) or (self._touched > 0 and bool(self._committed.any()))
 
 
+def _marker_sql(value: bool) -> str:
+    return f"UPDATE meta SET value = {int(value)} WHERE key = '{MARKER}'"
+
+
 def _grown(values: np.ndarray, tids: np.ndarray) -> np.ndarray:
     """`values` with room for every id in `tids` (grown by at least 1024 at a time)."""
     top = int(tids.max()) + 1
@@ -165,7 +169,7 @@ def recover_if_marked(cur: duckdb.DuckDBPyConnection) -> bool:
     try:
         for statement in recover_sql():
             cur.execute(statement)
-        cur.execute(f"UPDATE meta SET value = 0 WHERE key = '{MARKER}'")
+        cur.execute(_marker_sql(False))
         cur.execute("COMMIT")
     except duckdb.Error:
         cur.execute("ROLLBACK")

@@ -11,7 +11,8 @@ from engine.retrieval import bm25 as bm25_module
 from engine.retrieval import terms as terms_module
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
-from engine.retrieval.keyword_query import idf, read_query_terms
+from engine.retrieval.keyword_query import read_query_terms
+from engine.retrieval.keyword_writes import idf
 from engine.retrieval.point_tokens import Stems
 from engine.retrieval.query_words import TermLookup
 from tests.retrieval.helpers import filled_stores

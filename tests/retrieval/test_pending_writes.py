@@ -9,7 +9,7 @@ import pytest
 
 from engine.retrieval import pending_writes
 from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.keyword_query import idf
+from engine.retrieval.keyword_writes import idf
 from tests.retrieval.test_keyword_crash import crash_after
 from tests.retrieval.test_keyword_writes import recounted_df
 
@@ -27,9 +27,13 @@ def table_df(db_or_index) -> dict[str, int]:
     return {term: int(df) for term, df in rows if df}
 
 
-def marker(db) -> float:
-    with duckdb.connect(str(db), read_only=True) as con:
-        return con.execute("SELECT value FROM meta WHERE key = 'unwritten'").fetchone()[0]
+def marker(db_or_index) -> float:
+    """meta's `unwritten` marker, read from the file or through the index."""
+    sql = "SELECT value FROM meta WHERE key = 'unwritten'"
+    if isinstance(db_or_index, KeywordIndex):
+        return db_or_index._reader().execute(sql).fetchone()[0]
+    with duckdb.connect(str(db_or_index), read_only=True) as con:
+        return con.execute(sql).fetchone()[0]
 
 
 def expected_reference(index: KeywordIndex, query: str) -> float:
@@ -100,7 +104,7 @@ def test_a_bulk_write_and_a_refresh_start_from_the_written_changes(tmp_path):
         point_writes(index)
         index.refresh_weights()
         assert table_df(index) == recounted_df(index)
-        assert marker_now(index) == 0
+        assert marker(index) == 0
     finally:
         index.close()
 
@@ -117,10 +121,6 @@ def test_changes_to_many_terms_are_written_by_the_next_write(tmp_path, monkeypat
         assert {t: n for t, n in index.document_frequencies().items() if n} == recounted_df(index)
     finally:
         index.close()
-
-
-def marker_now(index: KeywordIndex) -> float:
-    return index._reader().execute("SELECT value FROM meta WHERE key = 'unwritten'").fetchone()[0]
 
 
 def dead_table(index: KeywordIndex) -> set[int]:
