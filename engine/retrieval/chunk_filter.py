@@ -41,10 +41,18 @@ class ChunkFilter:
         return len(self._dead)
 
     def bury(self, ids: np.ndarray) -> None:
-        """These chunks were removed (call after the removing transaction committed)."""
+        """These chunks were removed (call after the removing transaction committed). The few new ids are
+        placed into the sorted array by binary search: `union1d` sorted all of it again with every write,
+        ~1 ms a one-file update once tens of thousands of ids wait for the refresh (at 1M chunks the
+        refresh comes at 5% changed)."""
         if len(ids):
+            new = np.unique(np.asarray(ids, dtype=np.int64))
             with self._lock:
-                self._dead = np.union1d(self._dead, np.asarray(ids, dtype=np.int64))
+                dead = self._dead
+                at = np.searchsorted(dead, new)
+                present = at < len(dead)
+                present[present] = dead[at[present]] == new[present]
+                self._dead = np.insert(dead, at[~present], new[~present])
 
     def compacted(self) -> None:
         """The postings of every dead chunk were deleted: nothing needs masking any more."""
