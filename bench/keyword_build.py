@@ -7,7 +7,10 @@ bench/compare.py's (bench/search_latency.py's generator: Zipfian pseudo-words, 5
 tokenizer), each timed on its own. Our build includes the closing `refresh_weights()`, since only then
 are all weights exact (FTS5 computes BM25 at query time, so its index is exact when the insert returns).
 
-Then UPDATES one-file (5-chunk) re-indexes of existing files in each backend, interleaved, p50/p95.
+Then UPDATES one-file (5-chunk) re-indexes of existing files in each backend, interleaved, p50/p95; then
+ours again once a bulk write has changed almost the share of chunks at which the indexing service refreshes
+the weights (change_count.REFRESH_STALE), where the removed ids waiting in memory are most. The update
+target is judged on the worse of the two.
 
     python bench/keyword_build.py [--rows 100000] [--updates 200] [--keep DIR]
 
@@ -40,6 +43,7 @@ from compare import Sqlite
 from search_latency import CHUNKS_PER_FILE, corpus_batches, file_path
 
 from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.change_count import REFRESH_STALE
 
 OURS, FTS5 = "SenseTree (DuckDB postings)", "SQLite FTS5"
 
@@ -132,6 +136,34 @@ def updates(
     )
 
 
+def near_refresh(keywords: KeywordIndex, rows: int, texts: list[str], n: int) -> tuple[float, float, float]:
+    """(stale ratio, p50, p95 ms) of ours' one-file update once almost REFRESH_STALE of the chunks changed
+    since the refresh: the state a watcher's update meets at its worst, where every removed id waits in
+    memory for the refresh (pending_writes.py, chunk_filter.py) and queries mask them. Files are replaced
+    in one bulk write first (each replaced file counts its chunks twice, removed and added)."""
+    files = max(rows // CHUNKS_PER_FILE, 1)
+    rng = np.random.default_rng(97)
+    ratio = keywords.stale_ratio()
+    replace = int(files * (0.9 * REFRESH_STALE - ratio) / 2)
+    if replace > 0:
+        picked = rng.choice(files, replace, replace=False).tolist()
+        step = max(len(texts) - CHUNKS_PER_FILE, 1)
+        keywords.upsert_many(
+            (file_path(f), texts[k % step : k % step + CHUNKS_PER_FILE]) for k, f in enumerate(picked)
+        )
+    ratio = keywords.stale_ratio()
+    times = []
+    for k in range(n + 2):
+        path = file_path(int(rng.integers(0, files)))
+        start = int(rng.integers(0, max(len(texts) - CHUNKS_PER_FILE, 1)))
+        began = time.perf_counter()
+        keywords.upsert(path, texts[start : start + CHUNKS_PER_FILE])
+        if k >= 2:
+            times.append((time.perf_counter() - began) * 1000)
+    p50, p95 = percentiles(times)
+    return ratio, p50, p95
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
@@ -162,13 +194,20 @@ def main() -> None:
                 f"CPU p50 {cpu[name]:6.2f} ms  ({load()})",
                 flush=True,
             )
+        stale, late_p50, late_p95 = near_refresh(keywords, args.rows, texts, args.updates)
+        print(
+            f"one-file update {OURS} at {stale:.1%} changed (the refresh comes at {REFRESH_STALE:.0%}): "
+            f"p50 {late_p50:7.2f} ms  p95 {late_p95:7.2f} ms  ({load()})",
+            flush=True,
+        )
         keywords.close()
-    p50 = figures[OURS][0]
+    p50 = max(figures[OURS][0], late_p50)  # the target holds for both
     print(f"peak RSS {peak_rss_mb():.0f} MB", flush=True)
     print(
         f"SUMMARY keyword_build {args.rows:,} chunks: bulk build x{ratio:.2f} of SQLite FTS5's throughput "
-        f"(target >= 0.5 {'met' if ratio >= 0.5 else 'MISSED'}); one-file update p50 {p50:.2f} ms / p95 "
-        f"{figures[OURS][1]:.2f} ms, CPU p50 {cpu[OURS]:.2f} ms (FTS5 {figures[FTS5][0]:.2f} ms; "
+        f"(target >= 0.5 {'met' if ratio >= 0.5 else 'MISSED'}); one-file update p50 {figures[OURS][0]:.2f} "
+        f"ms / p95 {figures[OURS][1]:.2f} ms, CPU p50 {cpu[OURS]:.2f} ms (FTS5 {figures[FTS5][0]:.2f} ms), "
+        f"at {stale:.1%} changed p50 {late_p50:.2f} ms / p95 {late_p95:.2f} ms ("
         f"target <= 20 ms at 1M chunks "
         f"{'met' if p50 <= 20 else 'MISSED'}); {load()}",
         flush=True,

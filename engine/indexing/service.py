@@ -27,6 +27,7 @@ from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
 from engine.paths import normalize
 from engine.results import Done
+from engine.retrieval.change_count import REFRESH_STALE
 from engine.roots import SENSES_LIMIT, Roots
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ class IndexService:
 
     def maintenance(self) -> None:
         """Fold recent writes into the search structures once the queue is quiet."""
-        if self.keywords.stale_ratio() > 0.05:
+        if self.keywords.stale_ratio() > REFRESH_STALE:
             self.keywords.refresh_weights()
         self.vectors.optimize()
 
