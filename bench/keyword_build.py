@@ -104,6 +104,13 @@ def build_kept(rows: int, work: Path) -> tuple[KeywordIndex, Sqlite, dict[str, f
     return keywords, lite, seconds, texts, 0
 
 
+def one_file(rng: np.random.Generator, files: int, texts: list[str]) -> tuple[str, list[str]]:
+    """A random existing file and the 5 chunks of other text an update gives it."""
+    path = file_path(int(rng.integers(0, files)))  # drawn before the text, as the runs so far did
+    start = int(rng.integers(0, max(len(texts) - CHUNKS_PER_FILE, 1)))
+    return path, texts[start : start + CHUNKS_PER_FILE]
+
+
 def updates(
     keywords: KeywordIndex, lite: Sqlite, rows: int, texts: list[str], n: int, earlier_passes: int = 0
 ) -> tuple[dict[str, tuple[float, float]], dict[str, float]]:
@@ -121,9 +128,7 @@ def updates(
     cpu: dict[str, list[float]] = {OURS: [], FTS5: []}
     runners = {OURS: keywords.upsert, FTS5: lite.replace}
     for k in range(n + 2):
-        path = file_path(int(rng.integers(0, files)))
-        start = int(rng.integers(0, max(len(texts) - CHUNKS_PER_FILE, 1)))
-        chunks = texts[start : start + CHUNKS_PER_FILE]
+        path, chunks = one_file(rng, files, texts)
         for name in list(runners)[k % 2 :] + list(runners)[: k % 2]:
             began, cpu_began = time.perf_counter(), time.process_time()
             runners[name](path, chunks)
@@ -154,10 +159,9 @@ def near_refresh(keywords: KeywordIndex, rows: int, texts: list[str], n: int) ->
     ratio = keywords.stale_ratio()
     times = []
     for k in range(n + 2):
-        path = file_path(int(rng.integers(0, files)))
-        start = int(rng.integers(0, max(len(texts) - CHUNKS_PER_FILE, 1)))
+        path, chunks = one_file(rng, files, texts)
         began = time.perf_counter()
-        keywords.upsert(path, texts[start : start + CHUNKS_PER_FILE])
+        keywords.upsert(path, chunks)
         if k >= 2:
             times.append((time.perf_counter() - began) * 1000)
     p50, p95 = percentiles(times)
