@@ -18,12 +18,14 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import clutter, documents, life, pools, queries, work
+from . import clutter, documents, extras, life, pools, queries, work
 from .person import Person, draw
 from .plan import Plan
 from .writers import write_all
 
-__all__ = ["GardenLabels", "Group", "PersonalFolder", "Person", "Query", "build"]
+__all__ = ["KINDS", "GardenLabels", "Group", "PersonalFolder", "Person", "Plan", "Query", "build", "plan"]
+
+KINDS = ("keyword", "known_item", "topic", "meaning", "nonsense")
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,14 @@ def plan(seed: int = 0, size: str = "full") -> tuple[Plan, Person]:
     life.journal(built, person)
     photos = life.pictures(built, person)
     clutter.code(built)
+    extras.car(built, person)
+    extras.career(built, person)
+    extras.hobbies(built, person)
+    extras.music(built)
+    extras.old_pictures(built)
+    extras.second_project(built)
+    extras.lessons(built)
+    extras.more_downloads(built, person)
     clutter.downloads(built, person, recipes, photos)
     clutter.unhelpful(built, person)
     clutter.desktop(built, person)

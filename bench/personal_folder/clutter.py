@@ -158,4 +158,8 @@ def code(plan: Plan) -> None:
     for name, text in CODE.items():
         fmt = name.rsplit(".", 1)[1]
         plan.add(f"Code/photo-sorter/{name}", fmt, text, plan.day(2024, 8, 17))
-    plan.mean(("program that files snapshots by when they were captured",), "Code/photo-sorter/README.md")
+    phrases = (
+        "script organising snapshots into a timeline",
+        "tool to arrange my photo library chronologically",
+    )
+    plan.mean(phrases, "Code/photo-sorter/README.md")

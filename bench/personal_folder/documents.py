@@ -30,7 +30,7 @@ def housing(plan: Plan, p: Person) -> None:
     plan.series.append(tuple(receipts))
     plan.mean(("proof I paid for my accommodation", "evidence of housing charges settled"), *receipts)
     bills = []
-    for m in range(1, plan.n(10, 3) + 1):
+    for m in range(1, plan.n(12, 3) + 1):
         path = f"Documents/Housing/electricity-bill-2024-{m:02d}.pdf"
         bills.append(path)
         plan.add(path, "pdf", _bill(p, m, plan.rng.randint(140, 420)), plan.day(2024, m, 9))
@@ -105,7 +105,7 @@ def taxes(plan: Plan, p: Person) -> None:
         "or services were provided in exchange.",
         plan.day(2023, 12, 12),
     )
-    plan.mean(("giving money to a good cause",), gift)
+    plan.mean(("supporting a nonprofit financially", "helping a humanitarian organisation"), gift)
     laptop = "Documents/Taxes/laptop-receipt.pdf"
     plan.add(
         laptop,
@@ -188,9 +188,9 @@ def finance(plan: Plan, p: Person) -> None:
         text, balance = _statement(plan, p, m, balance)
         plan.add(path, "pdf", text, plan.day(2024, m, 28))
     plan.series.append(tuple(statements))
-    plan.mean(("record of cash coming in and going out of my checking",), *statements)
+    plan.mean(("what went in and out of my checking", "overview of my current account spending"), *statements)
     exports = []
-    for m in range(1, plan.n(8, 2) + 1):
+    for m in range(1, plan.n(12, 2) + 1):
         path = f"Documents/Finance/exports/transactions-2024-{m:02d}.csv"
         exports.append(path)
         rows = ["date,description,category,amount"]

@@ -11,7 +11,7 @@ from .plan import Plan
 
 
 def travel(plan: Plan, p: Person) -> None:
-    for i, (city, country, region, sights, dishes, transport) in enumerate(p.trips[: plan.n(4, 2)]):
+    for i, (city, country, regions, sights, dishes, transport) in enumerate(p.trips[: plan.n(4, 2)]):
         month = (3, 6, 9, 11)[i]
         slug = city.lower().replace(" ", "-")
         notes = f"Travel/{slug}-trip-notes.md"
@@ -34,7 +34,8 @@ def travel(plan: Plan, p: Person) -> None:
             ),
             plan.day(2024, month, 20),
         )
-        plan.mean((f"holiday in {region}", f"{region} vacation memories"), notes)
+        forms = ("holiday in", "vacation memories from")
+        plan.mean(tuple(f"{form} {r}" for r in regions for form in forms), notes)
         itinerary = f"Travel/{slug}-itinerary.pdf"
         plan.add(
             itinerary,
@@ -102,7 +103,7 @@ def recipe_text(dish: str, kind: str, ingredients: tuple[str, ...], cook: str) -
     steps = "\n".join(f"{i}. {step}" for i, step in enumerate(_METHOD[kind], 1))
     items = "\n".join(f"- {item}" for item in ingredients)
     return (
-        f"# {dish}\n\nServes four. Adapted from a version {cook} made for us years ago.\n\n"
+        f"# {dish}\n\nServes four. Adapted from {cook}'s version, a favourite for years.\n\n"
         f"## Ingredients\n{items}\n\n## Method\n{steps}\n\nNotes: keeps for two days in the fridge.\n"
     )
 
@@ -131,39 +132,39 @@ _FILLER = (
 
 
 def journal(plan: Plan, p: Person) -> None:
-    days = sorted(plan.rng.sample(range(3, 360), plan.n(32, 8)))
+    """Date-named days of one template (a series): two in three tell an event, the rest are filler."""
     events = list(p.events)
     paths = []
-    for n, doy in enumerate(days):
-        when = date.fromordinal(date(2024, 1, 1).toordinal() + doy - 1)
-        path = f"Journal/2024/{when.isoformat()}.md"
-        paths.append(path)
-        if n % 3 != 2 and events:
-            text, mood, phrases = events.pop()
-            event = text.format(sib=p.sibling, friend=p.friend, pet=p.pet)
-            plan.mean(phrases, path)
-        else:
-            event, mood = plan.rng.choice(_FILLER), plan.rng.choice(("calm", "flat", "okay"))
-        plan.add(
-            path,
-            "md",
-            (
-                f"# {calendar.day_name[when.weekday()]} {when.day} {MONTHS[when.month - 1]} "
-                f"2024\n\nMood: {mood}\n\n"
-                f"Today {event}. I keep thinking about it, and writing it down helps.\n\n"
-                "Grateful for: "
-                f"{plan.rng.choice(('coffee', 'the weather', p.pet, p.friend, 'a good book'))}\n"
-            ),
-            plan.day(when.year, when.month, when.day, 22),
-        )
-        plan.conventional.add(path)
+    for year, count in ((2023, plan.n(12, 0)), (2024, plan.n(36, 8))):
+        for n, doy in enumerate(sorted(plan.rng.sample(range(3, 360), count))):
+            when = date.fromordinal(date(year, 1, 1).toordinal() + doy - 1)
+            path = f"Journal/{year}/{when.isoformat()}.md"
+            paths.append(path)
+            if n % 3 != 2 and events:
+                text, mood, phrases = events.pop()
+                event = text.format(sib=p.sibling, friend=p.friend, pet=p.pet)
+                plan.mean(phrases, path)
+            else:
+                event, mood = plan.rng.choice(_FILLER), plan.rng.choice(("calm", "flat", "okay"))
+            grateful = plan.rng.choice(("coffee", "the weather", p.pet, p.friend, "a warm bath"))
+            plan.add(
+                path,
+                "md",
+                (
+                    f"# {calendar.day_name[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {year}\n\n"
+                    f"Mood: {mood}\n\nToday {event}. I keep thinking about it, and writing it down helps.\n\n"
+                    f"Grateful for: {grateful}\n"
+                ),
+                plan.day(when.year, when.month, when.day, 22),
+            )
+            plan.conventional.add(path)
     plan.series.append(tuple(paths))
 
 
 def pictures(plan: Plan, p: Person) -> list[str]:
     paths = []
     width, height = plan.n(640, 160), plan.n(480, 120)
-    for i in range(plan.n(22, 5)):
+    for i in range(plan.n(40, 5)):
         month, day = 1 + i % 12, 1 + (i * 5) % 27
         if i % 3 == 2:
             name = f"PXL_2024{month:02d}{day:02d}_{plan.rng.randint(100000, 235959)}.jpg"

@@ -82,7 +82,7 @@ def draw(rng: random.Random) -> Person:
         doctor=rng.choice(pools.DOCTORS),
         vet=rng.choice(pools.VETS),
         medicines=tuple(rng.sample(pools.MEDICINES, 2)),
-        trips=tuple(rng.sample(pools.DESTINATIONS, 4)),
+        trips=_one_per_continent(rng),
         recipes=tuple(rng.sample(pools.RECIPES, 13)),
         meetings=tuple(rng.sample(pools.MEETINGS, 14)),
         events=tuple(rng.sample(pools.EVENTS, len(pools.EVENTS))),
@@ -92,3 +92,13 @@ def draw(rng: random.Random) -> Person:
         utility=rng.choice(pools.UTILITIES),
         rent=rng.randrange(750, 1900, 25),
     )
+
+
+def _one_per_continent(rng: random.Random) -> tuple[tuple, ...]:
+    """Four trips on four continents, so "holiday in Asia" has one right answer."""
+    by_continent: dict[str, list[tuple]] = {}
+    for trip in pools.DESTINATIONS:
+        continent = "Americas" if "America" in trip[2][0] else trip[2][0]
+        by_continent.setdefault(continent, []).append(trip)
+    continents = rng.sample(sorted(by_continent), 4)
+    return tuple(rng.choice(by_continent[c]) for c in continents)

@@ -123,12 +123,13 @@ MEDICINES = (
     ("salbutamol", "100 microgram inhaler", "two puffs when wheezy", "mild asthma"),
     ("levothyroxine", "75 microgram tablet", "on an empty stomach", "an underactive thyroid"),
 )
-# city, country, paraphrase region (never written in the notes), sights, dishes, transport
+# city, country, regions (never written in the notes; the first picks one trip per continent), sights,
+# dishes, transport
 DESTINATIONS = (
     (
         "Seoul",
         "Korea",
-        "Asia",
+        ("Asia", "the Far East"),
         ("Gyeongbokgung palace", "Bukchon hanok village", "Namsan tower"),
         ("bibimbap", "tteokbokki", "Korean barbecue"),
         "the subway",
@@ -136,7 +137,7 @@ DESTINATIONS = (
     (
         "Kyoto",
         "Japan",
-        "Asia",
+        ("Asia", "the Far East"),
         ("Fushimi Inari shrine", "the Arashiyama bamboo grove", "Kinkaku-ji"),
         ("kaiseki", "matcha sweets", "yudofu"),
         "the city buses",
@@ -144,7 +145,7 @@ DESTINATIONS = (
     (
         "Hanoi",
         "Vietnam",
-        "Asia",
+        ("Asia", "Indochina"),
         ("Hoan Kiem lake", "the Temple of Literature", "the Old Quarter"),
         ("pho", "bun cha", "egg coffee"),
         "motorbike taxis",
@@ -152,7 +153,7 @@ DESTINATIONS = (
     (
         "Lisbon",
         "Portugal",
-        "Europe",
+        ("Europe", "the Iberian peninsula"),
         ("the Alfama district", "Belem tower", "the Jeronimos monastery"),
         ("pasteis de nata", "grilled sardines", "bacalhau"),
         "tram 28",
@@ -160,7 +161,7 @@ DESTINATIONS = (
     (
         "Reykjavik",
         "Iceland",
-        "the far north",
+        ("Europe", "the far north"),
         ("the Golden Circle", "Hallgrimskirkja", "the Blue Lagoon"),
         ("lamb soup", "skyr", "rye bread ice cream"),
         "a rented jeep",
@@ -168,7 +169,7 @@ DESTINATIONS = (
     (
         "Marrakesh",
         "Morocco",
-        "Africa",
+        ("Africa", "the Maghreb"),
         ("the Jemaa el-Fnaa square", "the Majorelle garden", "the souks"),
         ("tagine", "couscous", "mint tea"),
         "petit taxis",
@@ -176,7 +177,7 @@ DESTINATIONS = (
     (
         "Oaxaca",
         "Mexico",
-        "Latin America",
+        ("Latin America", "Central America"),
         ("Monte Alban", "the Tule tree", "Hierve el Agua"),
         ("mole negro", "tlayudas", "chapulines"),
         "colectivos",
@@ -184,7 +185,7 @@ DESTINATIONS = (
     (
         "Cusco",
         "Peru",
-        "South America",
+        ("South America", "the Andes"),
         ("Machu Picchu", "the Sacred Valley", "Sacsayhuaman"),
         ("ceviche", "lomo saltado", "coca tea"),
         "the Inca Rail train",
@@ -192,7 +193,7 @@ DESTINATIONS = (
     (
         "Cape Town",
         "South Africa",
-        "Africa",
+        ("Africa", "the Rainbow Nation"),
         ("Table Mountain", "Boulders Beach", "the Cape of Good Hope"),
         ("bobotie", "braai", "malva pudding"),
         "a hired car",
@@ -200,7 +201,7 @@ DESTINATIONS = (
     (
         "Hobart",
         "Tasmania",
-        "Australia",
+        ("Australia", "Oceania"),
         ("MONA", "Mount Wellington", "Salamanca market"),
         ("scallop pies", "oysters", "leatherwood honey"),
         "a campervan",
@@ -208,7 +209,7 @@ DESTINATIONS = (
     (
         "Istanbul",
         "Turkey",
-        "Europe",
+        ("Europe", "Anatolia"),
         ("the Hagia Sophia", "the Grand Bazaar", "the Bosphorus ferry"),
         ("simit", "lahmacun", "baklava"),
         "the ferries",
@@ -216,7 +217,7 @@ DESTINATIONS = (
     (
         "Quebec City",
         "Canada",
-        "North America",
+        ("North America", "the New World"),
         ("the Chateau Frontenac", "Montmorency Falls", "Petit-Champlain"),
         ("poutine", "tourtiere", "maple taffy"),
         "the funicular",
@@ -252,7 +253,7 @@ RECIPES = (
         "Lentil soup",
         "stovetop",
         ("red lentils", "carrots", "celery", "cumin", "lemon", "vegetable stock"),
-        ("warming pulse broth for winter",),
+        ("comforting pulse broth for winter",),
     ),
     (
         "Pad thai",
@@ -288,7 +289,7 @@ RECIPES = (
         "Gazpacho",
         "no-cook",
         ("tomatoes", "cucumber", "green pepper", "garlic", "olive oil", "sherry vinegar"),
-        ("chilled Spanish summer soup",),
+        ("cold Andalusian summer starter",),
     ),
     (
         "Focaccia",
@@ -300,13 +301,13 @@ RECIPES = (
         "Miso ramen",
         "stovetop",
         ("ramen noodles", "miso paste", "pork belly", "soft eggs", "spring onions", "nori"),
-        ("Japanese noodle bowl in fermented soybean broth",),
+        ("Japanese noodle bowl in fermented soybean broth", "Japanese bowl in fermented soybean broth"),
     ),
     (
         "Falafel",
         "fry",
         ("chickpeas", "parsley", "garlic", "cumin", "coriander seed", "tahini"),
-        ("fried chickpea balls from the Middle East",),
+        ("fried bean fritters from the Levant",),
     ),
     (
         "Carrot cake",
@@ -318,7 +319,7 @@ RECIPES = (
         "Chili con carne",
         "slow",
         ("minced beef", "kidney beans", "chipotle", "tomatoes", "onion", "cumin"),
-        ("spicy Tex-Mex bean and meat pot",),
+        ("spicy Tex-Mex stew",),
     ),
     (
         "Greek salad",
@@ -369,13 +370,13 @@ MEETINGS = (
         "Budget review",
         ("overspend on contractors", "software licences", "travel costs for the autumn"),
         "freeze discretionary spending until January",
-        ("money allocation for next year",),
+        ("money allocation for the coming year",),
     ),
     (
         "Office move",
         ("new floor plan on the third storey", "packing crates", "desk assignments"),
         "the removal firm comes on the 14th",
-        ("relocating our workplace",),
+        ("relocating our workplace", "moving to different premises"),
     ),
     (
         "Security incident",
@@ -387,7 +388,7 @@ MEETINGS = (
         "Product launch",
         ("launch date", "press release", "pricing page", "beta feedback"),
         "launch slips one week to fix the checkout bug",
-        ("releasing the new offering to market",),
+        ("releasing the new offering to market", "unveiling our newest item to buyers"),
     ),
     (
         "Quarterly planning",
@@ -417,7 +418,7 @@ MEETINGS = (
         "Data migration",
         ("moving the warehouse tables to the new cluster", "downtime window", "rollback plan"),
         "cut over on Sunday night",
-        ("transferring records between systems",),
+        ("transferring records between systems", "copying stored information to another platform"),
     ),
     (
         "Onboarding",
@@ -429,7 +430,7 @@ MEETINGS = (
         "Accessibility audit",
         ("screen reader testing", "colour contrast", "keyboard navigation"),
         "fix the twelve blocking issues before release",
-        ("making the website usable for disabled people",),
+        ("making the website usable for the blind",),
     ),
     (
         "Vendor selection",
@@ -459,7 +460,11 @@ MEETINGS = (
         "Incident retrospective",
         ("the outage on Tuesday", "timeline of the failure", "alerting gaps"),
         "add an alert on queue depth",
-        ("post-mortem of the service crash",),
+        (
+            "post-mortem of the service crash",
+            "review after the site went down",
+            "analysis of why production broke",
+        ),
     ),
     (
         "Training budget",
@@ -470,6 +475,14 @@ MEETINGS = (
 )
 # journal event, mood, paraphrases (journal days are a series of one template)
 EVENTS = (
+    ("my best friend {friend} announced she is pregnant", "overjoyed", ("expecting a baby",)),
+    ("the car failed its inspection because of the brakes", "frustrated", ("vehicle did not pass the test",)),
+    ("a colleague left the company and we had farewell drinks", "wistful", ("goodbye party for a coworker",)),
+    ("hiked up the hill behind town and watched the sunrise", "peaceful", ("dawn walk in nature",)),
+    ("my laptop died and I lost a week of photos", "furious", ("computer crash and missing files",)),
+    ("went to the cinema alone and loved it", "content", ("solo film outing",)),
+    ("my nephew turned six, chaos and cake at the party", "happy", ("child's birthday celebration",)),
+    ("paid off the last of the credit card debt", "relieved", ("finally free of what I owed",)),
     ("my sister {sib} came over and we cooked dinner together", "happy", ("family visit",)),
     (
         "the boiler broke and the plumber could not come until Thursday",
@@ -485,7 +498,11 @@ EVENTS = (
         ("talking to an elderly relative",),
     ),
     ("the project deadline moved again and I stayed late", "stressed", ("overtime at the office",)),
-    ("finished reading a novel that made me cry on the tram", "moved", ("emotional book",)),
+    (
+        "finished reading a novel that made me cry on the tram",
+        "moved",
+        ("story that brought me to tears", "sad fiction"),
+    ),
     ("first swim in the sea this year, the water was freezing", "alive", ("cold ocean dip",)),
     ("argued with {friend} about money and felt bad afterwards", "sad", ("falling out with a mate",)),
     ("snow all day, stayed in and did a jigsaw puzzle", "cosy", ("wintry lazy afternoon",)),

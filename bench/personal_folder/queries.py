@@ -25,6 +25,8 @@ STOP = frozenset(
     ).split()
 )
 _WORD = re.compile(r"[a-z0-9]+")
+_NAME = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{3,}")  # a capitalised word inside a sentence: a name
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n")
 
 
 def words(text: str) -> list[str]:
@@ -81,27 +83,46 @@ def _tokens(entry: Entry) -> set[str]:
     return set(words(f"{entry.text or ''} {entry.path}"))
 
 
+def _interleaved(plan: Plan, rng: random.Random, skip: tuple[str, ...] = ()) -> list[str]:
+    """Originals with text, shuffled, then dealt one folder at a time so no folder dominates."""
+    by_folder: dict[str, list[str]] = {}
+    for path, entry in sorted(plan.entries.items()):
+        if entry.text and entry.copy_of is None and entry.fmt not in skip:
+            by_folder.setdefault(path.rsplit("/", 1)[0], []).append(path)
+    for paths in by_folder.values():
+        rng.shuffle(paths)
+    folders = sorted(by_folder)
+    rng.shuffle(folders)
+    longest = max(len(paths) for paths in by_folder.values())
+    return [by_folder[f][i] for i in range(longest) for f in folders if i < len(by_folder[f])]
+
+
 def keyword(plan: Plan, rng: random.Random, count: int) -> list[tuple[str, frozenset[str]]]:
-    """Rare words (held by at most two documents) drawn from distinct documents."""
+    """A distinctive word (a name, or a long word held by at most two documents), sometimes two."""
     tokens = {p: _tokens(e) for p, e in plan.entries.items()}
     docs_of: dict[str, set[str]] = {}
     for path, toks in tokens.items():
         for tok in toks:
             docs_of.setdefault(tok, set()).add(plan.entries[path].doc)
-    sources = sorted(p for p, e in plan.entries.items() if e.text and e.copy_of is None)
-    rng.shuffle(sources)
-    out, used = [], set()
-    for path in sources:
+    out: list[tuple[str, frozenset[str]]] = []
+    used: set[str] = set()
+    for path in _interleaved(plan, rng):
+        named = set(words(" ".join(_NAME.findall(plan.entries[path].text or ""))))
         rare = sorted(
             t
             for t in tokens[path]
-            if t.isalpha() and len(t) >= 5 and t not in STOP and len(docs_of[t]) <= 2 and t not in used
+            if t.isalpha()
+            and t not in STOP
+            and t not in used
+            and len(docs_of[t]) <= 2
+            and (len(t) >= 7 or (t in named and len(t) >= 4))
         )
         if not rare:
             continue
-        word = rng.choice(rare)
-        used.add(word)
-        out.append((word, frozenset(p for p, toks in tokens.items() if word in toks)))
+        chosen = rng.sample(rare, 2 if len(rare) > 3 and rng.random() < 0.3 else 1)
+        used.update(chosen)
+        right = frozenset(p for p, toks in tokens.items() if set(chosen) <= toks)
+        out.append((" ".join(chosen), right))
         if len(out) == count:
             break
     return out
@@ -112,27 +133,21 @@ def _norm(text: str) -> str:
 
 
 def known_item(plan: Plan, rng: random.Random, count: int) -> list[tuple[str, frozenset[str]]]:
-    """3–5 consecutive words from one document's prose that no other document holds."""
-    normed = {p: _norm(e.text or "") for p, e in plan.entries.items()}
-    sources = sorted(
-        p
-        for p, e in plan.entries.items()
-        if e.text and e.copy_of is None and e.fmt not in ("py", "toml", "csv")
-    )
-    rng.shuffle(sources)
-    out = []
-    for path in sources:
-        raw = (plan.entries[path].text or "").split()
-        if len(raw) < 12:
-            continue
-        for _attempt in range(6):
+    """3–5 consecutive words from one line of one document's prose that no other document holds."""
+    normed = {p: f" {_norm(e.text or '')} " for p, e in plan.entries.items()}
+    out: list[tuple[str, frozenset[str]]] = []
+    for path in _interleaved(plan, rng, skip=("py", "toml", "csv")):
+        sentences = _SENTENCE.split(plan.entries[path].text or "")
+        lines = [s.split() for s in sentences if len(s.split()) >= 5]
+        for _attempt in range(8 if lines else 0):
+            line = rng.choice(lines)
             n = rng.randint(3, 5)
-            start = rng.randrange(0, len(raw) - n)
-            phrase = " ".join(w.strip(".,;:!?()#*-\"'") for w in raw[start : start + n])
+            start = rng.randrange(0, len(line) - n + 1)
+            phrase = " ".join(w.strip(".,;:!?()#*-\"'`") for w in line[start : start + n])
             key = _norm(phrase)
-            if len([w for w in words(key) if w not in STOP and w.isalpha()]) < 2:
+            if len(key.split()) != n or len([w for w in key.split() if w not in STOP and w.isalpha()]) < 2:
                 continue
-            relevant = frozenset(p for p, t in normed.items() if f" {key} " in f" {t} ")
+            relevant = frozenset(p for p, t in normed.items() if f" {key} " in t)
             if len({plan.entries[p].doc for p in relevant}) == 1:
                 out.append((phrase, relevant))
                 break
@@ -157,6 +172,10 @@ TOPICS = {
     "pictures": "Pictures",
     "code": "Code",
     "statements": "Documents/Finance/statements",
+    "car": "Documents/Car",
+    "career": "Documents/Career",
+    "music": "Music",
+    "learning": "Documents/Learning",
     # words a person uses for the same folders
     "cooking": "Recipes",
     "diary": "Journal",

@@ -9,7 +9,7 @@ from .plan import Plan
 
 def invoices(plan: Plan, p: Person) -> None:
     paths = []
-    for i in range(1, plan.n(10, 3) + 1):
+    for i in range(1, plan.n(12, 3) + 1):
         client = p.clients[i % len(p.clients)]
         hours = plan.rng.randint(6, 40)
         path = f"Documents/Work/invoices/invoice-2024-{i:03d}.pdf"
@@ -33,7 +33,7 @@ def invoices(plan: Plan, p: Person) -> None:
 
 def meetings(plan: Plan, p: Person) -> None:
     paths = []
-    for i, (subject, points, decision, phrases) in enumerate(p.meetings[: plan.n(12, 4)]):
+    for i, (subject, points, decision, phrases) in enumerate(p.meetings[: plan.n(14, 4)]):
         month, day = 1 + i % 11, 3 + (i * 7) % 24
         path = f"Documents/Work/meetings/2024-{month:02d}-{day:02d}-{_slug(subject)}.md"
         paths.append(path)
@@ -74,7 +74,7 @@ def _slug(text: str) -> str:
 def payslips(plan: Plan, p: Person) -> None:
     paths = []
     gross = 3600 + p.house * 3
-    for m in range(1, plan.n(8, 2) + 1):
+    for m in range(1, plan.n(12, 2) + 1):
         path = f"Documents/Work/payslips/payslip-2024-{m:02d}.pdf"
         paths.append(path)
         bonus = 400 if m == 6 else 0
@@ -93,7 +93,7 @@ def payslips(plan: Plan, p: Person) -> None:
             plan.day(2024, m, 25),
         )
     plan.series.append(tuple(paths))
-    plan.mean(("what my employer deposited this period, with deductions",), *paths)
+    plan.mean(("wage breakdown from my job", "earnings slip after deductions"), *paths)
 
 
 def report(plan: Plan, p: Person) -> None:
