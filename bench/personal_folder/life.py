@@ -5,6 +5,7 @@ from __future__ import annotations
 import calendar
 from datetime import date
 
+from . import pools
 from .documents import MONTHS
 from .person import Person
 from .plan import Plan
@@ -103,14 +104,15 @@ def recipe_text(dish: str, kind: str, ingredients: tuple[str, ...], cook: str) -
     steps = "\n".join(f"{i}. {step}" for i, step in enumerate(_METHOD[kind], 1))
     items = "\n".join(f"- {item}" for item in ingredients)
     return (
-        f"# {dish}\n\nServes four. Adapted from {cook}'s version, a favourite for years.\n\n"
+        f"# {dish}\n\n{pools.BLURBS[dish]} Serves four. Adapted from {cook}'s version, a favourite "
+        "for years.\n\n"
         f"## Ingredients\n{items}\n\n## Method\n{steps}\n\nNotes: keeps for two days in the fridge.\n"
     )
 
 
 def recipes(plan: Plan, p: Person) -> list[str]:
     paths = []
-    for dish, kind, ingredients, phrases in p.recipes[: plan.n(12, 3)]:
+    for dish, kind, ingredients, phrases in p.recipes[: plan.span(10, 12, 3)]:
         path = f"Recipes/{dish.lower().replace(' ', '-')}.md"
         paths.append(path)
         plan.add(
@@ -135,24 +137,25 @@ def journal(plan: Plan, p: Person) -> None:
     """Date-named days of one template (a series): two in three tell an event, the rest are filler."""
     events = list(p.events)
     paths = []
-    for year, count in ((2023, plan.n(12, 0)), (2024, plan.n(36, 8))):
+    for year, count in ((2023, plan.span(10, 18, 0)), (2024, plan.span(32, 42, 8))):
         for n, doy in enumerate(sorted(plan.rng.sample(range(3, 360), count))):
             when = date.fromordinal(date(year, 1, 1).toordinal() + doy - 1)
             path = f"Journal/{year}/{when.isoformat()}.md"
             paths.append(path)
             if n % 3 != 2 and events:
-                text, mood, phrases = events.pop()
+                text, detail, mood, phrases = events.pop()
                 event = text.format(sib=p.sibling, friend=p.friend, pet=p.pet)
                 plan.mean(phrases, path)
             else:
                 event, mood = plan.rng.choice(_FILLER), plan.rng.choice(("calm", "flat", "okay"))
+                detail = "Nothing else to report."
             grateful = plan.rng.choice(("coffee", "the weather", p.pet, p.friend, "a warm bath"))
             plan.add(
                 path,
                 "md",
                 (
                     f"# {calendar.day_name[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {year}\n\n"
-                    f"Mood: {mood}\n\nToday {event}. I keep thinking about it, and writing it down helps.\n\n"
+                    f"Mood: {mood}\n\nToday {event}. {detail}\n\n"
                     f"Grateful for: {grateful}\n"
                 ),
                 plan.day(when.year, when.month, when.day, 22),
@@ -164,7 +167,7 @@ def journal(plan: Plan, p: Person) -> None:
 def pictures(plan: Plan, p: Person) -> list[str]:
     paths = []
     width, height = plan.n(640, 160), plan.n(480, 120)
-    for i in range(plan.n(40, 5)):
+    for i in range(plan.span(36, 50, 5)):
         month, day = 1 + i % 12, 1 + (i * 5) % 27
         if i % 3 == 2:
             name = f"PXL_2024{month:02d}{day:02d}_{plan.rng.randint(100000, 235959)}.jpg"

@@ -21,7 +21,7 @@ STOP = frozenset(
         "me my mine no not of on or our so than that the their them then there these they this to "
         "up was we were "
         "what when where which who why will with would you your all any some one two about after before over "
-        "under again also just more most other such only own same very too get got out off"
+        "under again also just more most other such only own same very too get got out off another each every"
     ).split()
 )
 _WORD = re.compile(r"[a-z0-9]+")
@@ -34,10 +34,14 @@ def words(text: str) -> list[str]:
 
 
 def stem(word: str) -> str:
+    """Crude on purpose: strip one of s/es/ing/ed/ly, then a final e (bakes, baked, baking -> bak)."""
     for suffix in ("ing", "ed", "ly", "es", "s"):
+        if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
+            continue
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 def content(text: str) -> set[str]:
@@ -176,6 +180,7 @@ TOPICS = {
     "career": "Documents/Career",
     "music": "Music",
     "learning": "Documents/Learning",
+    "personal": "Documents/Personal",
     # words a person uses for the same folders
     "cooking": "Recipes",
     "diary": "Journal",

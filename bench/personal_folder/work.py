@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import pools
 from .documents import MONTHS
 from .person import Person
 from .plan import Plan
@@ -9,7 +10,7 @@ from .plan import Plan
 
 def invoices(plan: Plan, p: Person) -> None:
     paths = []
-    for i in range(1, plan.n(12, 3) + 1):
+    for i in range(1, plan.span(9, 14, 3) + 1):
         client = p.clients[i % len(p.clients)]
         hours = plan.rng.randint(6, 40)
         path = f"Documents/Work/invoices/invoice-2024-{i:03d}.pdf"
@@ -33,7 +34,7 @@ def invoices(plan: Plan, p: Person) -> None:
 
 def meetings(plan: Plan, p: Person) -> None:
     paths = []
-    for i, (subject, points, decision, phrases) in enumerate(p.meetings[: plan.n(14, 4)]):
+    for i, (subject, points, decision, phrases) in enumerate(p.meetings[: plan.span(12, 14, 4)]):
         month, day = 1 + i % 11, 3 + (i * 7) % 24
         path = f"Documents/Work/meetings/2024-{month:02d}-{day:02d}-{_slug(subject)}.md"
         paths.append(path)
@@ -46,7 +47,8 @@ def meetings(plan: Plan, p: Person) -> None:
             (
                 f"# Meeting notes: {subject}\n\nDate: {day} {MONTHS[month - 1]} 2024\nTeam: "
                 f"{p.team}, {p.employer}\n"
-                f"Attendees: {p.name}, {who}\n\n## Discussion\n{body}\n\n## Decisions\n- Agreed: "
+                f"Attendees: {p.name}, {who}\n\nPurpose: {pools.PURPOSES[subject]}.\n\n## "
+                f"Discussion\n{body}\n\n## Decisions\n- Agreed: "
                 f"{decision}.\n\n"
                 f"## Actions\n- {owner} writes up the outcome and shares it before the next meeting.\n"
             ),
@@ -74,7 +76,7 @@ def _slug(text: str) -> str:
 def payslips(plan: Plan, p: Person) -> None:
     paths = []
     gross = 3600 + p.house * 3
-    for m in range(1, plan.n(12, 2) + 1):
+    for m in range(1, plan.span(8, 12, 2) + 1):
         path = f"Documents/Work/payslips/payslip-2024-{m:02d}.pdf"
         paths.append(path)
         bonus = 400 if m == 6 else 0
@@ -88,12 +90,13 @@ def payslips(plan: Plan, p: Person) -> None:
                 f"-{gross * 0.07:.2f}\n"
                 f"Pension contribution: -{gross * 0.05:.2f}\nNet pay: "
                 f"{gross + bonus - tax - gross * 0.12:.2f} EUR\n\n"
+                "This payslip shows your earnings and deductions for the period. "
                 f"Paid to your account at {p.bank} on the 25th."
             ),
             plan.day(2024, m, 25),
         )
     plan.series.append(tuple(paths))
-    plan.mean(("wage breakdown from my job", "earnings slip after deductions"), *paths)
+    plan.mean(("monthly salary statement", "wage breakdown from my job"), *paths)
 
 
 def report(plan: Plan, p: Person) -> None:
