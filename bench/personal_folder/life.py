@@ -5,14 +5,14 @@ from __future__ import annotations
 import calendar
 from datetime import date
 
-from . import pools
+from . import dishes
 from .documents import MONTHS
 from .person import Person
 from .plan import Plan
 
 
 def travel(plan: Plan, p: Person) -> None:
-    for i, (city, country, regions, sights, dishes, transport) in enumerate(p.trips[: plan.n(4, 2)]):
+    for i, (city, country, regions, sights, foods, transport) in enumerate(p.trips[: plan.n(4, 2)]):
         month = (3, 6, 9, 11)[i]
         slug = city.lower().replace(" ", "-")
         notes = f"Travel/{slug}-trip-notes.md"
@@ -25,9 +25,9 @@ def travel(plan: Plan, p: Person) -> None:
                 f"to {sights[0]}, "
                 "which was busier than I expected but worth the queue. The next day we went to "
                 f"{sights[1]} and "
-                f"spent the afternoon at {sights[2]}.\n\nFood: {dishes[0]} at a tiny place near the "
+                f"spent the afternoon at {sights[2]}.\n\nFood: {foods[0]} at a tiny place near the "
                 "guesthouse was "
-                f"the best thing we ate all week. Also tried {dishes[1]} and {dishes[2]}. Prices "
+                f"the best thing we ate all week. Also tried {foods[1]} and {foods[2]}. Prices "
                 "were lower than "
                 f"at home in {p.city}.\n\nNext time: learn a few more phrases, bring comfortable "
                 "shoes, and stay "
@@ -104,7 +104,7 @@ def recipe_text(dish: str, kind: str, ingredients: tuple[str, ...], cook: str) -
     steps = "\n".join(f"{i}. {step}" for i, step in enumerate(_METHOD[kind], 1))
     items = "\n".join(f"- {item}" for item in ingredients)
     return (
-        f"# {dish}\n\n{pools.BLURBS[dish]} Serves four. Adapted from {cook}'s version, a favourite "
+        f"# {dish}\n\n{dishes.BLURBS[dish]} Serves four. Adapted from {cook}'s version, a favourite "
         "for years.\n\n"
         f"## Ingredients\n{items}\n\n## Method\n{steps}\n\nNotes: keeps for two days in the fridge.\n"
     )

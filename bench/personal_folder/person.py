@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from . import pools
+from . import days, dishes, pools
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,9 @@ def draw(rng: random.Random) -> Person:
         vet=rng.choice(pools.VETS),
         medicines=tuple(rng.sample(pools.MEDICINES, 2)),
         trips=_one_per_continent(rng),
-        recipes=tuple(rng.sample(pools.RECIPES, 13)),
-        meetings=tuple(rng.sample(pools.MEETINGS, 14)),
-        events=tuple(rng.sample(pools.EVENTS, len(pools.EVENTS))),
+        recipes=tuple(rng.sample(dishes.RECIPES, 13)),
+        meetings=tuple(rng.sample(days.MEETINGS, 14)),
+        events=tuple(rng.sample(days.EVENTS, 20)),
         hobbies=tuple(rng.sample(pools.HOBBIES, 2)),
         insurer=rng.choice(pools.INSURERS),
         car=rng.choice(pools.CARS),

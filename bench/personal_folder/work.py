@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import pools
+from . import days
 from .documents import MONTHS
 from .person import Person
 from .plan import Plan
@@ -47,7 +47,7 @@ def meetings(plan: Plan, p: Person) -> None:
             (
                 f"# Meeting notes: {subject}\n\nDate: {day} {MONTHS[month - 1]} 2024\nTeam: "
                 f"{p.team}, {p.employer}\n"
-                f"Attendees: {p.name}, {who}\n\nPurpose: {pools.PURPOSES[subject]}.\n\n## "
+                f"Attendees: {p.name}, {who}\n\nPurpose: {days.PURPOSES[subject]}.\n\n## "
                 f"Discussion\n{body}\n\n## Decisions\n- Agreed: "
                 f"{decision}.\n\n"
                 f"## Actions\n- {owner} writes up the outcome and shares it before the next meeting.\n"
