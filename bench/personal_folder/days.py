@@ -50,7 +50,7 @@ MEETINGS = (
         "Data migration",
         ("moving the warehouse tables to the new cluster", "downtime window", "rollback plan"),
         "cut over on Sunday night",
-        ("transferring records between systems", "copying stored information to another platform"),
+        ("transferring records between systems", "porting our records onto fresh infrastructure"),
     ),
     (
         "Onboarding", ("first-week checklist", "buddy system", "laptop provisioning"),
@@ -174,7 +174,7 @@ PURPOSES = {
     "Vendor selection": "pick the cleaning contractor for next year",
     "Sustainability": "cut the emissions of the office and the servers",
     "Holiday rota": "make sure someone is always on duty over the summer and Christmas",
-    "Pricing strategy": "decide the price list for next year's plans",
+    "Pricing strategy": "settle the price list for next year's plans",
     "Incident retrospective": "learn from Tuesday's outage without blame",
     "Training budget": "share out the money for courses and conferences",
     "Website redesign": "agree the new look of the site",
@@ -230,7 +230,7 @@ EVENTS = (
     (
         "the project deadline moved again and I stayed late",
         "Ate crisps at my desk at nine in the evening, the cleaners were vacuuming around me.", "stressed",
-        ("working late on a rush job", "overtime at the office"),
+        ("long hours at work for a due date", "overtime at the office"),
     ),
     (
         "finished reading a novel that made me cry on the tram",
@@ -275,7 +275,7 @@ EVENTS = (
     (
         "concert in the park with {friend}, the band played until midnight",
         "We danced on the grass under the lights with a crowd of strangers singing along.", "joyful",
-        ("open-air gig", "live music outdoors"),
+        ("live music outdoors", "open-air gig"),
     ),
     (
         "the dentist said I need a filling",

@@ -62,7 +62,7 @@ RECIPES = (
     (
         "Miso ramen", "stovetop",
         ("ramen noodles", "miso paste", "pork belly", "soft eggs", "spring onions", "nori"),
-        ("Japanese bowl in fermented soybean broth",),
+        ("Tokyo-style bowl of broth", "Japanese bowl in fermented soybean broth"),
     ),
     (
         "Falafel", "fry", ("chickpeas", "parsley", "garlic", "cumin", "coriander seed", "tahini"),
@@ -84,7 +84,7 @@ RECIPES = (
     (
         "Butternut squash soup", "stovetop",
         ("butternut squash", "onion", "nutmeg", "vegetable stock", "cream", "sage"),
-        ("velvety gourd soup for chilly evenings", "velvety autumn gourd puree"),
+        ("velvety gourd potage for chilly nights", "velvety autumn gourd puree"),
     ),
     (
         "Tiramisu", "no-cook", ("mascarpone", "espresso", "ladyfingers", "cocoa", "eggs", "marsala"),
@@ -193,7 +193,7 @@ BLURBS = {
     "Tiramisu": "Layers of espresso-soaked ladyfingers and mascarpone cream, dusted with cocoa.",
     "Fish tacos": "Crisp white fish in warm corn tortillas with crunchy slaw and lime.",
     "Dal makhani": "Black lentils simmered overnight with butter and cream until silky.",
-    "Scones": "Split warm and filled with clotted cream and jam.",
+    "Scones": "Split warm and filled with clotted cream and jam, the way they serve them in Devon.",
     "Paella": (
         "Saffron rice cooked flat in a wide dish with chicken and prawns until a crust forms underneath."
     ),

@@ -96,7 +96,7 @@ def payslips(plan: Plan, p: Person) -> None:
             plan.day(2024, m, 25),
         )
     plan.series.append(tuple(paths))
-    plan.mean(("monthly salary statement", "wage breakdown from my job"), *paths)
+    plan.mean(("salary breakdown from my job", "monthly salary statement"), *paths)
 
 
 def report(plan: Plan, p: Person) -> None:
@@ -110,7 +110,7 @@ def report(plan: Plan, p: Person) -> None:
         when = plan.later(when, 2, 6)
     plan.versions.append((names, names[-1]))
     plan.copy(names[-1], f"{base} v2 final (1).docx", plan.later(when, 0, 1))
-    plan.mean(("how the business performed from July to September",), "q3-report")
+    plan.mean(("how the business performed over the summer",), "q3-report")
 
 
 def _report_texts(p: Person) -> tuple[str, str, str]:
