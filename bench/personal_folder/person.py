@@ -84,7 +84,7 @@ def draw(rng: random.Random) -> Person:
         medicines=tuple(rng.sample(pools.MEDICINES, 2)),
         trips=_one_per_continent(rng),
         recipes=tuple(rng.sample(dishes.RECIPES, 13)),
-        meetings=tuple(rng.sample(days.MEETINGS, 14)),
+        meetings=tuple(rng.sample(days.MEETINGS, 15)),
         events=tuple(rng.sample(days.EVENTS, 20)),
         hobbies=tuple(rng.sample(pools.HOBBIES, 2)),
         insurer=rng.choice(pools.INSURERS),
