@@ -103,3 +103,18 @@ def test_the_labels_were_computed_from_the_text_the_product_extracts(folder: Per
     for path in sorted(one_per_kind.values()):
         extracted = extract(str(folder.root / path))
         assert words(extracted.text) == words(built.entries[path].text or ""), path
+
+
+def test_misplaced_and_topic_labels_name_folders_that_exist(folder: PersonalFolder) -> None:
+    folders = {path.rsplit("/", 1)[0] for path in folder.files}
+    assert set(folder.garden.misplaced.values()) <= folders
+    assert all(path.rsplit("/", 1)[0] != home for path, home in folder.garden.misplaced.items())
+    for query in (q for q in folder.queries if q.kind == "topic"):
+        assert query.folder in folders or any(f.startswith(f"{query.folder}/") for f in folders)
+        assert all(path.startswith(f"{query.folder}/") for path in query.relevant)
+
+
+def test_no_name_is_both_conventional_and_unhelpful(folder: PersonalFolder) -> None:
+    assert not folder.garden.conventional_names & folder.garden.unhelpful_names
+    assert all(not q.relevant for q in folder.queries if q.kind == "nonsense")
+    assert all(q.relevant for q in folder.queries if q.kind != "nonsense")
