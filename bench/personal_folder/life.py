@@ -35,9 +35,10 @@ def travel(plan: Plan, p: Person) -> None:
             ),
             plan.day(2024, month, 20),
         )
-        forms = ("holiday in", "vacation memories from")
-        plan.mean(tuple(f"{form} {r}" for r in regions for form in forms), notes)
         itinerary = f"Travel/{slug}-itinerary.pdf"
+        forms = ("holiday in", "vacation memories from")
+        # the trip's notes and its itinerary both answer "holiday in <region>"
+        plan.mean(tuple(f"{form} {r}" for r in regions for form in forms), notes, itinerary)
         plan.add(
             itinerary,
             "pdf",
