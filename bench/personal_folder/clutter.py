@@ -72,6 +72,12 @@ def downloads(plan: Plan, p: Person, recipes: list[str], photos: list[str]) -> N
         plan.day(2024, 2, 3),
     )
     plan.misplaced[gift] = "Documents/Taxes"
+    # both donation receipts answer it: the one filed in Taxes/ and the one left in Downloads/
+    plan.mean(
+        ("supporting a nonprofit financially", "helping a humanitarian organisation"),
+        gift,
+        "Documents/Taxes/donation-receipt.txt",
+    )
 
 
 def unhelpful(plan: Plan, p: Person) -> None:

@@ -255,7 +255,7 @@ EVENTS = (
     (
         "interview for the new role went better than expected",
         "The panel laughed at my joke and asked when I could start; fingers crossed.", "excited",
-        ("promising audition for a job opening",),
+        ("hopeful after meeting a potential employer", "promising audition for a job opening"),
     ),
     (
         "could not sleep, worried about the rent increase",
@@ -275,7 +275,7 @@ EVENTS = (
     (
         "concert in the park with {friend}, the band played until midnight",
         "We danced on the grass under the lights with a crowd of strangers singing along.", "joyful",
-        ("live music outdoors", "open-air gig"),
+        ("evening at an outdoor gig", "live music outdoors"),
     ),
     (
         "the dentist said I need a filling",
@@ -360,7 +360,7 @@ EVENTS = (
     (
         "got a promotion at work after two years of waiting",
         "New title, a raise, and my manager said it was overdue.", "thrilled",
-        ("moving up the career ladder",),
+        ("advancement at my job", "moving up the career ladder"),
     ),
     (
         "sprained my ankle on the stairs at the station",
@@ -370,7 +370,7 @@ EVENTS = (
     (
         "learned to make fresh pasta with {sib}",
         "Flour all over the kitchen, but the tagliatelle was silky and worth it.", "happy",
-        ("Italian cooking lesson with family",),
+        ("homemade noodles with my sibling", "Italian cooking lesson with family"),
     ),
     (
         "stayed up to watch the meteor shower from the roof",
@@ -380,12 +380,12 @@ EVENTS = (
     (
         "first evening at the new pottery class",
         "My bowl collapsed twice on the wheel; the teacher says that is normal.", "amused",
-        ("ceramics beginner session",),
+        ("learning to throw clay", "ceramics beginner session"),
     ),
     (
         "power cut across the whole street for six hours",
         "Candles, a board game and a cold dinner of bread and cheese.", "cosy",
-        ("electricity outage in the neighbourhood",),
+        ("blackout on our road", "electricity outage in the neighbourhood"),
     ),
     (
         "{pet} had surgery and came home with a cone",

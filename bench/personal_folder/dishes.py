@@ -14,7 +14,7 @@ RECIPES = (
     ),
     (
         "Shakshuka", "stovetop", ("eggs", "tomatoes", "red peppers", "onion", "cumin", "paprika"),
-        ("poached yolks in spiced sauce for brunch",),
+        ("Maghreb brunch skillet with yolks", "poached yolks in spiced sauce for brunch"),
     ),
     (
         "Mushroom risotto", "stovetop",
@@ -53,7 +53,7 @@ RECIPES = (
     (
         "Gazpacho", "no-cook",
         ("tomatoes", "cucumber", "green pepper", "garlic", "olive oil", "sherry vinegar"),
-        ("cold Spanish soup for hot weather", "cold Andalusian summer starter"),
+        ("cold summer soup from Andalusia", "cold Spanish soup for hot weather"),
     ),
     (
         "Focaccia", "bake", ("strong flour", "yeast", "olive oil", "rosemary", "sea salt", "water"),
@@ -84,7 +84,7 @@ RECIPES = (
     (
         "Butternut squash soup", "stovetop",
         ("butternut squash", "onion", "nutmeg", "vegetable stock", "cream", "sage"),
-        ("velvety gourd potage for chilly nights", "velvety autumn gourd puree"),
+        ("velvety pumpkin puree", "velvety gourd potage for chilly nights"),
     ),
     (
         "Tiramisu", "no-cook", ("mascarpone", "espresso", "ladyfingers", "cocoa", "eggs", "marsala"),
@@ -106,7 +106,7 @@ RECIPES = (
     (
         "Paella", "stovetop",
         ("bomba rice", "saffron", "chicken thighs", "prawns", "green beans", "smoked paprika"),
-        ("Spanish golden grain feast with shellfish",),
+        ("Spanish seafood skillet", "Valencian seafood feast", "Spanish golden grain feast with shellfish"),
     ),
     (
         "Moussaka", "bake", ("aubergines", "lamb mince", "tomatoes", "cinnamon", "bechamel", "parmesan"),
@@ -124,7 +124,7 @@ RECIPES = (
     (
         "Lemon drizzle cake", "bake",
         ("self-raising flour", "caster sugar", "butter", "eggs", "lemons", "icing sugar"),
-        ("tangy citrus teatime treat",),
+        ("zesty citrus teatime loaf", "tangy citrus teatime treat"),
     ),
     (
         "Ratatouille", "slow",
@@ -160,7 +160,7 @@ RECIPES = (
     ),
     (
         "Crepes", "griddle", ("plain flour", "milk", "eggs", "butter", "lemon", "sugar"),
-        ("Breton flapjacks",),
+        ("thin French pancakes", "Breton flapjacks"),
     ),
     (
         "Borscht", "slow", ("beetroot", "cabbage", "potatoes", "carrots", "dill", "soured cream"),
@@ -193,7 +193,8 @@ BLURBS = {
     "Tiramisu": "Layers of espresso-soaked ladyfingers and mascarpone cream, dusted with cocoa.",
     "Fish tacos": "Crisp white fish in warm corn tortillas with crunchy slaw and lime.",
     "Dal makhani": "Black lentils simmered overnight with butter and cream until silky.",
-    "Scones": "Split warm and filled with clotted cream and jam, the way they serve them in Devon.",
+    "Scones": "Split warm and filled with clotted cream and jam, served with a pot of Earl Grey at "
+    "four o'clock.",
     "Paella": (
         "Saffron rice cooked flat in a wide dish with chicken and prawns until a crust forms underneath."
     ),
@@ -210,6 +211,6 @@ BLURBS = {
     "Hummus": "Smooth blended chickpeas with sesame paste, for scooping up with warm pitta.",
     "Chocolate brownies": "Fudgy squares with a crackly top, best slightly underbaked.",
     "Thai green curry": "Chicken and vegetables in a fragrant, spicy coconut sauce, with jasmine rice.",
-    "Crepes": "Paper-thin French pancakes, rolled up with lemon and sugar.",
+    "Crepes": "Delicate and lacy, rolled up with lemon and sugar, as sold from street stalls in Paris.",
     "Borscht": "A deep crimson soup of beetroot and cabbage, served with soured cream and dill.",
 }

@@ -103,7 +103,6 @@ def taxes(plan: Plan, p: Person) -> None:
         "or services were provided in exchange.",
         plan.day(2023, 12, 12),
     )
-    plan.mean(("supporting a nonprofit financially", "helping a humanitarian organisation"), gift)
     laptop = "Documents/Taxes/laptop-receipt.pdf"
     plan.add(
         laptop,

@@ -18,13 +18,13 @@ def car(plan: Plan, p: Person) -> None:
         (
             f"{p.insurer}\n\nMotor policy schedule\n\nPolicyholder: {p.name}, {p.address}\nVehicle: {p.car}, "
             "registered 2019\nCover: comprehensive, including windscreen and courtesy car\nExcess: 250 EUR "
-            "compulsory plus 150 EUR voluntary\nNo-claims bonus: five years protected\n\nPeriod of cover: "
+            "compulsory plus 150 EUR voluntary\nNo-claims bonus: five years\n\nPeriod of cover: "
             "1 March 2024 to 28 February 2025. Annual premium 612.40 EUR, paid in monthly instalments. "
             "Drivers: the policyholder only. Use: social, domestic and commuting."
         ),
         plan.day(2024, 2, 19),
     )
-    plan.mean(("paperwork if I crash my automobile",), policy)
+    plan.mean(("protection if I have a road accident", "paperwork if I crash my automobile"), policy)
     service = "Documents/Car/service-invoice.pdf"
     plan.add(
         service,

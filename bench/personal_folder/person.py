@@ -98,7 +98,8 @@ def _one_per_continent(rng: random.Random) -> tuple[tuple, ...]:
     """Four trips on four continents, so "holiday in Asia" has one right answer."""
     by_continent: dict[str, list[tuple]] = {}
     for trip in pools.DESTINATIONS:
-        continent = "Americas" if "America" in trip[2][0] else trip[2][0]
+        first = trip[2][0]
+        continent = "Americas" if "America" in first else "Oceania" if first == "Australia" else first
         by_continent.setdefault(continent, []).append(trip)
     continents = rng.sample(sorted(by_continent), 4)
     return tuple(rng.choice(by_continent[c]) for c in continents)

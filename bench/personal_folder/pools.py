@@ -172,7 +172,7 @@ DESTINATIONS = (
         "a hired car",
     ),
     (
-        "Hobart", "Tasmania", ("Oceania", "Australia"), ("MONA", "Mount Wellington", "Salamanca market"),
+        "Hobart", "Tasmania", ("Australia", "Oceania"), ("MONA", "Mount Wellington", "Salamanca market"),
         ("scallop pies", "oysters", "leatherwood honey"), "a campervan",
     ),
     (

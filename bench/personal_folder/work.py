@@ -20,7 +20,7 @@ def invoices(plan: Plan, p: Person) -> None:
         if i > count:
             plan.misplaced[path] = "Documents/Work/invoices"
     plan.series.append(tuple(paths))
-    plan.mean(("bill I sent a customer for my side gig",), *paths)
+    plan.mean(("what clients owe me for my extra gigs", "bill I sent a customer for my side gig"), *paths)
 
 
 def _invoice(plan: Plan, p: Person, i: int) -> str:
@@ -102,7 +102,7 @@ def payslips(plan: Plan, p: Person) -> None:
             plan.day(2024, m, 25),
         )
     plan.series.append(tuple(paths))
-    plan.mean(("salary breakdown from my job", "monthly salary statement"), *paths)
+    plan.mean(("my monthly wage slip", "salary breakdown from my job"), *paths)
 
 
 def report(plan: Plan, p: Person) -> None:
@@ -116,7 +116,9 @@ def report(plan: Plan, p: Person) -> None:
         when = plan.later(when, 2, 6)
     plan.versions.append((names, names[-1]))
     plan.copy(names[-1], f"{base} v2 final (1).docx", plan.later(when, 0, 1))
-    plan.mean(("how the business performed over the summer",), "q3-report")
+    plan.mean(
+        ("company results for July to September", "how the business performed over the summer"), "q3-report"
+    )
 
 
 def _report_texts(p: Person) -> tuple[str, str, str]:
