@@ -118,3 +118,11 @@ def test_no_name_is_both_conventional_and_unhelpful(folder: PersonalFolder) -> N
     assert not folder.garden.conventional_names & folder.garden.unhelpful_names
     assert all(not q.relevant for q in folder.queries if q.kind == "nonsense")
     assert all(q.relevant for q in folder.queries if q.kind != "nonsense")
+
+
+def test_some_keyword_query_is_answered_by_a_file_that_has_only_a_name(folder: PersonalFolder) -> None:
+    from bench.personal_folder import plan
+
+    built, _ = plan(0, "small")
+    nameless = {path for path, entry in built.entries.items() if entry.text is None}
+    assert any(q.relevant & nameless for q in folder.queries if q.kind == "keyword")
