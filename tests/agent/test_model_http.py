@@ -162,11 +162,18 @@ def test_an_unreachable_endpoint_names_the_address_and_what_to_check():
 
 
 def test_probe_reports_reachability_model_presence_and_tool_support():
-    with FakeOpenAI([Raw(stream=[chunk({"content": "OK"})])], models=["fake"]) as fake:
+    ping = {"index": 0, "id": "c1", "type": "function", "function": {"name": "ping", "arguments": "{}"}}
+    with FakeOpenAI([Raw(stream=[chunk({"tool_calls": [ping]})])], models=["fake"]) as fake:
         ok = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
         fake.models = ["other"]
         missing = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
-    assert to_jsonable(ok) == {"ok": True, "tools_supported": True, "message": ok.message}
+    assert to_jsonable(ok) == {
+        "ok": True,
+        "tools_supported": True,
+        "tool_mode": "native",
+        "message": ok.message,
+    }
+    assert "calls tools natively" in ok.message
     assert (
         missing.ok is False
         and "does not offer model 'fake'" in missing.message
