@@ -20,6 +20,7 @@ back what may turn out to be a call, so no marker ever flashes by as answer text
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -142,21 +143,34 @@ def _bare_json(text: str, offered: set[str]) -> Found:
 
 
 def _actions(text: str, offered: set[str]) -> Found:
-    """`Action: name {json}` lines (the text protocol); the JSON may span lines. Text before the first
-    action is the model's reasoning, kept out of the answer like any thinking."""
+    """`Action: name {json}` lines (the text protocol; LangChain's `Action Input:` line is read too); the
+    JSON may span lines. What the model writes after the JSON (an invented "Observation") is dropped."""
     matches = list(_ACTION_LINE.finditer(text))
     values: list[Any] = []
     for match in matches:
-        rest = text[match.end() :].lstrip(" \t")
+        rest = re.sub(r"^\s*Action[ _]Input\s*:", "", text[match.end() :]).lstrip(" \t")
         args: Any = {}
         if rest[:1] == "{":
-            try:
-                args, _end = json.JSONDecoder().raw_decode(rest)
-            except json.JSONDecodeError:
+            args = _object_at(rest)
+            if args is None:
                 return None
         values.append({"name": match.group(1), "arguments": args})
     calls = _calls(values, offered) if values else None
     return (text[: matches[0].start()].strip(), calls) if calls is not None else None
+
+
+def _object_at(text: str) -> Any:
+    """The JSON object `text` opens with; small models also write Python dicts (single quotes,
+    True/None), read from that one line with `ast.literal_eval`, which evaluates nothing."""
+    try:
+        return json.JSONDecoder().raw_decode(text)[0]
+    except json.JSONDecodeError:
+        pass
+    try:
+        value = ast.literal_eval(text.split("\n", 1)[0].strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _strip_end(body: str) -> str:
