@@ -179,3 +179,17 @@ def test_probe_reports_reachability_model_presence_and_tool_support():
         and "does not offer model 'fake'" in missing.message
         and "other" in missing.message
     )
+
+
+def test_one_shot_text_leaves_the_thinking_out():
+    with FakeOpenAI() as fake:
+        fake.script += [Raw(body=completion("<think>\nWhich folder?\n</think>\n\n[tax] An invoice."))]
+        answer = OpenAIChatModel(settings_for(fake.base_url)).text("sys", "user")
+    assert answer == "[tax] An invoice."
+
+
+def test_a_server_error_that_says_tools_need_jinja_is_a_tools_refusal_not_a_server_failure():
+    with FakeOpenAI() as fake:
+        fake.script.append(Raw(500, {"error": {"code": 500, "message": "tools param requires --jinja flag"}}))
+        with pytest.raises(ToolsRejected):
+            final(OpenAIChatModel(settings_for(fake.base_url)), [TOOL])
