@@ -226,7 +226,7 @@ class ContentStream:
     `parse_reply`, which decides at the end whether it was a call or text after all."""
 
     def __init__(self, *, actions: bool = False):
-        self._markers = (THINK_OPEN, *CALL_MARKERS, *((ACTION,) if actions else ()))
+        self._markers = (THINK_OPEN, THINK_CLOSE, *CALL_MARKERS, *((ACTION,) if actions else ()))
         self._buf = ""
         self._thinking = False
         self._held = False
@@ -262,8 +262,8 @@ class ContentStream:
             self._emit(out, "text", len(self._buf) - _partial(self._buf, self._markers))
             return False
         self._emit(out, "text", at)
-        if marker == THINK_OPEN:
-            self._buf, self._thinking = self._buf[len(THINK_OPEN) :], True
+        if marker in (THINK_OPEN, THINK_CLOSE):  # a lone close: the template opened it; what came was thought
+            self._buf, self._thinking = self._buf[len(marker) :], marker == THINK_OPEN
             return True
         self._held = True
         return False

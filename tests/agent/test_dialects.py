@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.agent.dialects import ContentStream, parse_reply
+from engine.agent.dialects import ContentStream, Parsed, parse_reply
 from engine.agent.model import OpenAIChatModel
 from engine.events import AGENT_THINKING, ANSWER_DELTA
 from tests.agent.helpers import FolderHost
@@ -134,3 +134,12 @@ def test_with_tools_refused_the_text_protocol_finds_and_cites_the_file_in_at_lea
     failed = sorted({style for (_i, style), ok in outcomes.items() if not ok})
     assert rate >= 0.9, (rate, failed)
     assert failed == ["python call"], failed  # the one slip the protocol does not read
+
+
+def test_a_lone_closing_think_tag_never_streams_and_what_came_before_it_is_thinking_at_the_end():
+    stream = ContentStream()
+    pieces = stream.feed("the template opened it</th") + stream.feed("ink>\n\nAnswer.") + stream.finish()
+    assert "</think>" not in "".join(p for _k, p in pieces)
+    assert parse_reply("the template opened it</think>\n\nAnswer.", set()) == Parsed(
+        "Answer.", "the template opened it"
+    )
