@@ -32,19 +32,20 @@ from engine.agent.approval import ToolApprovals
 from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversation, Conversations, truncate_result
 from engine.agent.host import AgentHost
-from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, run_turn
+from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, Thinking, run_turn
 from engine.agent.mcp import McpHub, McpTool
 from engine.agent.memory import Memory, MemoryNote
 from engine.agent.model import ChatModel, OpenAIChatModel
 from engine.agent.probe import EndpointCheck, failed, probe_endpoint
 from engine.agent.prompt import PromptParts, assemble, scope_tree
 from engine.agent.sources import select_sources
+from engine.agent.tool_modes import ToolModes
 from engine.agent.tools import ToolRegistry
 from engine.agent.turn_result import TurnResult
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.errors import Conflict, InvalidInput, ModelError
-from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, CHAT_TURN, EventBus
+from engine.events import AGENT_RESULT, AGENT_STEP, AGENT_THINKING, ANSWER_DELTA, CHAT_TURN, EventBus
 from engine.prompts import effective
 from engine.results import Done
 from engine.retrieval.results import SearchResult
@@ -105,6 +106,7 @@ class Agent:
         self._model_lock = threading.Lock()
         self.memory = Memory(db)
         self.conversations = Conversations(db)
+        self.tool_modes = ToolModes(db)
         self._running: dict[str, threading.Event] = {}
         self._running_lock = threading.Lock()
         self.mcp = McpHub(
@@ -232,8 +234,13 @@ class Agent:
         if base_url is None and api_key is None and model is None:
             if not saved.model:
                 return failed("No model is set. " + NO_ENDPOINT)
-            return probe_endpoint(self._current_model(saved), saved)
-        return endpoints.check_typed(endpoints.typed_settings(saved, base_url, api_key, model), self._factory)
+            tested, verdict = saved, probe_endpoint(self._current_model(saved), saved)
+        else:
+            tested = endpoints.typed_settings(saved, base_url, api_key, model)
+            verdict = endpoints.check_typed(tested, self._factory)
+        if verdict.ok and verdict.tool_mode:  # the next turns with this model start in the mode found
+            self.tool_modes.set(tested.base_url, tested.model, verdict.tool_mode)
+        return verdict
 
     def list_models(self, base_url: str | None = None, api_key: str | None = None) -> list[str]:
         typed = endpoints.typed_settings(self._settings().reasoning, base_url, api_key, None)
@@ -308,6 +315,7 @@ class Agent:
             max_rounds=settings.agent.max_rounds,
             plan_of=lambda: tools.plan,
             stop=stop.is_set,
+            tool_mode=self.tool_modes.get(settings.reasoning.base_url, settings.reasoning.model) or "native",
         ):
             if isinstance(event, Step):
                 result["steps"].append(event.label)
@@ -343,10 +351,10 @@ class Agent:
                 )
                 if result["trace"]:
                     result["trace"][-1].update(result=truncate_result(event.text), error=_refused(event.text))
-            elif isinstance(event, Delta):
+            elif isinstance(event, Delta | Thinking):  # thinking is shown live, never stored nor answered
+                topic = ANSWER_DELTA if isinstance(event, Delta) else AGENT_THINKING
                 self._events.publish(
-                    ANSWER_DELTA,
-                    {"turn_id": turn_id, "conversation_id": conversation_id, "delta": event.text},
+                    topic, {"turn_id": turn_id, "conversation_id": conversation_id, "delta": event.text}
                 )
             elif isinstance(event, PlanProposed):
                 result["plan"] = event.plan

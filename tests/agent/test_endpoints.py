@@ -7,7 +7,7 @@ import pytest
 
 from engine.agent.endpoints import fix_base_url, slip_hint
 from engine.errors import InvalidInput
-from tests.fake_openai import FakeOpenAI
+from tests.fake_openai import FakeOpenAI, Reply
 
 
 def test_list_models_reads_the_typed_endpoint_and_the_saved_one(engine):
@@ -19,7 +19,7 @@ def test_list_models_reads_the_typed_endpoint_and_the_saved_one(engine):
 
 def test_testing_what_is_typed_saves_nothing(engine):
     saved = engine.settings.reasoning.model_dump()
-    with FakeOpenAI([]) as endpoint:
+    with FakeOpenAI([Reply(tool_calls=[("ping", {})])]) as endpoint:
         verdict = engine.test_chat_endpoint(base_url=endpoint.base_url, model="scripted")
     assert verdict.ok is True and verdict.tools_supported is True
     assert engine.settings.reasoning.model_dump() == saved

@@ -56,7 +56,7 @@ export const SIGNATURES = {
   propose_gardener_fix: ["path", "kind", "keep"],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval", "chat-turn", "gardener-report"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval", "chat-turn", "gardener-report", "agent-thinking"];
 
 export class ApiError extends Error {
   constructor(code, message) {

@@ -11,6 +11,7 @@ import { assistantMessage, editInPlace, finishMessage, liveStep, renderStreaming
 import { initConversations, onOpen, refreshConversations, savedConversation, savedScroll, saveScroll, setActive } from "./conversations.js";
 import { bindModelSwitch } from "./models.js";
 import { bindScopeSelect } from "./state.js";
+import { keepThinking, thinkingDelta } from "./thinking.js";
 import { $, h, reportError, toast } from "./ui.js";
 
 export { openPath } from "./chat_message.js";
@@ -130,6 +131,7 @@ on("chat-turn", (payload) => {
   if (turn.stopRequested) stop();
 });
 on("agent-step", (payload) => { if (mine(payload)) { liveStep(turn.target, payload.step || payload.label || ""); scrollToEnd(); } });
+on("agent-thinking", (payload) => { if (mine(payload)) { thinkingDelta(turn.target, payload.delta); scrollToEnd(); } });
 on("answer-delta", (payload) => {
   if (!mine(payload)) return;
   turn.target.streamed += payload.delta ?? "";
@@ -171,7 +173,9 @@ async function run(index, text) {
     setTitle(text.split(/\s+/).join(" ").slice(0, 80));
     setActive(conversation.id);
   }
+  const restoreThinking = keepThinking(target);
   finishMessage(target, stored, { isLast: true, onRegenerate: regenerate, planStatus });
+  restoreThinking();
   turn = null;
   setBusy(false);
   scrollToEnd();
