@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata as metadata
 import re
+import tomllib
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -57,6 +58,24 @@ def test_the_lock_is_complete_every_dependency_of_a_locked_package_is_locked_too
                     missing.add(f"{name} -> {requirement.name}")
 
     assert sorted(missing) == []
+
+
+def test_every_dependency_pyproject_names_is_locked_within_its_range():
+    """A dependency added to pyproject.toml without `make lock` would install nothing (the tree goes in
+    with --no-deps): this says so, and which."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    texts = project["dependencies"] + extras["app"] + extras["test"] + extras["package"]
+    wanted = [Requirement(text) for text in texts]
+    pins = locked()
+
+    unlocked = [str(req) for req in wanted if req.name != "torch" and canonicalize_name(req.name) not in pins]
+    outside = [
+        f"{req} (locked {pins[canonicalize_name(req.name)]})"
+        for req in wanted
+        if canonicalize_name(req.name) in pins and pins[canonicalize_name(req.name)] not in req.specifier
+    ]
+    assert (unlocked, outside) == ([], []), "run `make lock` (docs/packaging.md)"
 
 
 def test_this_venv_holds_exactly_the_locked_versions():
