@@ -1,11 +1,12 @@
 """The progress card in a real browser, against `serve` over an Engine whose embedder lets one batch
 through only when the test says so: it renders only from the progress model, never says "Up to date"
-while files wait, its count moves batch by batch, and Remove takes the folder off the list within a
-second. The test steps the batches itself, so nothing depends on how fast the machine is."""
+while files wait, its count moves batch by batch, and Remove takes the folder off the list before
+its rows are purged. The test steps the batches itself, so nothing depends on how fast the machine is."""
 
 from __future__ import annotations
 
 import re
+import threading
 
 from bridge import Api
 from bridge.server import start_server
@@ -24,6 +25,27 @@ RECORD_LABELS = """() => {
 }"""
 
 
+class _HeldPurge:
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.done = threading.Event()
+
+
+def _hold_the_purge(engine: Engine, monkeypatch) -> _HeldPurge:
+    """The background purge of a removed folder waits until the test lets it run, so the test can see
+    the list answer before the rows are gone, whatever the machine's speed."""
+    held = _HeldPurge()
+    purge_root = engine.indexer.purge_root
+
+    def purge(root: str) -> None:
+        assert held.go.wait(WAIT_MS / 1000), "the test never let the purge run"
+        purge_root(root)
+        held.done.set()
+
+    monkeypatch.setattr(engine.indexer, "purge_root", purge)
+    return held
+
+
 def test_the_card_counts_down_batch_by_batch_never_says_up_to_date_early_and_remove_answers_at_once(
     tmp_path,
     browser,
@@ -37,6 +59,7 @@ def test_the_card_counts_down_batch_by_batch_never_says_up_to_date_early_and_rem
     engine = Engine(tmp_path / "home", embedder=gate, background=True)
     server = start_server(Api(engine))
     expect = playwright_api.expect
+    purge = None
     try:
         page, errors = open_page(browser, server.url)
         page.locator(".nav-item[data-view=folders]").click()
@@ -57,11 +80,19 @@ def test_the_card_counts_down_batch_by_batch_never_says_up_to_date_early_and_rem
         stats = engine.indexing_stats()
         assert stats.semantic.done == stats.semantic.total == 12
 
+        purge = _hold_the_purge(engine, monkeypatch)
         page.get_by_role("button", name=f"Stop indexing {docs}").click()
         page.locator("#dialog-ok").click()
-        expect(page.get_by_test_id("root-item")).to_have_count(0, timeout=1_000)
+        expect(page.get_by_test_id("root-item")).to_have_count(0, timeout=WAIT_MS)
+        expect(state).to_have_text(f"Removing {docs.name}…", timeout=WAIT_MS)
+        assert not purge.done.is_set()  # off the list while its rows are still there
+        purge.go.set()
+        expect(state).to_have_text("Add a folder to start", timeout=WAIT_MS)
+        assert purge.done.is_set()
         assert errors == []
     finally:
         gate.open()
+        if purge is not None:
+            purge.go.set()
         server.stop()
         engine.close()
