@@ -7,7 +7,7 @@
 import { call } from "./api.js";
 import { copyButton, linkifySources, renderMarkdown, setFileOpener } from "./markdown.js";
 import { planCard } from "./plan.js";
-import { basename, clear, h, reportError } from "./ui.js";
+import { basename, clear, fill, h, reportError } from "./ui.js";
 
 export const MAX_CHIPS = 5; // engine/agent/sources.py decides which sources; the page shows 5 of them
 
@@ -161,7 +161,7 @@ export function finishMessage(target, turn, { isLast, onRegenerate, planStatus }
     target.actions.before(status === "draft" ? planCard(turn.plan)
       : h("p.plan-line.muted", {}, `🛠️ Action plan: ${turn.plan.summary || ""} `, h(`span.badge.${status}`, {}, status)));
   }
-  clear(target.actions).append(
+  fill(target.actions,
     text ? copyButton(() => text, "Copy") : null,
     isLast && onRegenerate ? h("button.btn.small.ghost", { type: "button", "data-testid": "regenerate", title: "Answer this question again", onclick: onRegenerate }, "Regenerate") : null,
     turn.model ? h("span.muted.small.msg-model", {}, turn.model) : null);

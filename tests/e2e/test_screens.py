@@ -1,0 +1,66 @@
+"""Small things a new user met on each screen, each checked in a real browser against `serve`: no stray
+"null" in an answer's action row, a chat header that keeps one tidy row of tools with a long title
+(screenshots light and dark at 1280×800 and 800×600 land in test-artifacts/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bridge import Api
+from bridge.server import start_server
+from engine.engine import Engine
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="pip install playwright (no browser download needed)"
+)
+
+from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
+from tests.e2e.test_chat_journey import _ask  # noqa: E402
+
+LONG_TITLE = "Which of my rental contracts and lease renewal letters mention a notice period longer than three months?"
+DOWN = "http://127.0.0.1:9/v1"  # nothing listens there: every answer is an error
+
+
+def _settings(home: Path, base_url: str = DOWN) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.json").write_text(
+        json.dumps(
+            {
+                "embedding": {"model": "hashing-384"},
+                "indexing": {"qualify_with_model": False},
+                "reasoning": {"enabled": True, "base_url": base_url, "model": "scripted", "max_retries": 0},
+            }
+        )
+    )
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A real Engine behind `serve`, its reasoning endpoint unreachable."""
+    _settings(tmp_path / "home")
+    engine = Engine(tmp_path / "home")
+    server = start_server(Api(engine))
+    try:
+        yield engine, server
+    finally:
+        server.stop()
+        engine.close()
+
+
+def test_no_answer_action_row_says_null_live_after_a_reload_or_on_an_error(served, browser):
+    _engine, server = served
+    expect = playwright_api.expect
+    page, errors = open_page(browser, server.url)
+    for i in range(2):
+        _ask(page, f"Question {i} about invoices?")
+        expect(page.get_by_test_id("chat-error")).to_have_count(i + 1, timeout=WAIT_MS)
+    rows = page.locator(".msg.assistant .msg-actions")
+    assert "null" not in " ".join(rows.all_inner_texts())
+    page.reload()
+    expect(page.get_by_test_id("chat-error")).to_have_count(2, timeout=WAIT_MS)
+    assert "null" not in " ".join(rows.all_inner_texts())
+    assert "null" not in page.locator("#chat-log").inner_text()
+    assert errors == []
