@@ -20,7 +20,9 @@ playwright_api = pytest.importorskip(
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 from tests.e2e.test_chat_journey import _ask  # noqa: E402
 
-LONG_TITLE = "Which of my rental contracts and lease renewal letters mention a notice period longer than three months?"
+LONG_TITLE = (
+    "Which of my rental contracts and lease renewal letters mention a notice period longer than three months?"
+)
 DOWN = "http://127.0.0.1:9/v1"  # nothing listens there: every answer is an error
 
 
@@ -64,3 +66,43 @@ def test_no_answer_action_row_says_null_live_after_a_reload_or_on_an_error(serve
     assert "null" not in " ".join(rows.all_inner_texts())
     assert "null" not in page.locator("#chat-log").inner_text()
     assert errors == []
+
+
+HEADER_ROWS = """() => {
+  const middle = (e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2);
+  const tops = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetWidth > 1).map(middle);
+  const title = document.querySelector('#chat-title');
+  return {
+    tools: [...new Set(tops('.chat-header .header-tools > *'))],
+    title: tops('#chat-title')[0],
+    truncated: title.scrollWidth > title.clientWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (800, 600)])
+def test_a_long_chat_title_truncates_and_the_header_tools_stay_on_one_row(
+    served, browser, width, height, scheme
+):
+    engine, server = served
+    expect = playwright_api.expect
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    _ask(page, LONG_TITLE)
+    expect(page.get_by_test_id("chat-error")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.get_by_test_id("chat-title")).to_contain_text(LONG_TITLE[:60])
+    if width < 980 and page.get_by_test_id("conv-panel").is_hidden():
+        page.get_by_test_id("conv-toggle").click()
+    expect(page.get_by_test_id("conv-panel")).to_be_visible()
+    _shot(page, f"chat-header-long-title-{width}x{height}-{scheme}")
+    rows = page.evaluate(HEADER_ROWS)
+    assert len(rows["tools"]) == 1, rows  # Model, Scope and Export on one row, each label by its select
+    assert rows["truncated"], rows  # the title gives way (ellipsis), not the tools
+    if width >= 1280:
+        assert rows["tools"][0] == rows["title"], rows  # one header row when there is room
+    assert errors == []
+    context.close()
