@@ -5,13 +5,17 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
+from tests.fake_openai import FakeOpenAI, Raw, Reply, chunk
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="pip install playwright (no browser download needed)"
@@ -106,3 +110,70 @@ def test_a_long_chat_title_truncates_and_the_header_tools_stay_on_one_row(
         assert rows["tools"][0] == rows["title"], rows  # one header row when there is room
     assert errors == []
     context.close()
+
+
+TASK_MARKERS = """async (text) => {
+  const md = await import('/js/markdown.js');
+  const bubble = document.createElement('div');
+  bubble.className = 'bubble';
+  const box = document.createElement('div');
+  box.className = 'answer';
+  bubble.append(box);
+  document.querySelector('#chat-log').append(bubble);
+  box.append(md.renderMarkdown(text, {}));
+  const marker = (li) => [getComputedStyle(li).listStyleType, !!li.querySelector('input')];
+  return [...box.querySelectorAll('li')].map(marker);
+}"""
+
+
+def test_a_task_list_item_shows_its_checkbox_and_no_bullet_while_a_plain_item_keeps_its_bullet(
+    served, browser
+):
+    _engine, server = served
+    page, errors = open_page(browser, server.url)
+    markers = page.evaluate(TASK_MARKERS, "- [ ] call the landlord\n- [x] pay rent\n- plain item")
+    assert markers == [["none", True], ["none", True], ["disc", False]]
+    assert errors == []
+
+
+def _held_stream(release: threading.Event) -> Iterator[dict[str, Any]]:
+    """A model still thinking after its tool call: nothing until `release` is set (bounded)."""
+    release.wait(60)
+    yield chunk({"content": "Your lease renews in May."})
+    yield chunk({}, "stop")
+
+
+def test_while_the_first_answer_runs_the_header_names_the_chat_and_the_live_step_has_one_ellipsis(
+    tmp_path, browser
+):
+    expect = playwright_api.expect
+    docs = tmp_path / "Docs"
+    docs.mkdir()
+    (docs / "lease-renewal-letter.txt").write_text("The lease renews on 1 May; notice period three months.\n")
+    release = threading.Event()
+    read = ("read_file", {"path": str(docs / "lease-renewal-letter.txt")})
+    with FakeOpenAI([Reply(tool_calls=[read]), Raw(stream=_held_stream(release))]) as endpoint:
+        _settings(tmp_path / "home", endpoint.base_url)
+        engine = Engine(tmp_path / "home")
+        engine.add_indexed_folder(str(docs))
+        engine.drain()
+        server = start_server(Api(engine))
+        try:
+            page, errors = open_page(browser, server.url)
+            _ask(page, "When does my lease renew?")
+            live = page.locator("#chat-log li.live")
+            expect(live).to_contain_text("Reading: lease-renewal-letter.txt", timeout=WAIT_MS)
+            expect(page.get_by_test_id("chat-title")).to_have_text("When does my lease renew?")
+            expect(page.locator("#conv-list .conv-item.active")).to_contain_text("When does my lease renew?")
+            shown = live.evaluate(
+                "li => li.textContent + [li, ...li.querySelectorAll('*')].map("
+                "(e) => getComputedStyle(e, '::after').content).filter((c) => c !== 'none').join('')"
+            )
+            assert shown.count("…") == 1, shown
+            release.set()
+            expect(page.get_by_test_id("chat-answer").last).to_contain_text("renews in May", timeout=WAIT_MS)
+            assert errors == []
+        finally:
+            release.set()
+            server.stop()
+            engine.close()

@@ -33,7 +33,11 @@ export const hooks = { onToolApproval: null };
 export function handleToolApproval(payload) {
   if (hooks.onToolApproval) hooks.onToolApproval(payload, turn ? turn.target.element : null);
 }
-hooks.onToolApproval = (payload, element) => showApproval(element?.querySelector(".trace") || log(), payload);
+hooks.onToolApproval = (payload, element) => {
+  showApproval(element?.querySelector(".trace") || log(), payload);
+  // nothing has streamed yet: no empty bubble with a caret under the card (the first words show it again)
+  if (turn && element === turn.target.element && !turn.target.streamed) turn.target.bubble.hidden = true;
+};
 on("tool-approval", handleToolApproval);
 
 function log() { return $("#chat-log"); }
@@ -47,6 +51,9 @@ function setTitle(title) {
   conversation.title = title || "";
   $("#chat-title").textContent = conversation.title || "New chat";
 }
+
+/** The title the engine gives a new conversation: its first question on one line, cut at 80 characters. */
+function titleOf(text) { return text.split(/\s+/).join(" ").trim().slice(0, 80); }
 
 function historyBefore(index) {
   const messages = [];
@@ -126,7 +133,11 @@ on("chat-turn", (payload) => {
   if (!turn || turn.turnId) return;
   turn.turnId = payload.turn_id;
   turn.conversationId = payload.conversation_id;
-  if (!conversation.id) refreshConversations(); // a new conversation is listed as soon as it exists
+  if (!conversation.id) { // a new conversation is named and listed as soon as it exists
+    setTitle(titleOf(turn.text));
+    setActive(payload.conversation_id);
+    refreshConversations();
+  }
   if (turn.stopRequested) stop();
 });
 on("agent-step", (payload) => { if (mine(payload)) { liveStep(turn.target, payload.step || payload.label || ""); scrollToEnd(); } });
@@ -151,7 +162,7 @@ async function run(index, text) {
   conversation.elements[index] = { user, target };
   conversation.elements.slice(0, index).forEach((e) => e.target.actions.querySelector('[data-testid="regenerate"]')?.remove());
   scrollToEnd();
-  turn = { target, conversationId: conversation.id, turnId: null, stopRequested: false, controller: new AbortController() };
+  turn = { target, text, conversationId: conversation.id, turnId: null, stopRequested: false, controller: new AbortController() };
   setBusy(true);
   let result;
   try {
@@ -168,7 +179,7 @@ async function run(index, text) {
   conversation.turns[index] = stored;
   if (result.conversation_id && result.conversation_id !== conversation.id) {
     conversation.id = result.conversation_id;
-    setTitle(text.split(/\s+/).join(" ").slice(0, 80));
+    setTitle(titleOf(text));
     setActive(conversation.id);
   }
   finishMessage(target, stored, { isLast: true, onRegenerate: regenerate, planStatus });

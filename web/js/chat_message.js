@@ -134,6 +134,7 @@ export function liveStep(target, label) {
 }
 
 export function renderStreaming(target) {
+  target.bubble.hidden = false;
   target.answer.classList.add("streaming");
   clear(target.answer).append(renderMarkdown(target.streamed, { partial: true }));
 }
