@@ -105,11 +105,31 @@ export async function openConversation(id) {
     setTitle(stored.title);
     setActive(stored.conversation_id);
     renderAll();
+    if (stored.running) showWaiting(stored.conversation_id);
     const top = savedScroll(stored.conversation_id);
     requestAnimationFrame(() => { if (top === null) scrollToEnd(); else log().scrollTop = top; });
   } catch (error) {
     if (error.code === "not_found") { setActive(null); openConversation(null); return; }
     reportError(error, "Could not open the conversation");
+  }
+}
+
+/** A turn still running in the engine when the page was (re)loaded: the cards of its MCP calls that wait
+ * for the person come back in its trace, and the conversation is read again once the turn has ended. */
+async function showWaiting(id) {
+  let waiting = [];
+  try { waiting = await call("list_pending_tool_calls"); } catch { /* the turn still ends; no card */ }
+  const last = conversation.elements[conversation.elements.length - 1];
+  if (conversation.id !== id || !last) return;
+  for (const payload of waiting.filter((w) => w.conversation_id === id)) {
+    last.target.trace.hidden = false;
+    showApproval(last.target.trace, payload);
+  }
+  for (let i = 0; i < 900 && conversation.id === id && !turn; i++) { // at most 15 minutes
+    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+    let stored;
+    try { stored = await call("get_conversation", { conversation_id: id }); } catch { return; }
+    if (!stored.running) { if (conversation.id === id && !turn) openConversation(id); return; }
   }
 }
 

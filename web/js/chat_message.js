@@ -147,10 +147,11 @@ export function finishMessage(target, turn, { isLast, onRegenerate, planStatus }
   target.answer.classList.remove("streaming");
   target.element.querySelectorAll(".sources, .sources-box, .plan, .plan-line, .chat-error").forEach((el) => el.remove());
   const text = turn.answer || "";
-  clear(target.answer).append(renderMarkdown(text || (turn.plan || turn.error ? "" : "(no answer)")));
+  const running = turn.status === "running"; // still answering in the engine (the page was reloaded)
+  clear(target.answer).append(renderMarkdown(text || (turn.plan || turn.error || running ? "" : "(no answer)")));
   linkifySources(target.answer, turn.sources, (path) => openPath(path));
   if (turn.stopped) target.answer.append(h("p.stopped-note", { "data-testid": "stopped-note" }, "■ Stopped"));
-  target.bubble.hidden = !text && !turn.stopped && Boolean(turn.plan || turn.error);
+  target.bubble.hidden = !text && !turn.stopped && Boolean(turn.plan || turn.error || running);
   if (turn.error) {
     target.bubble.hidden = true;
     target.bubble.after(errorBanner(turn.error.message || text, turn.error.code));
