@@ -4,12 +4,9 @@ given there counts, and the turn's answer shows once the engine has finished it.
 
 from __future__ import annotations
 
-import sys
-
 from bridge import Api
 from bridge.server import start_server
-from tests.agent.approval_support import STDIO_SERVER
-from tests.e2e.test_approval_journey import _chat, _shot, _start
+from tests.e2e.test_approval_journey import _chat, _shot, _start, notes_over_stdio
 from tests.e2e.test_browser_journey import WAIT_MS, browser, open_page, playwright_api  # noqa: F401 (fixture)
 from tests.fake_openai import FakeOpenAI, Reply
 
@@ -19,15 +16,10 @@ EMPTY_BUBBLES = """() => [...document.querySelectorAll('.msg.assistant .bubble')
 
 def test_a_waiting_approval_card_comes_back_after_a_reload_and_its_answer_counts(tmp_path, browser):
     expect = playwright_api.expect
-    docs = tmp_path / "Docs"
-    docs.mkdir()
-    (docs / "todo.txt").write_text("buy milk\n")
-    script = tmp_path / "files_server.py"
-    script.write_text(STDIO_SERVER)
+    docs, servers = notes_over_stdio(tmp_path)
     write = ("mcp__files__write_note", {"name": "todo.txt", "text": "HACKED"})
     replies = [Reply(tool_calls=[write]), Reply(content="I did not change your note.")]
     with FakeOpenAI(replies) as endpoint:
-        servers = {"files": {"command": sys.executable, "args": [str(script), str(docs)]}}
         engine = _start(tmp_path, endpoint, docs, mcpServers=servers)
         server = start_server(Api(engine))
         try:
