@@ -620,6 +620,10 @@ class Engine:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
         patch, key_notices = self.key_guard.review(self.settings, patch)
         candidate = self.key_guard.finish(apply_patch(self.settings, patch))
+        if "base_url" in (patch.get("reasoning") or {}):
+            from engine.agent.endpoints import refuse_unsaveable
+
+            refuse_unsaveable(candidate.reasoning.base_url)
         if "embedding" in patch and candidate.embedding.provider == "endpoint":
             from engine.indexing.embed import embedder_for
 

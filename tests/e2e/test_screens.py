@@ -177,3 +177,45 @@ def test_while_the_first_answer_runs_the_header_names_the_chat_and_the_live_step
             release.set()
             server.stop()
             engine.close()
+
+
+def test_settings_name_the_url_slip_first_refuse_to_save_it_and_refresh_reads_the_corrected_url(
+    tmp_path, browser
+):
+    expect = playwright_api.expect
+    _settings(tmp_path / "home")
+    with FakeOpenAI([]) as endpoint:
+        engine = Engine(tmp_path / "home")
+        engine.set_config({"reasoning": {"enabled": False}})
+        server = start_server(Api(engine))
+        try:
+            page, errors = open_page(browser, server.url)
+            page.locator(".nav-item[data-view=settings]").click()
+            url = page.get_by_test_id("reasoning-base-url")
+            expect(url).to_have_value(DOWN, timeout=WAIT_MS)
+            bare = endpoint.base_url.removeprefix("http://").removesuffix("/v1")
+            url.fill(bare)
+            page.get_by_test_id("reasoning-model").fill("")
+            page.get_by_test_id("endpoint-test").click()
+            verdict = page.locator("#endpoint-verdict")
+            expect(verdict).to_contain_text("has no http://", timeout=WAIT_MS)
+            said = verdict.inner_text()
+            assert said.index("has no http://") < said.index("No model is set")  # the slip first
+
+            page.locator("#reasoning-form input[name=enabled]").check()
+            page.locator("#reasoning-form button[type=submit]").click()
+            expect(page.locator(".toast.error")).to_contain_text("Not saved", timeout=WAIT_MS)
+            expect(page.get_by_test_id("use-suggested-url")).to_have_text(f"Use {endpoint.base_url}")
+            assert engine.settings.reasoning.base_url == DOWN and engine.settings.reasoning.enabled is False
+
+            page.get_by_test_id("model-refresh").click()
+            expect(page.locator("#model-status")).to_contain_text("1 model(s) available", timeout=WAIT_MS)
+            page.get_by_test_id("use-suggested-url").click()
+            expect(url).to_have_value(endpoint.base_url)
+            page.locator("#reasoning-form button[type=submit]").click()
+            expect(page.locator(".toast").last).to_contain_text("Settings saved", timeout=WAIT_MS)
+            assert engine.settings.reasoning.base_url == endpoint.base_url
+            assert errors == []
+        finally:
+            server.stop()
+            engine.close()
