@@ -21,6 +21,7 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="pip install playwright (no browser download needed)"
 )
 
+from tests.e2e.test_approval_journey import notes_over_stdio  # noqa: E402
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 from tests.e2e.test_chat_journey import _ask  # noqa: E402
 
@@ -219,3 +220,41 @@ def test_settings_name_the_url_slip_first_refuse_to_save_it_and_refresh_reads_th
         finally:
             server.stop()
             engine.close()
+
+
+OVERLAPS = """(server) => {
+  const box = (sel) => server.querySelector(sel).getBoundingClientRect();
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const command = box('[data-testid=mcp-command]');
+  return ['[data-testid=mcp-edit]', '[data-testid=mcp-remove]', '[data-testid=mcp-write-warning]']
+    .filter((sel) => !apart(command, box(sel)));
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (800, 600)])
+def test_an_mcp_server_row_keeps_edit_and_remove_clear_of_its_command_and_says_no_others_when_none_ask(
+    tmp_path, browser, width, height
+):
+    expect = playwright_api.expect
+    deep = tmp_path / "a-rather-long-folder-name-for-the-mcp-server-script-and-its-notes"
+    deep.mkdir()
+    _docs, servers = notes_over_stdio(deep)
+    servers["files"]["alwaysAllow"] = ["write_note", "wipe"]
+    _settings(tmp_path / "home")
+    engine = Engine(tmp_path / "home")
+    engine.set_config({"mcpServers": servers})
+    server = start_server(Api(engine))
+    try:
+        page, errors = open_page(browser, server.url, width, height)
+        page.locator(".nav-item[data-view=settings]").click()
+        entry = page.locator("[data-testid=mcp-server][data-server=files]")
+        warning = entry.get_by_test_id("mcp-write-warning")
+        expect(warning).to_contain_text("run without asking because you allowed them", timeout=WAIT_MS)
+        expect(warning).not_to_contain_text("others")
+        entry.scroll_into_view_if_needed()
+        _shot(page, f"settings-mcp-row-{width}x{height}")
+        assert entry.evaluate(OVERLAPS) == []
+        assert errors == []
+    finally:
+        server.stop()
+        engine.close()
