@@ -15,13 +15,14 @@ import pytest
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
+from engine.errors import EngineError
 from tests.fake_openai import FakeOpenAI, Raw, Reply, chunk
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="pip install playwright (no browser download needed)"
 )
 
-from tests.e2e.test_approval_journey import notes_over_stdio  # noqa: E402
+from tests.e2e.test_approval_journey import _docs, _rename, notes_over_stdio  # noqa: E402
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 from tests.e2e.test_chat_journey import _ask  # noqa: E402
 
@@ -254,6 +255,42 @@ def test_an_mcp_server_row_keeps_edit_and_remove_clear_of_its_command_and_says_n
         entry.scroll_into_view_if_needed()
         _shot(page, f"settings-mcp-row-{width}x{height}")
         assert entry.evaluate(OVERLAPS) == []
+        assert errors == []
+    finally:
+        server.stop()
+        engine.close()
+
+
+def test_history_lists_a_refused_plans_reasons_one_per_line_and_names_an_undo_as_what_it_undid(
+    tmp_path, browser
+):
+    expect = playwright_api.expect
+    docs = _docs(tmp_path)
+    _settings(tmp_path / "home")
+    engine = Engine(tmp_path / "home")
+    engine.add_indexed_folder(str(docs))
+    engine.drain()
+    both = _rename(docs, "alpha.txt", "alpha-new.txt") + _rename(docs, "beta.txt", "beta-new.txt")
+    refused = engine.txn.propose_plan("Rename two", both)
+    for name in ("alpha-new.txt", "beta-new.txt"):
+        (docs / name).write_text("appeared meanwhile")
+    with pytest.raises(EngineError):
+        engine.apply_action_plan(refused["transaction_id"])
+    done = engine.txn.propose_plan("Rename gamma", _rename(docs, "gamma.txt", "gamma-new.txt"))
+    engine.apply_action_plan(done["transaction_id"])
+    engine.undo_transaction(done["transaction_id"])
+    server = start_server(Api(engine))
+    try:
+        page, errors = open_page(browser, server.url)
+        page.locator(".nav-item[data-view=settings]").click()
+        item = page.get_by_test_id("history-item").filter(has_text="Rename two")
+        expect(item.get_by_test_id("history-refusal").locator("li")).to_have_count(2, timeout=WAIT_MS)
+        undo = page.get_by_test_id("history-item").filter(has_text="Rename gamma").first
+        expect(undo.get_by_test_id("history-status")).to_have_text("undid")
+        expect(undo).not_to_contain_text("Undo:")
+        expect(page.get_by_test_id("history-item").filter(has_text="Rename gamma")).to_have_count(2)
+        page.locator("#set-history").scroll_into_view_if_needed()
+        _shot(page, "settings-history-1280x800")
         assert errors == []
     finally:
         server.stop()
