@@ -68,8 +68,11 @@ def test_the_card_counts_down_batch_by_batch_never_says_up_to_date_early_and_rem
         page.evaluate(RECORD_LABELS)
         page.get_by_test_id("root-path").fill(str(docs))
         page.get_by_test_id("root-add").click()
+        bar = page.locator("#index-bar").locator("..")
         for left in (12, 8, 4):  # each batch waits for the test, so every count is shown for certain
             expect(state).to_contain_text(re.compile(rf"understanding {left} more\b"), timeout=WAIT_MS)
+            # one bar over both phases: every file is searchable, so it is past half, never empty
+            assert int(bar.get_attribute("aria-valuenow")) == round(100 * (24 - left) / 24)
             gate.release()
         expect(state).to_have_text("Up to date", timeout=WAIT_MS)
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -291,6 +292,33 @@ def test_history_lists_a_refused_plans_reasons_one_per_line_and_names_an_undo_as
         expect(page.get_by_test_id("history-item").filter(has_text="Rename gamma")).to_have_count(2)
         page.locator("#set-history").scroll_into_view_if_needed()
         _shot(page, "settings-history-1280x800")
+        assert errors == []
+    finally:
+        server.stop()
+        engine.close()
+
+
+def test_the_folders_view_says_by_name_only_and_what_it_means_instead_of_an_unexplained_skipped(
+    tmp_path, browser
+):
+    expect = playwright_api.expect
+    docs = _docs(tmp_path)
+    (docs / "holiday.bin").write_bytes(bytes(range(256)) * 8)
+    _settings(tmp_path / "home")
+    engine = Engine(tmp_path / "home")
+    engine.add_indexed_folder(str(docs))
+    engine.drain()
+    server = start_server(Api(engine))
+    try:
+        page, errors = open_page(browser, server.url)
+        page.locator(".nav-item[data-view=folders]").click()
+        stat = (
+            page.get_by_test_id("index-stats").locator("div").filter(has=page.locator("[data-stat=skipped]"))
+        )
+        expect(stat.locator("dt")).to_have_text("By name only", timeout=WAIT_MS)
+        expect(stat.locator("dd")).to_have_text("1")
+        expect(stat).to_have_attribute("title", re.compile("found by their name"))
+        expect(page.get_by_test_id("index-stats")).not_to_contain_text("Skipped")
         assert errors == []
     finally:
         server.stop()
