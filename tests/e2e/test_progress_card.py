@@ -84,6 +84,7 @@ def test_the_card_counts_down_batch_by_batch_never_says_up_to_date_early_and_rem
         assert stats.semantic.done == stats.semantic.total == 12
 
         purge = _hold_the_purge(engine, monkeypatch)
+        page.evaluate("window.__labels = []")
         page.get_by_role("button", name=f"Stop indexing {docs}").click()
         page.locator("#dialog-ok").click()
         expect(page.get_by_test_id("root-item")).to_have_count(0, timeout=WAIT_MS)
@@ -92,6 +93,9 @@ def test_the_card_counts_down_batch_by_batch_never_says_up_to_date_early_and_rem
         purge.go.set()
         expect(state).to_have_text("Add a folder to start", timeout=WAIT_MS)
         assert purge.done.is_set()
+        after: list[str] = page.evaluate("window.__labels")  # "Removing", never "Add a folder" meanwhile
+        removing, empty = after.index(f"Removing {docs.name}…"), after.index("Add a folder to start")
+        assert removing < empty and set(after[removing:empty]) == {f"Removing {docs.name}…"}, after
         assert errors == []
     finally:
         gate.open()

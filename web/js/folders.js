@@ -22,9 +22,10 @@ export function indexingBusy(stats) {
 export function progressOf(stats) {
   const kw = stats.keyword || { done: (stats.done || 0) + (stats.skipped || 0), total: (stats.done || 0) + (stats.skipped || 0) + (stats.queued || 0) };
   const sem = stats.semantic || { done: kw.done, total: kw.total };
-  const removing = stats.removing || [];
-  // a folder the last snapshot does not know yet (just added) is waiting for its scan
+  // a folder the last snapshot still lists but the page has just removed is being removed
   const known = new Set((stats.roots || []).map((r) => r.path));
+  const removing = [...(stats.removing || []), ...(state.rootsKnown ? [...known].filter((r) => !state.roots.includes(r)) : [])];
+  // a folder the last snapshot does not know yet (just added) is waiting for its scan
   const scanning = [...(stats.scanning || []), ...(Array.isArray(stats.roots) ? state.roots.filter((r) => !known.has(r)) : [])];
   const keywordLeft = Math.max(kw.total - kw.done, 0, stats.queued || 0);
   const semanticLeft = Math.max(sem.total - sem.done, 0);
