@@ -37,6 +37,7 @@ COMMANDS: tuple[str, ...] = (
     "apply_action_plan",
     "discard_action_plan",
     "approve_tool_call",
+    "list_pending_tool_calls",
     "list_transactions",
     "undo_transaction",
     "trash_list",
@@ -160,6 +161,11 @@ class Api:
     def approve_tool_call(self, call_id: str, decision: str) -> Any:
         """Answer an MCP call waiting for the person: `once`, `always` or `deny` (DESIGN §2a, §6a)."""
         return self._engine.approve_tool_call(call_id=call_id, decision=decision)
+
+    @_command
+    def list_pending_tool_calls(self) -> Any:
+        """The MCP calls still waiting for an answer, so a reloaded page shows their cards again."""
+        return self._engine.list_pending_tool_calls()
 
     @_command
     def plan_reorganization(self, instruction: str, scope: str) -> Any:

@@ -37,6 +37,7 @@ from engine.txn.model import ActionPlan
 from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 
 if TYPE_CHECKING:  # the stores' modules (LanceDB, DuckDB, numpy) load on the opening thread (_open_stores)
+    from engine.agent.approval import WaitingCall
     from engine.agent.conversations import Conversation, ConversationSummary
     from engine.agent.mcp import McpTool
     from engine.agent.memory import MemoryNote
@@ -521,6 +522,9 @@ class Engine:
     def approve_tool_call(self, call_id: str, decision: str) -> Done:
         return self.agent.approve_tool_call(call_id, decision)
 
+    def list_pending_tool_calls(self) -> list[WaitingCall]:
+        return self.agent.list_pending_tool_calls()
+
     def agent_memory_list(self) -> list[MemoryNote]:
         return self.agent.agent_memory_list()
 
@@ -616,6 +620,10 @@ class Engine:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
         patch, key_notices = self.key_guard.review(self.settings, patch)
         candidate = self.key_guard.finish(apply_patch(self.settings, patch))
+        if "base_url" in (patch.get("reasoning") or {}):
+            from engine.agent.endpoints import refuse_unsaveable
+
+            refuse_unsaveable(candidate.reasoning.base_url)
         if "embedding" in patch and candidate.embedding.provider == "endpoint":
             from engine.indexing.embed import embedder_for
 

@@ -16,7 +16,8 @@ arguments, state: "pending"}` and waits for `answer(call_id, decision)` with `on
 Nobody answering within the timeout (5 minutes by default) is a denial. A denial is an observation for
 the model, never an error for the person: the turn goes on. Once a call is settled the same topic
 carries `{call_id, turn_id, state}` with the decision (or `timed_out`), so every open view can close
-its card.
+its card. `waiting()` lists the calls still pending (`list_pending_tool_calls`), so a page reloaded
+while a call waits shows its card again instead of letting it time out unseen.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any
 from engine.agent.loop import STOP_POLL_S, turn_stopped
 from engine.errors import InvalidInput, NotFound
 from engine.events import TOOL_APPROVAL, EventBus
-from engine.results import Done
+from engine.results import Done, Result
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,19 @@ class ToolRequest:
 
 # A gate sees every MCP call before it runs; it returns None to let it run, or the refusal observation.
 Gate = Callable[[ToolRequest, dict[str, Any]], str | None]
+
+
+class WaitingCall(Result):
+    """A call waiting for the person, as the pending `tool-approval` event carried it."""
+
+    turn_id: str
+    conversation_id: str | None = None
+    call_id: str
+    server: str
+    tool: str
+    description: str
+    arguments: dict[str, Any]
+    state: str = "pending"
 
 
 @dataclass
@@ -120,22 +134,29 @@ class ToolApprovals:
     def status(self, server: str, tool: str, read_only: bool) -> str:
         return tool_status(read_only, tool, self._always_allowed(server))
 
-    def gate(self, turn_id: str) -> Gate:
+    def gate(self, turn_id: str, conversation_id: str | None = None) -> Gate:
         """The gate for one turn's MCP calls: runs allowed ones, asks about the rest."""
 
         def check(request: ToolRequest, arguments: dict[str, Any]) -> str | None:
             if self.status(request.server, request.tool, declared_read_only(request.annotations)) != ASKS:
                 return None
-            decision = self.request(turn_id, request, arguments)
+            decision = self.request(turn_id, request, arguments, conversation_id)
             return None if decision in ("once", "always") else refusal(request, decision, self._timeout())
 
         return check
 
-    def request(self, turn_id: str, request: ToolRequest, arguments: dict[str, Any]) -> str:
+    def request(
+        self,
+        turn_id: str,
+        request: ToolRequest,
+        arguments: dict[str, Any],
+        conversation_id: str | None = None,
+    ) -> str:
         """Ask the person and wait (bounded); returns `once`, `always`, `deny` or `timed_out`."""
         call_id = uuid.uuid4().hex
         payload = {
             "turn_id": turn_id,
+            "conversation_id": conversation_id,
             "call_id": call_id,
             "server": request.server,
             "tool": request.tool,
@@ -164,6 +185,12 @@ class ToolApprovals:
             decision = TIMED_OUT
             self._settled(pending, TIMED_OUT)
         return decision
+
+    def waiting(self) -> list[WaitingCall]:
+        """The calls still waiting for an answer, oldest first."""
+        with self._lock:
+            payloads = [pending.payload for pending in self._pending.values()]
+        return [WaitingCall.model_validate(payload) for payload in payloads]
 
     def answer(self, call_id: str, decision: str) -> Done:
         """The person's answer to a pending call (`approve_tool_call`)."""

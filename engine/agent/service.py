@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.agent import endpoints
-from engine.agent.approval import ToolApprovals
+from engine.agent.approval import ToolApprovals, WaitingCall
 from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversation, Conversations, truncate_result
 from engine.agent.host import AgentHost
@@ -265,6 +265,9 @@ class Agent:
     def approve_tool_call(self, call_id: str, decision: str) -> Done:
         return self.approvals.answer(call_id, decision)
 
+    def list_pending_tool_calls(self) -> list[WaitingCall]:
+        return self.approvals.waiting()
+
     def agent_memory_list(self) -> list[MemoryNote]:
         return self.memory.entries()
 
@@ -304,7 +307,7 @@ class Agent:
     ) -> None:
         registry = ToolRegistry(tools.tools())
         turn_id, conversation_id = result["turn_id"], result["conversation_id"]
-        gate = self.approvals.gate(turn_id)
+        gate = self.approvals.gate(turn_id, conversation_id)
         for tool in self.mcp.tools(gate) if settings.mcp_servers or self.mcp.has_in_process else []:
             registry.add(tools.external(tool))  # its output counts as read content for `remember`
         model = self._current_model(settings.reasoning)

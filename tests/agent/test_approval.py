@@ -191,3 +191,16 @@ def test_stop_while_a_call_waits_for_the_person_withdraws_the_question_and_ends_
     assert len(model.requests) == 1  # no model call after the stop
     with pytest.raises(NotFound):
         agent.approve_tool_call(question["call_id"], "once")
+
+
+def test_a_waiting_call_is_listed_with_its_conversation_until_it_is_answered(notes, make_agent):
+    _model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "Updated."])
+    assert agent.list_pending_tool_calls() == []
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        question = watcher.next_pending()
+        (waiting,) = agent.list_pending_tool_calls()  # what a page reloaded now shows again
+        assert waiting.model_dump() == {**question, "conversation_id": waiting.conversation_id}
+        agent.approve_tool_call(question["call_id"], "once")
+        result = turn.result(WAIT_S)
+    assert waiting.conversation_id == result.conversation_id and waiting.state == "pending"
+    assert agent.list_pending_tool_calls() == []

@@ -12,6 +12,7 @@ export const SIGNATURES = {
   apply_action_plan: ["transaction_id", "operations"],
   discard_action_plan: ["transaction_id"],
   approve_tool_call: ["call_id", "decision"],
+  list_pending_tool_calls: [],
   list_transactions: [],
   undo_transaction: ["transaction_id"],
   trash_list: [],
