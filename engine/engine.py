@@ -353,9 +353,11 @@ class Engine:
         self.indexer.lock.release()
         return False
 
-    def _save_always_allow(self, server: str, tools: list[str]) -> None:
-        """The person's "Always allow" for an MCP tool, written to `mcpServers.<server>.alwaysAllow`."""
-        self._update_settings(apply_patch(self.settings, {"mcpServers": {server: {"alwaysAllow": tools}}}))
+    def _save_always_allow(self, server: str, tools: list[str], pins: dict[str, str]) -> None:
+        """The person's "Always allow" for an MCP tool, written to `mcpServers.<server>.alwaysAllow`
+        with the pin of what the tool declared (`alwaysAllowPins`; engine/agent/approval.py)."""
+        patch = {"mcpServers": {server: {"alwaysAllow": tools, "alwaysAllowPins": pins}}}
+        self._update_settings(apply_patch(self.settings, patch))
 
     def _propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
         return self.txn.propose_plan(summary, operations)
