@@ -239,7 +239,7 @@ def apply_patch(settings: Settings, patch: dict[str, Any]) -> Settings:
 def masked(settings: Settings) -> dict[str, Any]:
     """The settings as the UI sees them: every secret replaced by a mask."""
     data = settings.to_json_dict()
-    for section in ("reasoning", "rerank", "embedding"):
+    for section in secrets.SECTIONS:
         if data[section].get("api_key"):
             data[section]["api_key"] = MASK
     for server in data["mcpServers"].values():

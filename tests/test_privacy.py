@@ -89,6 +89,17 @@ def test_the_api_key_is_kept_in_the_keyring_and_the_file_holds_a_reference(sense
     assert ("sensetree", "reasoning") not in ring.items
 
 
+def test_the_embedding_endpoints_key_is_kept_in_the_keyring_too(sensetree_home):
+    ring = MemoryKeyring()
+    keyring.set_keyring(ring)
+    settings = load_settings(sensetree_home)
+    settings.embedding.api_key = "ek-secret-456"
+    save_settings(settings, sensetree_home)
+    raw = (sensetree_home / "settings.json").read_text(encoding="utf-8")
+    assert "ek-secret-456" not in raw and ring.items[("sensetree", "embedding")] == "ek-secret-456"
+    assert load_settings(sensetree_home).embedding.api_key == "ek-secret-456"
+
+
 def test_without_a_keyring_the_key_stays_in_a_private_settings_file(sensetree_home):
     settings = load_settings(sensetree_home)  # the conftest installs keyring's fail backend
     settings.reasoning.api_key = "sk-secret-456"
