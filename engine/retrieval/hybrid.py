@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from engine.errors import StoreError
+from engine.errors import ModelError, StoreError
 from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
@@ -129,8 +129,11 @@ class HybridSearch:
             answer = self._keyword_arm(query, candidates, scope, shown)
             dense = _DenseArm(lambda: self.vectors.start_search(embedding.result(), candidates, scope))
         else:  # the keyword arm runs while LanceDB searches
-            query_vector = embedding.result() if embedding is not None else vector
-            dense = _DenseArm(lambda: self.vectors.start_search(np.asarray(query_vector), candidates, scope))
+            dense = _DenseArm(
+                lambda: self.vectors.start_search(
+                    np.asarray(embedding.result() if embedding is not None else vector), candidates, scope
+                )
+            )
             answer = self._keyword_arm(query, candidates, scope, shown)
         dense_hits, texts = dense.result(answer is None)
         keyword_hits = answer.hits if answer is not None else []
@@ -189,7 +192,11 @@ class HybridSearch:
             return fused
         head, tail = fused[: self.rerank_top_n], fused[self.rerank_top_n :]
         texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
-        probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
+        try:
+            probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
+        except ModelError as exc:  # a rerank endpoint that is down: the fused order stands (issue 31, N6)
+            log.warning("reranker unavailable, keeping the fused order: %s", exc)
+            return fused
         scored = zip((key for key, _ in head), probabilities, strict=False)
         reranked = sorted(scored, key=lambda kv: kv[1], reverse=True)
         floor = min(probabilities) if probabilities else 0.0
@@ -273,17 +280,17 @@ def fuse(
 
 
 class _DenseArm:
-    """The vector arm, started now and collected later, that fails alone (issue 31, N12): while the
-    vector store is set aside and rebuilt, or cannot answer, search answers from the keyword arm alone
-    (its own single-arm scale, as `search_keyword`). Only when the keyword arm failed too is the vector
-    arm's error raised: then nothing is whole to answer from."""
+    """The vector arm, started now and collected later, that fails alone (issue 31, N12 and N6): while the
+    vector store is set aside and rebuilt, or cannot answer, or the embedding endpoint cannot embed the
+    query, search answers from the keyword arm alone (its own single-arm scale, as `search_keyword`).
+    Only when the keyword arm failed too is the vector arm's error raised: nothing is whole to answer from."""
 
     def __init__(self, start: Callable[[], PendingSearch]):
         self._pending: PendingSearch | None = None
-        self._error: StoreError | None = None
+        self._error: StoreError | ModelError | None = None
         try:
             self._pending = start()
-        except StoreError as exc:
+        except (StoreError, ModelError) as exc:
             self._error = exc
 
     def result(self, alone: bool) -> tuple[list[Hit], dict[ChunkKey, str]]:

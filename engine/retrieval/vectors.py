@@ -133,6 +133,8 @@ class VectorIndex:
             )
             if vectors.shape[0] != len(chunk_texts):
                 raise InvalidInput(f"{path}: {len(chunk_texts)} chunks but {vectors.shape[0]} vectors")
+            if not np.isfinite(vectors).all():  # LanceDB's own refusal named a build machine's path (N16)
+                raise InvalidInput(f"{path}: the embedding model gave vectors with missing values (NaN)")
             replaced.append(path)
             paths += [path] * len(chunk_texts)
             indexes += range(len(chunk_texts))
@@ -381,8 +383,8 @@ class VectorIndex:
             self._forget_shape()
 
     def start_over(self) -> Path:
-        """Keep the table's folder aside as `<folder>.corrupt-<time>` and go on with a new, empty table in
-        its place (the same object: the indexer and search hold it). Returns where it was kept."""
+        """Keep the folder aside (`<folder>.corrupt-<time>`, returned) and go on with a new, empty table
+        in this same object (the indexer and search hold it)."""
         with self._lock:
             aside = set_aside(self.directory)
             self._db = lancedb.connect(str(self.directory))
