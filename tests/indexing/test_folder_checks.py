@@ -98,3 +98,24 @@ def test_mount_points_with_spaces_are_read_from_the_mount_table(tmp_path):
     table.write_text("/dev/sda1 / ext4 rw 0 0\nproc /srv/my\\040kernel proc rw 0 0\n")
     assert read_mounts(str(table)) == [("/", "ext4"), ("/srv/my kernel", "proc")]
     assert read_mounts(str(tmp_path / "missing")) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX system folders")
+@pytest.mark.parametrize("path", ["/etc", "/etc/ssh", "/usr", "/usr/share/doc", "/bin", "/var", "/var/log", "/"])  # noqa: E501
+def test_the_operating_systems_own_folders_are_refused_with_a_reason(api, path):
+    """Issue 31, F12: `/etc` was accepted as an indexed folder."""
+    envelope = api.add_indexed_folder(path=path)
+    assert envelope["ok"] is False and envelope["error"]["code"] == "invalid_input", envelope
+    assert "operating system" in envelope["error"]["message"]
+    assert api.get_roots()["data"] == []
+
+
+def test_a_windows_system_folder_is_refused_by_its_environment_variable(monkeypatch, tmp_path):
+    from engine.indexing import folder_checks
+
+    windows = tmp_path / "Windows"
+    (windows / "System32").mkdir(parents=True)
+    monkeypatch.setattr(folder_checks.sys, "platform", "win32")
+    monkeypatch.setenv("SystemRoot", str(windows))
+    assert "operating system" in (folder_checks.system_reason(str(windows / "System32")) or "")
+    assert folder_checks.system_reason(str(tmp_path / "Documents")) is None
