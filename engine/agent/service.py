@@ -95,7 +95,7 @@ class Agent:
         *,
         mcp_in_process: dict[str, Any] | None = None,
         log_dir: Path | None = None,
-        save_always_allow: Callable[[str, list[str]], None] | None = None,
+        save_always_allow: Callable[[str, list[str], dict[str, str]], None] | None = None,
     ):
         self._host = host
         self._settings = settings
@@ -117,7 +117,8 @@ class Agent:
             in_process=mcp_in_process,
         )
         self._save_always_allow = save_always_allow
-        self._session_allowed: dict[str, set[str]] = {}  # "always" for servers not in the settings file
+        # "always" (tool -> pin) for servers not in the settings file
+        self._session_allowed: dict[str, dict[str, str]] = {}
         self.approvals = ToolApprovals(
             events,
             timeout_s=lambda: self._settings().agent.approval_timeout_s,
@@ -253,14 +254,7 @@ class Agent:
         return conversation.model_copy(update={"running": running})
 
     def list_mcp_tools(self) -> list[McpTool]:
-        return [
-            row
-            if row.error or row.tool is None
-            else row.model_copy(
-                update={"approval": self.approvals.status(row.server, row.tool, bool(row.read_only))}
-            )
-            for row in self.mcp.list_tools()
-        ]
+        return self.mcp.list_tools(self.approvals.status)
 
     def approve_tool_call(self, call_id: str, decision: str) -> Done:
         return self.approvals.answer(call_id, decision)
@@ -367,21 +361,25 @@ class Agent:
             elif isinstance(event, Answer):
                 result["answer"] = event.text or "The model returned an empty answer; try asking again."
 
-    def _always_allowed(self, server: str) -> set[str]:
+    def _always_allowed(self, server: str) -> dict[str, str | None]:
+        """Each tool the person allowed for good on `server`, with the pin it was allowed with."""
         config = self._settings().mcp_servers.get(server)
-        return set(config.always_allow if config else ()) | self._session_allowed.get(server, set())
+        saved = {t: config.always_allow_pins.get(t) for t in config.always_allow} if config else {}
+        return {**saved, **self._session_allowed.get(server, {})}
 
-    def _allow_always(self, server: str, tool: str) -> None:
-        """Remember "Always allow": in `mcpServers.<server>.alwaysAllow`, or for this session when the
-        server is not in the settings file (an in-process server)."""
+    def _allow_always(self, server: str, tool: str, pinned: str) -> None:
+        """Remember "Always allow" with the tool's pin: in `mcpServers.<server>.alwaysAllow` and
+        `alwaysAllowPins`, or for this session when the server is not in the settings file."""
         config = self._settings().mcp_servers.get(server)
         if config is None:
-            self._session_allowed.setdefault(server, set()).add(tool)
-        elif tool not in config.always_allow:
-            if self._save_always_allow is not None:
-                self._save_always_allow(server, [*config.always_allow, tool])
-            else:
-                config.always_allow.append(tool)
+            self._session_allowed.setdefault(server, {})[tool] = pinned
+            return
+        tools = config.always_allow if tool in config.always_allow else [*config.always_allow, tool]
+        pins = {**config.always_allow_pins, tool: pinned}
+        if self._save_always_allow is not None:
+            self._save_always_allow(server, tools, pins)
+        else:
+            config.always_allow, config.always_allow_pins = tools, pins
 
     def _current_model(self, settings: ReasoningSettings) -> ChatModel:
         key = settings.model_dump_json()

@@ -42,9 +42,9 @@ def test_the_policy_trusts_only_declared_read_only_or_always_allowed_tools():
     assert declared_read_only({"readOnlyHint": True})
     assert not declared_read_only({"readOnlyHint": True, "destructiveHint": True})
     assert not declared_read_only(None) and not declared_read_only({"destructiveHint": False})
-    assert tool_status(True, "peek", set()) == READ_ONLY
-    assert tool_status(False, "write_note", {"write_note"}) == ALWAYS
-    assert tool_status(False, "write_note", {"other"}) == ASKS
+    assert tool_status(True, "peek", {}, "p") == READ_ONLY
+    assert tool_status(False, "write_note", {"write_note": "p"}, "p") == ALWAYS
+    assert tool_status(False, "write_note", {"other": "p"}, "p") == ASKS
 
 
 def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(notes, make_agent):

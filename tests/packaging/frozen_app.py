@@ -264,11 +264,8 @@ def bridge_call(page: DevToolsPage, command: str, *args: Any) -> Any:
 
 
 def request_quit(data_home: Path) -> bool:
-    """Ask the running app to quit through its single-instance socket (the tray's Quit function)."""
-    try:
-        info = json.loads((data_home / "instance.json").read_text(encoding="utf-8"))
-        with socket.create_connection(("127.0.0.1", int(info["port"])), timeout=5) as conn:
-            conn.sendall(f"{info['secret']} quit\n".encode())
-            return conn.recv(16).startswith(b"ok")
-    except (OSError, ValueError, KeyError):
-        return False
+    """Ask the running app to quit through its single-instance socket (the tray's Quit function), as the
+    product's own client does it (the listener proves itself before the secret is sent)."""
+    from bridge.instance import SingleInstance
+
+    return SingleInstance(data_home).notify_running("quit")
