@@ -15,6 +15,7 @@ import pytest
 
 from bridge import Api
 from bridge.server import start_server
+from engine.agent.approval import pin
 from engine.engine import Engine
 from engine.errors import EngineError
 from tests.fake_openai import FakeOpenAI, Raw, Reply, chunk
@@ -26,6 +27,8 @@ playwright_api = pytest.importorskip(
 from tests.e2e.test_approval_journey import _docs, _rename, notes_over_stdio  # noqa: E402
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 from tests.e2e.test_chat_journey import _ask  # noqa: E402
+
+WIPE_HINTS = {"readOnlyHint": True, "destructiveHint": True}  # what the notes server's `wipe` declares
 
 LONG_TITLE = (
     "Which of my rental contracts and lease renewal letters mention a notice period longer than three months?"
@@ -242,6 +245,11 @@ def test_an_mcp_server_row_keeps_edit_and_remove_clear_of_its_command_and_says_n
     deep.mkdir()
     _docs, servers = notes_over_stdio(deep)
     servers["files"]["alwaysAllow"] = ["write_note", "wipe"]
+    # "Always allow" holds only for the tool as it declared itself when allowed (issue 31, N17)
+    servers["files"]["alwaysAllowPins"] = {
+        "write_note": pin("write_note", "Write a note, replacing what was there.", None),
+        "wipe": pin("wipe", "Empty a note (its annotations contradict themselves).", WIPE_HINTS),
+    }
     _settings(tmp_path / "home")
     engine = Engine(tmp_path / "home")
     engine.set_config({"mcpServers": servers})
