@@ -54,7 +54,7 @@ KEYWORD_WEIGHT = 0.4
 # candidate depth (True), or 0 (False): fusion.calibrated's `depth`; chosen the same way.
 ABSENT_AT_CUTOFF = True
 # How far a full name match moves a hit towards the top score (fusion.with_names): written by
-# `python bench/quality.py --calibrate-floor` beside the floor (relevance.py).
+# `python bench/search_meaning.py --calibrate` beside the floor (relevance.py).
 NAME_WEIGHT = 0.5
 
 

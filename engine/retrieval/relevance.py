@@ -19,7 +19,7 @@ The floor before this one was a single fused-score threshold calibrated on SciFa
 person's folder it answered "No matches" to 27 of 30 paraphrases and to one-word folder topics
 ("recipes"), since a hit with no keyword match needed a cosine above ~0.6 to pass it (issue 28).
 
-How the constants are chosen (reproducible: `python bench/quality.py --calibrate-floor` rewrites the
+How the constants are chosen (reproducible: `python bench/search_meaning.py --calibrate` rewrites the
 block below and prints the figures), on two kinds of data together, SciFact train (claims) and
 generated personal folders of several seeds (keyword, known-item, topic and paraphrase queries), with
 nonsense of each (letter strings and salads of words neither collection holds): each evidence threshold
@@ -46,7 +46,7 @@ Key = TypeVar("Key")
 
 MARGIN_CUT_SHARE = 0.01  # the share of SciFact's queries whose weakest relevant top-10 hit the margin may cut
 
-# Written by `python bench/quality.py --calibrate-floor` (see the module docstring).
+# Written by `python bench/search_meaning.py --calibrate` (see the module docstring).
 LEXICAL_EVIDENCE = 0.3
 SEMANTIC_EVIDENCE = 0.45
 RELEVANCE_MARGIN = 0.2816
