@@ -73,14 +73,17 @@ def choose(personal, sci) -> relevance.Floor:
         print("  " + line)
     lexical = relevance.separate([lexical_right, sci.right_lexical], [noise_lexical, sci.noise_lexical])
     semantic = relevance.separate([semantic_right], [noise_semantic, sci.noise_semantic])
-    return relevance.Floor(
-        round(lexical, 4), round(semantic, 4), round(relevance.calibrate_margin(sci.gaps), 4)
-    )
+    margin = (
+        relevance.calibrate_margin(sci.gaps) if sci.gaps else relevance.RELEVANCE_MARGIN
+    )  # no SciFact: kept
+    return relevance.Floor(round(lexical, 4), round(semantic, 4), round(margin, 4))
 
 
-def write(floor: relevance.Floor, name_weight: float, seeds: list[int], size: str) -> None:
+def write(floor: relevance.Floor, name_weight: float, seeds: list[int], size: str, scifact: bool) -> None:
     """Rewrite the constants in relevance.py and NAME_WEIGHT in hybrid.py."""
-    note = f"seeds {' '.join(map(str, seeds))} ({size}) and SciFact train"
+    note = f"seeds {' '.join(map(str, seeds))} ({size})" + (
+        " and SciFact train" if scifact else ", no SciFact"
+    )
     source = RELEVANCE_MODULE.read_text(encoding="utf-8")
     block = (
         f"# Written by `python bench/search_meaning.py --calibrate` ({note}; see the module docstring).\n"
@@ -116,36 +119,24 @@ def main(args, index, run, table, verdict) -> None:
         indexed = [index(seed, args.size, None if args.keep else Path(tmp)) for seed in args.seeds]
         _set(indexed, None, hybrid.NAME_WEIGHT)
         personal = [s for one in indexed for s in run(one, evidence=True)]
-        beir, search, qvecs, embed = scifact(args.data, Path(tmp) / "scifact")
-        sci = floor_report.evidence(search, beir, qvecs, embed)
-        print(
-            f"calibration on seeds {args.seeds} ({args.size}) and SciFact train ({len(beir.queries)} queries)"
-        )
+        sci, collection = floor_report.SciFactEvidence([], [], [], [], []), None
+        if args.skip_scifact:
+            print(f"calibration on seeds {args.seeds} ({args.size}) ONLY (--skip-scifact: no SciFact)")
+        else:
+            collection = scifact(args.data, Path(tmp) / "scifact")
+            sci = floor_report.evidence(*collection)
+            print(f"calibration on seeds {args.seeds} ({args.size}) and SciFact train")
         floor = choose(personal, sci)
-        best_weight, best_score = NAME_WEIGHTS[0], -1.0
-        for weight in NAME_WEIGHTS:
-            _set(indexed, floor, weight)
-            figures = table(
-                f"  name weight {weight}, floor {floor}", [s for one in indexed for s in run(one, False)]
-            )
-            score = statistics.fmean([figures["topic"]["top1"], figures["keyword"]["top1"]])
-            if score > best_score + 1e-9:
-                best_weight, best_score = weight, score
-        write(floor, best_weight, args.seeds, args.size)
-        search.name_weight = best_weight
-        on, off, lost, empty = floor_report.figures(search, beir, qvecs, embed, floor)
-        print(
-            f"SciFact train hybrid nDCG@10: {on:.4f} floor on, {off:.4f} off (Δ {on - off:+.4f}); losing "
-            f"a relevant top-10 result {lost:.1%}; nonsense 'No matches' "
-            + ", ".join(f"{k} {v:.0%}" for k, v in empty.items())
-        )
-        search.keywords.close()
+        weight = _name_weight(indexed, floor, run, table)
+        write(floor, weight, args.seeds, args.size, scifact=collection is not None)
+        if collection is not None:
+            _scifact_figures(collection, floor, weight)
         for one in indexed:
             one.engine.close()
         held = []
         for seed in args.held_out:
             one = index(seed, args.size, None if args.keep else Path(tmp))
-            _set([one], floor, best_weight)
+            _set([one], floor, weight)
             held += run(one, evidence=False)
             one.engine.close()
         if held:
@@ -153,3 +144,29 @@ def main(args, index, run, table, verdict) -> None:
                 f"held-out seeds {args.held_out} ({args.size}), the calibrated floor in force", held
             )
             print("SUMMARY held-out: " + verdict(figures))
+
+
+def _name_weight(indexed, floor, run, table) -> float:
+    """The NAME_WEIGHTS entry with the best mean of topic and keyword top-1 on the calibration seeds."""
+    best_weight, best_score = NAME_WEIGHTS[0], -1.0
+    for weight in NAME_WEIGHTS:
+        _set(indexed, floor, weight)
+        figures = table(
+            f"  name weight {weight}, floor {floor}", [s for one in indexed for s in run(one, False)]
+        )
+        score = statistics.fmean([figures["topic"]["top1"], figures["keyword"]["top1"]])
+        if score > best_score + 1e-9:
+            best_weight, best_score = weight, score
+    return best_weight
+
+
+def _scifact_figures(collection, floor, weight) -> None:
+    beir, search, qvecs, embed = collection
+    search.name_weight = weight
+    on, off, lost, empty = floor_report.figures(search, beir, qvecs, embed, floor)
+    print(
+        f"SciFact train hybrid nDCG@10: {on:.4f} floor on, {off:.4f} off (Δ {on - off:+.4f}); losing "
+        f"a relevant top-10 result {lost:.1%}; nonsense 'No matches' "
+        + ", ".join(f"{k} {v:.0%}" for k, v in empty.items())
+    )
+    search.keywords.close()
