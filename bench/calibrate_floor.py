@@ -1,11 +1,11 @@
 """Choose the relevance floor and the name weight on personal folders and SciFact together, write them.
 
 Run through `python bench/search_meaning.py --calibrate --seeds 0 1 2 --held-out 3 4`. The rule is
-engine/retrieval/relevance.py's: each evidence threshold is `relevance.separate` of the right answers'
-evidence (every query kind the arm serves, each collection a group) against the best evidence nonsense
-reaches (each collection a group); the margin is `relevance.calibrate_margin` of SciFact's gaps; the
-name weight is the one of NAME_WEIGHTS with the best mean of topic and keyword top-1 on the calibration
-seeds (ties to the smallest). Then the held-out seeds are measured with what was written.
+engine/retrieval/relevance.py's: each evidence threshold is `relevance.above_noise` of the best evidence
+nonsense reaches (each collection a group; the right answers' evidence is printed beside it); the margin
+is `relevance.calibrate_margin` of SciFact's gaps (kept as it is without SciFact); the name weight is
+the one of NAME_WEIGHTS with the best mean of topic and keyword top-1 on the calibration seeds (ties to
+the smallest). Then the held-out seeds are measured with what was written.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _describe(label: str, values: list[float]) -> str:
 
 
 def choose(personal, sci) -> relevance.Floor:
-    """The thresholds and margin, by relevance.separate / calibrate_margin (the module docstring)."""
+    """The thresholds and margin, by relevance.above_noise / calibrate_margin (the module docstring)."""
     lexical_right = [s.right_lexical for s in personal if s.kind in ("keyword", "known_item", "topic")]
     semantic_right = [s.right_semantic for s in personal if s.kind == "meaning"]
     noise_lexical = [s.best_lexical for s in personal if s.kind == "nonsense"]
@@ -71,8 +71,14 @@ def choose(personal, sci) -> relevance.Floor:
         _describe("SciFact best minus weakest relevant top-10:", sci.gaps),
     ):
         print("  " + line)
-    lexical = relevance.separate([lexical_right, sci.right_lexical], [noise_lexical, sci.noise_lexical])
-    semantic = relevance.separate([semantic_right], [noise_semantic, sci.noise_semantic])
+    lexical = relevance.above_noise([noise_lexical, sci.noise_lexical])
+    semantic = relevance.above_noise([noise_semantic, sci.noise_semantic])
+    for label, value, right in (
+        ("keyword-or-name", lexical, lexical_right),
+        ("cosine", semantic, semantic_right),
+    ):
+        above = sum(v > value for v in right) / max(len(right), 1)
+        print(f"  {label} threshold {value:.4f}: right answers above it {above:.1%}")
     margin = (
         relevance.calibrate_margin(sci.gaps) if sci.gaps else relevance.RELEVANCE_MARGIN
     )  # no SciFact: kept
@@ -81,12 +87,10 @@ def choose(personal, sci) -> relevance.Floor:
 
 def write(floor: relevance.Floor, name_weight: float, seeds: list[int], size: str, scifact: bool) -> None:
     """Rewrite the constants in relevance.py and NAME_WEIGHT in hybrid.py."""
-    note = f"seeds {' '.join(map(str, seeds))} ({size})" + (
-        " and SciFact train" if scifact else ", no SciFact"
-    )
+    note = f"seeds {' '.join(map(str, seeds))}, {size}" + (", SciFact train" if scifact else ", no SciFact")
     source = RELEVANCE_MODULE.read_text(encoding="utf-8")
     block = (
-        f"# Written by `python bench/search_meaning.py --calibrate` ({note}; see the module docstring).\n"
+        f"# Written by `python bench/search_meaning.py --calibrate` ({note}).\n"
         f"LEXICAL_EVIDENCE = {floor.lexical}\nSEMANTIC_EVIDENCE = {floor.semantic}\n"
         f"RELEVANCE_MARGIN = {floor.margin}\n"
     )

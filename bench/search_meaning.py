@@ -179,6 +179,7 @@ def main() -> None:
     parser.add_argument(
         "--keep", action="store_true", help="keep and reuse the indexes (bench/.cache/personal)"
     )
+    parser.add_argument("--skip-scifact", action="store_true", help="--calibrate on the personal seeds alone")
     args = parser.parse_args()
     _paths(args.code)
     if args.calibrate:

@@ -100,7 +100,7 @@ def test_a_hit_is_shown_when_any_one_arm_has_evidence_for_it():
 
 def test_a_query_with_no_evidence_anywhere_has_no_matches_whatever_the_margin():
     floor = relevance.Floor(lexical=0.3, semantic=0.5, margin=1.0)
-    assert relevance.shown([("a", 0.9), ("b", 0.8)], _evidence({"a": (0.29, 0.49, 0.29)}), floor) == []
+    assert relevance.shown([("a", 0.9), ("b", 0.8)], _evidence({"a": (0.3, 0.5, 0.3)}), floor) == []
     assert relevance.shown([], _evidence({}), floor) == []
 
 
@@ -115,13 +115,12 @@ def test_no_floor_shows_every_hit():
     assert relevance.shown([("a", 0.1)], _evidence({}), None) == [("a", 0.1)]
 
 
-def test_the_separating_threshold_keeps_the_right_answers_and_drops_the_noise():
-    right = [[0.5, 0.6, 0.7], [0.45, 0.8]]
-    noise = [[0.1, 0.2, 0.3], [0.2, 0.4]]
-    assert relevance.separate(right, noise) == 0.45
-    assert (
-        relevance.separate([[0.2, 0.9]], [[0.3]]) == 0.9 or relevance.separate([[0.2, 0.9]], [[0.3]]) == 0.2
-    )
+def test_the_threshold_keeps_the_chosen_share_of_each_collections_nonsense_out():
+    first = [i / 100 for i in range(100)]  # 0.00 .. 0.99
+    second = [0.1] * 20
+    assert relevance.above_noise([first, second], 0.95) == 0.94  # 95 of 100 at or below it
+    assert relevance.above_noise([[0.0] * 30], 0.95) == 0.0  # nonsense that never matches: any match counts
+    assert relevance.above_noise([[], []], 0.95) == 0.0
 
 
 def test_the_margin_holds_all_but_the_chosen_share_of_the_gaps():
