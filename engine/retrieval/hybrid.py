@@ -35,6 +35,7 @@ from engine.retrieval.fusion import (
 )
 from engine.retrieval.keyword_query import KeywordAnswer
 from engine.retrieval.keyword_store import KeywordStore
+from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.relevance import Evidence, Evidenced, Floor, floor_for, shown
 from engine.retrieval.rerank import Reranker
@@ -169,7 +170,8 @@ class HybridSearch:
         )
 
         def evidence(key: ChunkKey) -> Evidence:
-            return Evidence(lexical.get(key, 0.0), semantic.get(key, 0.0), names.get(key[0], 0.0))
+            dense = 0.0 if name_only(texts.get(key, ""), key[0]) else semantic.get(key, 0.0)
+            return Evidence(lexical.get(key, 0.0), dense, names.get(key[0], 0.0))
 
         return fused, texts, answer, evidence
 

@@ -21,6 +21,7 @@ the app costs nothing and an index of an older format needs no migration.
 from __future__ import annotations
 
 import math
+import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -42,6 +43,20 @@ def path_words(path: str) -> list[str]:
     for part in _SEPARATORS.split(path):
         words.extend(w for w in _CASE.split(part) if w)
     return words
+
+
+def name_only(text: str, path: str) -> bool:
+    """Whether a chunk holds nothing but its file's name: `[doc_type] name`, what the indexer stores for a
+    file catalogued by name only (an image, an archive, a scan without text). Its vector is an embedding
+    of a few name words, near to anything short, so the dense arm's cosine on it is no evidence; its name
+    is evidence through this field."""
+    head = "] " + os.path.basename(path.rstrip("/\\"))
+    return (
+        text.startswith("[")
+        and text.endswith(head)
+        and "\n" not in text
+        and text.find("] ") == len(text) - len(head)
+    )
 
 
 def idf(files: int, df: int) -> float:

@@ -4,7 +4,7 @@ scored by their share of the query's idf, and kept in step with every kind of ke
 from __future__ import annotations
 
 from engine.retrieval.bm25 import POINT_FILES, KeywordIndex
-from engine.retrieval.names import path_words
+from engine.retrieval.names import name_only, path_words
 from engine.retrieval.terms import shared_matcher
 
 
@@ -72,3 +72,10 @@ def test_a_reopened_index_reads_its_names_from_the_stored_paths(tmp_path):
     reopened = KeywordIndex(tmp_path / "k.duckdb")
     assert set(reopened.name_scores(terms("pictures"))) == {"/h/Pictures/IMG_2041.jpg"}
     reopened.close()
+
+
+def test_a_chunk_holding_only_its_files_name_is_told_from_one_with_text():
+    assert name_only("[binary] kyoto-bamboo.png", "/h/Pictures/kyoto-bamboo.png")
+    assert name_only("[pdf] Scan_2024-03-02.pdf", "/h/Scan_2024-03-02.pdf")
+    assert not name_only("[note] A trip to kyoto-bamboo.png", "/h/Pictures/kyoto-bamboo.png")
+    assert not name_only("[note] Kyoto trip\n\nBamboo grove at dawn.", "/h/kyoto.md")
