@@ -128,7 +128,8 @@ def main(args, index, run, table, verdict) -> None:
             print(f"calibration on seeds {args.seeds} ({args.size}) ONLY (--skip-scifact: no SciFact)")
         else:
             collection = scifact(args.data, Path(tmp) / "scifact")
-            sci = floor_report.evidence(*collection)
+            beir, search, qvecs, embed = collection
+            sci = floor_report.evidence(search, beir, qvecs, embed)
             print(f"calibration on seeds {args.seeds} ({args.size}) and SciFact train")
         floor = choose(personal, sci)
         weight = _name_weight(indexed, floor, run, table)
