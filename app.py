@@ -20,6 +20,12 @@ from typing import Any
 log = logging.getLogger("sensetree")
 
 # The sub-commands, one module each under cli/ (the window, the default command, is cli/window.py).
+# What `sensetree --help` says first: the app, for the person at the terminal (the docstring above is
+# about the code).
+DESCRIPTION = (
+    "SenseTree finds, reads and tidies the files in your folders, on this computer. With no command it "
+    "opens its window (or, with no display, serves it in your browser)."
+)
 COMMANDS = ("index", "search", "status", "config", "serve", "chat", "mcp", "apply", "tidy", "map")
 OWN_LOGGERS = ("sensetree", "engine", "bridge", "cli", "app", "__main__")
 
@@ -125,9 +131,7 @@ def command_module(name: str) -> Any:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="sensetree", description=__doc__.splitlines()[0] if __doc__ else None
-    )
+    parser = argparse.ArgumentParser(prog="sensetree", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to the console")
     parser.add_argument(
         "--tray", action="store_true", help="start in the tray, window hidden (autostart at login)"

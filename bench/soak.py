@@ -20,6 +20,7 @@ A cycle fails on any failed check or any exception; the target is 0 failures. Th
 hashing embedder (what is soaked is the stores, not the model), so cycles take seconds.
 
     python bench/soak.py [--cycles 30] [--files 60] [--seed 7]
+    python bench/soak.py --store-fuzz    (damage every file of the data folder instead: bench/store_fuzz.py)
 """
 
 from __future__ import annotations
@@ -241,12 +242,24 @@ def cycle(
     return problems, healed, f"{fate}; {'; '.join(notes)}"
 
 
+def store_fuzz() -> None:
+    """`--store-fuzz`: every file of an indexed data folder truncated, garbled, zeroed or deleted, then a
+    start and a search, each in a child process (bench/store_fuzz.py; issue 31: target 0 dead starts)."""
+    from bench.store_fuzz import fuzz
+
+    raise SystemExit(1 if fuzz() else 0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=30)
     parser.add_argument("--files", type=int, default=60, help="files in the folder before the first cycle")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--store-fuzz", action="store_true", help="damage the data folder (store_fuzz.py)")
     args = parser.parse_args()
+    if args.store_fuzz:
+        store_fuzz()
+        return
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="sensetree-soak-") as tmp:
         home, root = Path(tmp) / "home", Path(tmp) / "Docs"

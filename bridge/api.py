@@ -5,8 +5,8 @@ pywebview publishes every public attribute of this object to JavaScript, and `se
 nothing else (the engine and the window live on private attributes). Each method takes JSON-able
 arguments, makes one engine call and returns the envelope `{ok: true, data}` or
 `{ok: false, error: {code, message}}`. Errors are translated here, at exactly one boundary:
-`EngineError` keeps its stable code and message; anything else is logged once and reaches the page
-as `internal`, without a traceback.
+`EngineError` keeps its stable code and message; a full disk (ENOSPC, SQLite's "disk is full") is
+`no_space`; anything else is logged once and reaches the page as `internal`, without a traceback.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from bridge.arguments import ArgumentCheck, Limit, Messages, Query, RowId
 from bridge.engine_api import EngineApi
-from engine.errors import EngineError
+from engine.errors import DISK_FULL, EngineError, is_disk_full
 from engine.events import EventBus
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,7 @@ COMMANDS: tuple[str, ...] = (
     "apply_action_plan",
     "discard_action_plan",
     "approve_tool_call",
+    "list_pending_tool_calls",
     "list_transactions",
     "undo_transaction",
     "trash_list",
@@ -125,7 +126,10 @@ def _command(method: _Method) -> _Method:
             return ok(method(self, **check(self, args, kwargs)))
         except EngineError as exc:
             return failure(exc.code, exc.message)
-        except Exception:
+        except Exception as exc:
+            if is_disk_full(exc):
+                log.warning("bridge command %s: the data folder's disk is full (%s)", name, exc)
+                return failure(DISK_FULL.code, DISK_FULL.message)
             log.exception("bridge command %s failed", name)
             return failure(
                 "internal", f"SenseTree hit an unexpected problem in {name}; the log file has details."
@@ -160,6 +164,11 @@ class Api:
     def approve_tool_call(self, call_id: str, decision: str) -> Any:
         """Answer an MCP call waiting for the person: `once`, `always` or `deny` (DESIGN §2a, §6a)."""
         return self._engine.approve_tool_call(call_id=call_id, decision=decision)
+
+    @_command
+    def list_pending_tool_calls(self) -> Any:
+        """The MCP calls still waiting for an answer, so a reloaded page shows their cards again."""
+        return self._engine.list_pending_tool_calls()
 
     @_command
     def plan_reorganization(self, instruction: str, scope: str) -> Any:

@@ -17,11 +17,20 @@ carrying the `turn_id` of a chat turn it started) come back as `{"event", "paylo
 `{"result": envelope}` line. A `watch` with `{"topics": [...]}` streams those topics (the CLI's live
 `index` progress) until the client hangs up; a slow client loses events, it never slows the engine.
 Anything without the secret, or with an unknown verb, is answered with nothing and closed.
+
+Before the secret leaves the client, the listener proves it is ours (issue 31, N3: after an unclean
+exit another local user bound the recorded port, and the CLI sent it the secret, an API key, queries
+and chat text). The client sends `hello <nonce>\n`; the listener answers with
+HMAC-SHA256(secret, nonce) in hex. Only a process that read the 0600 `instance.json` in the 0700 data
+folder knows the secret, so a squatter cannot answer, and the client then sends nothing and reports the
+record stale; the first launch's `listen` replaces the record. The recorded PID must be alive too.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 import os
 import queue
@@ -115,6 +124,8 @@ class SingleInstance:
     def _answer(self, conn: socket.socket, actions: dict[str, Callable[[], None]], api: Any) -> None:
         with conn, conn.makefile("rb") as reader, contextlib.suppress(OSError, ValueError):
             conn.settimeout(HANDSHAKE_S)
+            if not _prove(conn, reader, self._secret):
+                return
             secret, _, verb = reader.readline(256).decode(errors="replace").strip().partition(" ")
             if not secrets.compare_digest(secret.encode(), self._secret.encode()):
                 return
@@ -222,6 +233,7 @@ def _connect(file: Path, verb: str = "show", body: dict[str, Any] | None = None)
         raise Unreachable("No SenseTree is running.") from exc
     with conn, conn.makefile("rb") as reader:
         try:
+            _challenge(conn, reader, str(info["secret"]), info.get("pid"))
             message = f"{info['secret']} {verb}\n".encode()
             if body is not None:
                 message += json.dumps(body).encode() + b"\n"
@@ -234,6 +246,46 @@ def _connect(file: Path, verb: str = "show", body: dict[str, Any] | None = None)
             raise Unreachable(f"The running SenseTree did not answer ({exc}).") from exc
         conn.settimeout(None)
         yield conn, reader
+
+
+def _proof(secret: str, nonce: str) -> str:
+    return hmac.new(secret.encode(), nonce.encode(), hashlib.sha256).hexdigest()
+
+
+def _prove(conn: socket.socket, reader: Any, secret: str) -> bool:
+    """The listener's half: answer the client's `hello <nonce>` with the proof that it knows the secret."""
+    word, _, nonce = reader.readline(256).decode(errors="replace").strip().partition(" ")
+    if word != "hello" or not 16 <= len(nonce) <= 128:
+        return False
+    conn.sendall(f"{_proof(secret, nonce)}\n".encode())
+    return True
+
+
+def _challenge(conn: socket.socket, reader: Any, secret: str, pid: Any) -> None:
+    """The client's half: nothing secret is sent until the listener proved it knows the secret, and the
+    recorded process is alive; otherwise the record is stale (Unreachable)."""
+    if not _alive(pid):
+        raise Unreachable("No SenseTree is running (the recorded process has ended).")
+    nonce = secrets.token_hex(16)
+    conn.sendall(f"hello {nonce}\n".encode())
+    answer = reader.readline(256).decode(errors="replace").strip()
+    if not hmac.compare_digest(answer.encode(), _proof(secret, nonce).encode()):
+        raise Unreachable(
+            "The program listening where SenseTree recorded itself is not SenseTree; nothing was sent to it."
+        )
+
+
+def _alive(pid: Any) -> bool:
+    """Whether the recorded process still exists (a record without a PID is judged by its proof alone)."""
+    if not isinstance(pid, int) or pid <= 0 or os.name == "nt":  # Windows' os.kill would end the process
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but belongs to someone else (or Windows refuses signal 0): the proof decides
+        return True
+    return True
 
 
 class InstanceClient:

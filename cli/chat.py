@@ -27,6 +27,16 @@ from typing import Any, TextIO
 from cli.context import Context, plain
 from engine.events import AGENT_STEP, ANSWER_DELTA, TOOL_APPROVAL
 
+# The engine's no-endpoint answer names the window's Settings; a terminal user gets the commands instead
+# (tests/agent/test_cli_chat.py fails if the engine's sentence changes and this no longer matches).
+IN_SETTINGS = "Set its base URL and model in Settings → Reasoning and switch it on."
+IN_TERMINAL = (
+    "Set it from here:\n"
+    "  sensetree config set reasoning.base_url http://127.0.0.1:11434/v1\n"
+    "  sensetree config set reasoning.model qwen2.5:7b-instruct\n"
+    "  sensetree config set reasoning.enabled true"
+)
+
 
 def add_parser(subparsers: Any, context: Context | None = None) -> None:
     chat = subparsers.add_parser("chat", help="ask the assistant about your files")
@@ -140,6 +150,8 @@ def _chat(args: argparse.Namespace, engine: Any, out: TextIO, stdin: TextIO) -> 
     finally:
         for stop in unsubscribe:
             stop()
+    if (result.get("error") or {}).get("code") == "no_endpoint":  # the page's words name Settings
+        result["answer"] = result["answer"].replace(IN_SETTINGS, IN_TERMINAL)
     if result.get("plan"):
         print(f"\n{result['answer']}", file=out)
         print(format_plan(result["plan"]), file=out)

@@ -128,6 +128,9 @@ class McpServer(BaseModel):
     enabled: bool = True
     # Tools the person allowed for good ("Always allow"); the key Cline uses, so pasted configs keep it.
     always_allow: list[str] = Field(default_factory=list, alias="alwaysAllow")
+    # What each allowed tool declared when it was allowed (engine/agent/approval.py `pin`): a tool that
+    # changes its description or annotations is asked about again.
+    always_allow_pins: dict[str, str] = Field(default_factory=dict, alias="alwaysAllowPins")
 
 
 class Settings(_Section):
@@ -236,7 +239,7 @@ def apply_patch(settings: Settings, patch: dict[str, Any]) -> Settings:
 def masked(settings: Settings) -> dict[str, Any]:
     """The settings as the UI sees them: every secret replaced by a mask."""
     data = settings.to_json_dict()
-    for section in ("reasoning", "rerank", "embedding"):
+    for section in secrets.SECTIONS:
         if data[section].get("api_key"):
             data[section]["api_key"] = MASK
     for server in data["mcpServers"].values():

@@ -37,6 +37,7 @@ from engine.txn.model import ActionPlan
 from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 
 if TYPE_CHECKING:  # the stores' modules (LanceDB, DuckDB, numpy) load on the opening thread (_open_stores)
+    from engine.agent.approval import WaitingCall
     from engine.agent.conversations import Conversation, ConversationSummary
     from engine.agent.mcp import McpTool
     from engine.agent.memory import MemoryNote
@@ -95,19 +96,20 @@ class Engine:
         privacy.make_private(self.home)  # what an older version (or a copy) left readable by others
         self.settings: Settings = load_settings(self.home)
         self._store_notices: list[str] = []
+        self._vectors_kept_aside = False  # the vector store was set aside at this start (its notice says so)
+        db_path = self.home / "sensetree.db"
+        db_lost = not db_path.exists() and (self.home / "keywords.duckdb").exists()
         self._opened_stores: list[Any] = []  # what to close if the opening fails halfway
         self._staged: dict[str, Any] = {}  # the parts `_open_stores` has built, published when it ends
         self.events = events or EventBus()
-        self.db, db_notice = stores.open_database(
-            self.home / "sensetree.db", catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS
-        )
+        self.db, db_notice = stores.open_database(db_path, catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
         self._note(db_notice)
         self.settings, roots_notice = stores.keep_known_roots(self.settings, self.db, self.home)
         self._note(roots_notice)
         self._load_warning = self.settings.load_warning
         self.roots = Roots(lambda: self.settings.roots)  # the one bounds rule, for every part below
         self._chat_model = chat_model
-        self._db_rebuilt = db_notice is not None
+        self._db_rebuilt = db_notice is not None or db_lost  # a lost catalog: the roots are re-scanned
         self._background = background
         self._agent: Agent | None = None
         self._agent_lock = threading.Lock()
@@ -232,6 +234,7 @@ class Engine:
 
         vectors, notice = stores.open_vectors(self.vectors_dir / slug(embedder.name), embedder.dim)
         self._note(notice)
+        self._vectors_kept_aside = self._vectors_kept_aside or stores.kept_aside(notice)
         return vectors
 
     def _note(self, notice: str | None) -> None:
@@ -351,9 +354,11 @@ class Engine:
         self.indexer.lock.release()
         return False
 
-    def _save_always_allow(self, server: str, tools: list[str]) -> None:
-        """The person's "Always allow" for an MCP tool, written to `mcpServers.<server>.alwaysAllow`."""
-        self._update_settings(apply_patch(self.settings, {"mcpServers": {server: {"alwaysAllow": tools}}}))
+    def _save_always_allow(self, server: str, tools: list[str], pins: dict[str, str]) -> None:
+        """The person's "Always allow" for an MCP tool, written to `mcpServers.<server>.alwaysAllow`
+        with the pin of what the tool declared (`alwaysAllowPins`; engine/agent/approval.py)."""
+        patch = {"mcpServers": {server: {"alwaysAllow": tools, "alwaysAllowPins": pins}}}
+        self._update_settings(apply_patch(self.settings, patch))
 
     def _propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
         return self.txn.propose_plan(summary, operations)
@@ -521,6 +526,9 @@ class Engine:
     def approve_tool_call(self, call_id: str, decision: str) -> Done:
         return self.agent.approve_tool_call(call_id, decision)
 
+    def list_pending_tool_calls(self) -> list[WaitingCall]:
+        return self.agent.list_pending_tool_calls()
+
     def agent_memory_list(self) -> list[MemoryNote]:
         return self.agent.agent_memory_list()
 
@@ -591,12 +599,13 @@ class Engine:
                 f"{len(report.outside_roots)} file(s) outside the indexed folders were removed from the "
                 f"index (for example {report.outside_roots[0]})."
             )
-        if self._db_rebuilt:
-            pass  # the database notice says what happened; the repair figures would only repeat it
-        elif report.requeued or report.orphans_dropped or report.keywords_refilled:
+        if self._db_rebuilt or self._vectors_kept_aside:
+            pass  # the store's notice says what happened; the repair figures would only repeat it
+        elif report.requeued or report.orphans_dropped or report.keywords_refilled or report.reembedding:
             notices.append(
                 f"The index was repaired after an unclean shutdown: {len(report.requeued)} file(s) "
-                f"re-queued, {len(report.keywords_refilled)} keyword entries rebuilt, "
+                f"re-queued, {len(report.reembedding)} embedded again from their indexed text, "
+                f"{len(report.keywords_refilled)} keyword entries rebuilt, "
                 f"{len(report.orphans_dropped)} stale entries removed."
             )
         return notices
@@ -616,6 +625,10 @@ class Engine:
             raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
         patch, key_notices = self.key_guard.review(self.settings, patch)
         candidate = self.key_guard.finish(apply_patch(self.settings, patch))
+        if "base_url" in (patch.get("reasoning") or {}):
+            from engine.agent.endpoints import refuse_unsaveable
+
+            refuse_unsaveable(candidate.reasoning.base_url)
         if "embedding" in patch and candidate.embedding.provider == "endpoint":
             from engine.indexing.embed import embedder_for
 

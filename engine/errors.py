@@ -91,3 +91,18 @@ class EndpointError(ModelError):
 
 class NoSpace(EngineError):
     code = "no_space"
+
+
+DISK_FULL = NoSpace(
+    "The disk that holds SenseTree's data folder is full, so this could not be saved and nothing was "
+    "changed. Free some space there and try again."
+)
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """An OS error ENOSPC, or SQLite's or DuckDB's "disk is full": the bridge answers `no_space` for it
+    (issue 31, N11: an apply on a full data folder answered `internal`)."""
+    if isinstance(exc, OSError) and exc.errno == 28:  # ENOSPC
+        return True
+    text = str(exc).lower()
+    return "disk is full" in text or "no space left on device" in text

@@ -20,6 +20,9 @@ INDEXING_PROGRESS = "indexing-progress"
 NOTICE = "notice"  # {message, level}: something the person should know now (a store rebuilt, ...)
 AGENT_RESULT = "agent-result"  # a tool's (truncated) result, after it ran: {turn_id, call_id, tool, result}
 TOOL_APPROVAL = "tool-approval"  # an MCP call waiting for the person (engine/agent/approval.py)
+AGENT_THINKING = (
+    "agent-thinking"  # {turn_id, conversation_id, delta}: the model's reasoning, for the trace only
+)
 CHAT_TURN = "chat-turn"  # {turn_id, conversation_id}: a turn started (so the page can stop it)
 
 Handler = Callable[[str, dict[str, Any]], None]

@@ -23,10 +23,11 @@ import hashlib
 import urllib.parse
 from typing import Any
 
+from engine import secrets
 from engine.config import MASK, Settings
 from engine.errors import InvalidInput
 
-SECTIONS = {"reasoning": "reasoning endpoint", "rerank": "rerank endpoint"}
+SECTIONS = {section: f"{section} endpoint" for section in secrets.SECTIONS}
 CONFIRM = "keep_api_key"  # in a patch section: "yes, send the stored key to this new address too"
 CONFIRM_HEADERS = "keep_headers"  # the same for an MCP server's headers
 

@@ -15,7 +15,10 @@ log = logging.getLogger(__name__)
 
 SERVICE = "sensetree"
 PREFIX = "keyring:"
-SECTIONS = ("reasoning", "rerank")  # the settings sections that carry an `api_key`
+# The settings sections that carry an `api_key`: the one list the keyring, the key guard
+# (engine/key_guard.py) and the masked view (engine/config.py) all use, so no key is left out of one
+# of them (issue 31, N5: the embedding endpoint's key was outside the guard and the keyring).
+SECTIONS = ("reasoning", "rerank", "embedding")
 
 
 def reference(section: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # LanceDB loads only where vectors are opened: `sensetree sta
 log = logging.getLogger(__name__)
 
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+VECTORS_KEPT_ASIDE = "The search index was damaged"
 CORRUPT_WORDS = ("file is not a database", "malformed", "database corrupt")
 
 
@@ -88,7 +90,12 @@ def _check(db: Database) -> None:
 
 def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
     """Open the chunk table and probe it; damaged index structures are dropped (they are derived and
-    rebuilt by `optimize()`), a table whose data cannot be read is kept aside and started anew."""
+    rebuilt by `optimize()`), a table whose data cannot be read is kept aside and started anew.
+
+    Whatever the failure — a StoreError, an Arrow or OS error, a Rust panic (pyo3's `PanicException`
+    derives from BaseException, not Exception: a garbled manifest raised one on every launch) — the table
+    is set aside; only an interrupt or an exit goes on up."""
+    from engine.retrieval.lance_calls import set_aside
     from engine.retrieval.vectors import VectorIndex
 
     vectors: VectorIndex | None = None
@@ -96,24 +103,50 @@ def open_vectors(directory: Path, dim: int) -> tuple[VectorIndex, str | None]:
         vectors = VectorIndex(directory, dim)
         vectors.probe()
         return vectors, None
-    except StoreError as exc:
+    except BaseException as exc:
+        if not is_open_failure(exc):
+            raise
+        reason = plain_reason(exc)
         if vectors is not None and _without_indices(vectors):
-            log.error("vector index structures in %s were damaged (%s); dropped them", directory, exc)
+            log.error("vector index structures in %s were damaged (%s); dropped them", directory, reason)
             return vectors, (
-                f"Part of the search index was damaged ({exc.message}); it was dropped and is "
+                f"Part of the search index was damaged ({reason}); it was dropped and is "
                 "rebuilt in the background. Nothing needs re-indexing."
             )
         if vectors is not None:
             vectors.close()
         if not directory.exists():
-            raise
-        aside = directory.with_name(f"{directory.name}.corrupt-{stamp()}")
-        os.replace(directory, aside)
-        log.error("vector index %s is damaged (%s); kept as %s, starting a new one", directory, exc, aside)
+            raise StoreError(f"The vector index at {directory} could not be created: {reason}") from exc
+        aside = set_aside(directory)
+        log.error("vector index %s is damaged (%s); kept as %s, starting a new one", directory, reason, aside)
         return VectorIndex(directory, dim), (
-            f"The search index was damaged ({exc.message}). It was kept as {aside} and a new one was "
-            "started: every indexed file is re-queued, so semantic search fills in again as it is re-indexed."
+            f"{VECTORS_KEPT_ASIDE} ({reason}). It was kept as {aside} and a new one was "
+            "started. Search answers from the keyword index meanwhile; every indexed file is embedded "
+            "again from its indexed text, so semantic search fills in as that runs."
         )
+
+
+def kept_aside(notice: str | None) -> bool:
+    """Whether `open_vectors`' notice says the table was set aside (the Engine's repair notice then
+    says nothing more: every file is embedded again, as this one already says)."""
+    return notice is not None and notice.startswith(VECTORS_KEPT_ASIDE)
+
+
+def is_open_failure(exc: BaseException) -> bool:
+    """Any failure to open a store, a Rust panic included; not the person's Ctrl-C, an exit, or a lack
+    of memory (setting a store aside would not help, and a rebuild would make it worse)."""
+    return not isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError))
+
+
+_RUST_SOURCE = re.compile(r",?\s*/\S*/\.cargo/registry/\S*")
+
+
+def plain_reason(exc: BaseException) -> str:
+    """The failure's first line, for a person: the engine's own message, or the library's without the
+    Rust source locations LanceDB appends (a path on the machine that built it means nothing here)."""
+    text = exc.message if isinstance(exc, StoreError) else f"{type(exc).__name__}: {exc}"
+    first = (text.strip().splitlines() or [type(exc).__name__])[0]
+    return _RUST_SOURCE.sub("", first)[:300]
 
 
 def _without_indices(vectors: VectorIndex) -> bool:
@@ -122,7 +155,9 @@ def _without_indices(vectors: VectorIndex) -> bool:
         vectors.chunk_counts()  # the data itself must read, or dropping indices cannot help
         vectors.drop_indices()
         vectors.probe()
-    except StoreError:
+    except BaseException as exc:
+        if not is_open_failure(exc):
+            raise
         return False
     return True
 

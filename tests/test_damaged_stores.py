@@ -30,7 +30,7 @@ def test_a_truncated_vector_data_file_is_kept_aside_and_rebuilt_with_a_notice(tm
         notices = restarted.get_config().notices
         assert any("search index was damaged" in n for n in notices), notices
         assert list((sensetree_home / "vectors").glob("*.corrupt-*"))
-        assert len(restarted.repair_report.requeued) == len(SAMPLE)
+        assert len(restarted.repair_report.reembedding) == len(SAMPLE)  # from their keyword rows
         restarted.drain()
         assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:

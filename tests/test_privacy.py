@@ -73,20 +73,21 @@ def test_folders_a_plan_creates_in_the_persons_tree_keep_their_usual_mode(tmp_pa
         engine.close()
 
 
-def test_the_api_key_is_kept_in_the_keyring_and_the_file_holds_a_reference(sensetree_home):
+@pytest.mark.parametrize("section", ["reasoning", "rerank", "embedding"])  # embedding: issue 31, N5
+def test_the_api_key_is_kept_in_the_keyring_and_the_file_holds_a_reference(sensetree_home, section):
     ring = MemoryKeyring()
     keyring.set_keyring(ring)
     settings = load_settings(sensetree_home)
-    settings.reasoning.api_key = "sk-secret-123"
+    getattr(settings, section).api_key = "sk-secret-123"
     save_settings(settings, sensetree_home)
     raw = (sensetree_home / "settings.json").read_text(encoding="utf-8")
     assert "sk-secret-123" not in raw
-    assert json.loads(raw)["reasoning"]["api_key"] == "keyring:sensetree/reasoning"
-    assert ring.items[("sensetree", "reasoning")] == "sk-secret-123"
-    assert load_settings(sensetree_home).reasoning.api_key == "sk-secret-123"
-    settings.reasoning.api_key = ""
+    assert json.loads(raw)[section]["api_key"] == f"keyring:sensetree/{section}"
+    assert ring.items[("sensetree", section)] == "sk-secret-123"
+    assert getattr(load_settings(sensetree_home), section).api_key == "sk-secret-123"
+    getattr(settings, section).api_key = ""
     save_settings(settings, sensetree_home)  # clearing the key clears the keyring entry
-    assert ("sensetree", "reasoning") not in ring.items
+    assert ("sensetree", section) not in ring.items
 
 
 def test_without_a_keyring_the_key_stays_in_a_private_settings_file(sensetree_home):

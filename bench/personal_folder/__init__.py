@@ -90,6 +90,8 @@ def plan(seed: int = 0, size: str = "full") -> tuple[Plan, Person]:
     extras.second_project(built)
     extras.lessons(built)
     extras.more_downloads(built, person)
+    extras.speech(built, person)
+    extras.meeting_copy(built)
     clutter.downloads(built, person, recipes, photos)
     clutter.unhelpful(built, person)
     clutter.desktop(built, person)

@@ -72,6 +72,12 @@ def downloads(plan: Plan, p: Person, recipes: list[str], photos: list[str]) -> N
         plan.day(2024, 2, 3),
     )
     plan.misplaced[gift] = "Documents/Taxes"
+    # both donation receipts answer it: the one filed in Taxes/ and the one left in Downloads/
+    plan.mean(
+        ("supporting a nonprofit financially", "helping a humanitarian organisation"),
+        gift,
+        "Documents/Taxes/donation-receipt.txt",
+    )
 
 
 def unhelpful(plan: Plan, p: Person) -> None:
@@ -91,8 +97,21 @@ def unhelpful(plan: Plan, p: Person) -> None:
         ),
         ("Desktop/New Text Document.txt", "txt", f"wifi: {p.pet}{p.house}!  router admin on the sticker"),
         ("Downloads/12345.txt", "txt", f"{p.colleagues[0]} 0612 448 201\n{p.doctor} surgery 020 7946 0321"),
+        (
+            "Documents/Document3.txt",
+            "txt",
+            "Gym: cancel before the 1st or it renews for a year. Membership number "
+            f"{p.house}-{p.rent}. Ask about the pool-only option.",
+        ),
+        (
+            "Downloads/download.pdf",
+            "pdf",
+            f"E-ticket\n\nAdmit one: {p.name}\nOpen-air concert, {p.city} city "
+            "park, gates 18:00\nStanding. Scan this code at the entrance.",
+        ),
+        ("Desktop/temp2.txt", "txt", f"ring {p.insurer} about the windscreen claim, ref 88412"),
     )
-    for path, fmt, text in notes[: plan.n(5, 3)]:
+    for path, fmt, text in notes[: plan.n(8, 3)]:
         plan.add(path, fmt, text, plan.day(2024, plan.rng.randint(1, 11), plan.rng.randint(1, 28)))
         plan.unhelpful.add(path)
 
@@ -125,12 +144,17 @@ def desktop(plan: Plan, p: Person) -> None:
 
 
 def misfiled(plan: Plan, p: Person) -> None:
-    """A recipe in Taxes/, a trip itinerary in Finance/: clear cases of the wrong folder."""
+    """A recipe and a camera photo in Taxes/: clear cases of the wrong folder."""
     dish, kind, ingredients, phrases = p.recipes[-1]
     path = f"Documents/Taxes/{dish.lower().replace(' ', '-')}.md"
     plan.add(path, "md", recipe_text(dish, kind, ingredients, p.friend), plan.day(2024, 1, 7))
     plan.misplaced[path] = "Recipes"
     plan.mean(phrases, path)
+    if plan.full:
+        photo = "Documents/Taxes/IMG_5120.jpg"
+        plan.add(photo, "jpg", None, plan.day(2024, 4, 2), image=(plan.rng.randrange(2**31), 640, 480))
+        plan.misplaced[photo] = "Pictures/2024"
+        plan.conventional.add(photo)
 
 
 CODE = {

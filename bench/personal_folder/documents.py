@@ -23,14 +23,14 @@ def housing(plan: Plan, p: Person) -> None:
     plan.add(renewal, "txt", _renewal(p), plan.day(2024, 6, 20))
     plan.mean(("offer to stay another year at a higher cost", "extending my stay in the flat"), renewal)
     receipts = []
-    for m in range(1, plan.n(11, 4) + 1):
+    for m in range(1, plan.span(8, 11, 4) + 1):
         path = f"Documents/Housing/rent-receipt-2024-{m:02d}.pdf"
         receipts.append(path)
         plan.add(path, "pdf", rent_receipt(p, m), plan.day(2024, m, 2))
     plan.series.append(tuple(receipts))
     plan.mean(("proof I paid for my accommodation", "evidence of housing charges settled"), *receipts)
     bills = []
-    for m in range(1, plan.n(12, 3) + 1):
+    for m in range(1, plan.span(8, 12, 3) + 1):
         path = f"Documents/Housing/electricity-bill-2024-{m:02d}.pdf"
         bills.append(path)
         plan.add(path, "pdf", _bill(p, m, plan.rng.randint(140, 420)), plan.day(2024, m, 9))
@@ -91,9 +91,7 @@ def _bill(p: Person, month: int, kwh: int) -> str:
 def taxes(plan: Plan, p: Person) -> None:
     ret = "Documents/Taxes/tax-return-2023.pdf"
     plan.add(ret, "pdf", _tax_return(p), plan.day(2024, 4, 28))
-    plan.mean(
-        ("yearly declaration of earnings to the revenue office", "annual filing with the government"), ret
-    )
+    plan.mean(("yearly paperwork for the revenue authorities", "what I owe the government each year"), ret)
     charity = plan.rng.choice(("Red Cross", "Oxfam", "the local hospice", "a food bank"))
     gift = "Documents/Taxes/donation-receipt.txt"
     plan.add(
@@ -105,7 +103,6 @@ def taxes(plan: Plan, p: Person) -> None:
         "or services were provided in exchange.",
         plan.day(2023, 12, 12),
     )
-    plan.mean(("supporting a nonprofit financially", "helping a humanitarian organisation"), gift)
     laptop = "Documents/Taxes/laptop-receipt.pdf"
     plan.add(
         laptop,
@@ -182,15 +179,15 @@ def _vaccines(p: Person) -> str:
 def finance(plan: Plan, p: Person) -> None:
     statements = []
     balance = 1800 + p.house * 11
-    for m in range(1, plan.n(12, 3) + 1):
+    for m in range(1, plan.span(9, 12, 3) + 1):
         path = f"Documents/Finance/statements/statement-2024-{m:02d}.pdf"
         statements.append(path)
         text, balance = _statement(plan, p, m, balance)
         plan.add(path, "pdf", text, plan.day(2024, m, 28))
     plan.series.append(tuple(statements))
-    plan.mean(("what went in and out of my checking", "overview of my current account spending"), *statements)
+    plan.mean(("monthly overview from my bank", "record of my spending and earnings"), *statements)
     exports = []
-    for m in range(1, plan.n(12, 2) + 1):
+    for m in range(1, plan.span(6, 12, 2) + 1):
         path = f"Documents/Finance/exports/transactions-2024-{m:02d}.csv"
         exports.append(path)
         rows = ["date,description,category,amount"]

@@ -18,13 +18,13 @@ def car(plan: Plan, p: Person) -> None:
         (
             f"{p.insurer}\n\nMotor policy schedule\n\nPolicyholder: {p.name}, {p.address}\nVehicle: {p.car}, "
             "registered 2019\nCover: comprehensive, including windscreen and courtesy car\nExcess: 250 EUR "
-            "compulsory plus 150 EUR voluntary\nNo-claims bonus: five years protected\n\nPeriod of cover: "
+            "compulsory plus 150 EUR voluntary\nNo-claims bonus: five years\n\nPeriod of cover: "
             "1 March 2024 to 28 February 2025. Annual premium 612.40 EUR, paid in monthly instalments. "
             "Drivers: the policyholder only. Use: social, domestic and commuting."
         ),
         plan.day(2024, 2, 19),
     )
-    plan.mean(("paperwork if I crash my automobile",), policy)
+    plan.mean(("protection if I have a road accident", "paperwork if I crash my automobile"), policy)
     service = "Documents/Car/service-invoice.pdf"
     plan.add(
         service,
@@ -38,7 +38,7 @@ def car(plan: Plan, p: Person) -> None:
         ),
         plan.day(2024, 9, 6),
     )
-    plan.mean(("mechanic maintenance bill",), service)
+    plan.mean(("what the mechanic charged to fix my automobile", "mechanic maintenance bill"), service)
 
 
 def career(plan: Plan, p: Person) -> None:
@@ -95,7 +95,7 @@ def hobbies(plan: Plan, p: Person) -> None:
     for hobby, kind, items in p.hobbies[: plan.n(2, 1)]:
         folder = f"Documents/Hobbies/{hobby}"
         paths = []
-        for week in range(1, plan.n(5, 2) + 1):
+        for week in range(1, plan.span(3, 7, 2) + 1):
             path = f"{folder}/{kind.replace(' ', '-')}-week-{week:02d}.md"
             paths.append(path)
             focus = items[week % len(items)]
@@ -123,13 +123,16 @@ def music(plan: Plan) -> None:
         "Nina Simone - Sinnerman.mp3",
         "Tinariwen - Toumast Tincha.mp3",
         "Floating Points - Silhouettes.mp3",
+        "Caribou - Odessa.mp3",
+        "Mdou Moctar - Afrique Victime.mp3",
+        "Anouar Brahem - Blue Maqams.mp3",
     )
-    for name in tracks[: plan.n(8, 2)]:
+    for name in tracks[: plan.span(6, 11, 2)]:
         plan.add(f"Music/{name}", "bin", None, plan.day(2023, plan.rng.randint(1, 12), 3), size=30_000)
 
 
 def old_pictures(plan: Plan) -> None:
-    for i in range(plan.n(18, 2)):
+    for i in range(plan.span(14, 26, 2)):
         path = f"Pictures/2023/IMG_{2100 + i * 7}.jpg"
         size = (plan.n(480, 120), plan.n(360, 90))
         plan.add(path, "jpg", None, plan.day(2023, 1 + i % 12, 10), image=(plan.rng.randrange(2**31), *size))
@@ -246,3 +249,48 @@ def more_downloads(plan: Plan, p: Person) -> None:
     )
     plan.conventional.add(scan)
     plan.mean(("a hole in my tooth that needs fixing",), scan)
+
+
+def speech(plan: Plan, p: Person) -> None:
+    """A best-man speech as draft and final (versions), and a party plan next to it."""
+    draft, final = (
+        "Documents/Personal/wedding-speech-draft.docx",
+        "Documents/Personal/wedding-speech-final.docx",
+    )
+    opening = (
+        f"Speech for {p.friend}'s wedding\n\nGood evening everyone. For those who don't know me, I have "
+        f"known {p.friend} since we were eleven, when we both got lost on a school trip to {p.city} zoo."
+    )
+    middle = (
+        f"{p.friend} is the person who answers the phone at three in the morning, who remembers your "
+        "birthday and your mother's, and who has never once been on time."
+    )
+    close = "So please raise your glasses: to the happy couple, and to a lifetime of adventures together."
+    plan.add(draft, "docx", "\n\n".join((opening, middle)), plan.day(2024, 7, 2), doc="speech")
+    plan.add(final, "docx", "\n\n".join((opening, middle, close)), plan.day(2024, 7, 19), doc="speech")
+    plan.versions.append(((draft, final), final))
+    plan.mean(("toast at my friend's marriage ceremony", "words for the bride and groom"), "speech")
+    party = "Documents/Personal/birthday-party-plan.md"
+    plan.add(
+        party,
+        "md",
+        (
+            f"# {p.sibling}'s 40th\n\n- Venue: the back room of the pub on {p.street}, booked for 7pm\n"
+            "- Cake: lemon drizzle, order by Wednesday\n- Playlist: 80s and 90s\n- Invite list: 32 so far\n"
+            "- Surprise slideshow of old family photos\n"
+        ),
+        plan.day(2024, 9, 1),
+    )
+    plan.mean(("organising a celebration for my sister turning forty",), party)
+
+
+def meeting_copy(plan: Plan) -> None:
+    """A meeting note saved again to the Desktop with one line added: a near-duplicate of the filed one."""
+    notes = sorted(p for p in plan.entries if p.startswith("Documents/Work/meetings/"))
+    if not plan.full or not notes:
+        return
+    src = plan.entries[notes[len(notes) // 2]]
+    text = (src.text or "").replace("## Actions", "## Actions\n- Check the figures again before Friday.")
+    plan.near_copy(
+        src.path, f"Desktop/Copy of {src.path.rsplit('/', 1)[1]}", text, plan.later(src.when, 1, 9)
+    )

@@ -5,13 +5,14 @@ from __future__ import annotations
 import calendar
 from datetime import date
 
+from . import dishes
 from .documents import MONTHS
 from .person import Person
 from .plan import Plan
 
 
 def travel(plan: Plan, p: Person) -> None:
-    for i, (city, country, regions, sights, dishes, transport) in enumerate(p.trips[: plan.n(4, 2)]):
+    for i, (city, country, regions, sights, foods, transport) in enumerate(p.trips[: plan.n(4, 2)]):
         month = (3, 6, 9, 11)[i]
         slug = city.lower().replace(" ", "-")
         notes = f"Travel/{slug}-trip-notes.md"
@@ -24,9 +25,9 @@ def travel(plan: Plan, p: Person) -> None:
                 f"to {sights[0]}, "
                 "which was busier than I expected but worth the queue. The next day we went to "
                 f"{sights[1]} and "
-                f"spent the afternoon at {sights[2]}.\n\nFood: {dishes[0]} at a tiny place near the "
+                f"spent the afternoon at {sights[2]}.\n\nFood: {foods[0]} at a tiny place near the "
                 "guesthouse was "
-                f"the best thing we ate all week. Also tried {dishes[1]} and {dishes[2]}. Prices "
+                f"the best thing we ate all week. Also tried {foods[1]} and {foods[2]}. Prices "
                 "were lower than "
                 f"at home in {p.city}.\n\nNext time: learn a few more phrases, bring comfortable "
                 "shoes, and stay "
@@ -34,9 +35,10 @@ def travel(plan: Plan, p: Person) -> None:
             ),
             plan.day(2024, month, 20),
         )
-        forms = ("holiday in", "vacation memories from")
-        plan.mean(tuple(f"{form} {r}" for r in regions for form in forms), notes)
         itinerary = f"Travel/{slug}-itinerary.pdf"
+        forms = ("holiday in", "vacation memories from")
+        # the trip's notes and its itinerary both answer "holiday in <region>"
+        plan.mean(tuple(f"{form} {r}" for r in regions for form in forms), notes, itinerary)
         plan.add(
             itinerary,
             "pdf",
@@ -103,14 +105,15 @@ def recipe_text(dish: str, kind: str, ingredients: tuple[str, ...], cook: str) -
     steps = "\n".join(f"{i}. {step}" for i, step in enumerate(_METHOD[kind], 1))
     items = "\n".join(f"- {item}" for item in ingredients)
     return (
-        f"# {dish}\n\nServes four. Adapted from {cook}'s version, a favourite for years.\n\n"
+        f"# {dish}\n\n{dishes.BLURBS[dish]} Serves four. Adapted from {cook}'s version, a favourite "
+        "for years.\n\n"
         f"## Ingredients\n{items}\n\n## Method\n{steps}\n\nNotes: keeps for two days in the fridge.\n"
     )
 
 
 def recipes(plan: Plan, p: Person) -> list[str]:
     paths = []
-    for dish, kind, ingredients, phrases in p.recipes[: plan.n(12, 3)]:
+    for dish, kind, ingredients, phrases in p.recipes[: plan.span(10, 12, 3)]:
         path = f"Recipes/{dish.lower().replace(' ', '-')}.md"
         paths.append(path)
         plan.add(
@@ -135,24 +138,25 @@ def journal(plan: Plan, p: Person) -> None:
     """Date-named days of one template (a series): two in three tell an event, the rest are filler."""
     events = list(p.events)
     paths = []
-    for year, count in ((2023, plan.n(12, 0)), (2024, plan.n(36, 8))):
+    for year, count in ((2023, plan.span(10, 18, 0)), (2024, plan.span(32, 42, 8))):
         for n, doy in enumerate(sorted(plan.rng.sample(range(3, 360), count))):
             when = date.fromordinal(date(year, 1, 1).toordinal() + doy - 1)
             path = f"Journal/{year}/{when.isoformat()}.md"
             paths.append(path)
             if n % 3 != 2 and events:
-                text, mood, phrases = events.pop()
+                text, detail, mood, phrases = events.pop()
                 event = text.format(sib=p.sibling, friend=p.friend, pet=p.pet)
                 plan.mean(phrases, path)
             else:
                 event, mood = plan.rng.choice(_FILLER), plan.rng.choice(("calm", "flat", "okay"))
+                detail = "Nothing else to report."
             grateful = plan.rng.choice(("coffee", "the weather", p.pet, p.friend, "a warm bath"))
             plan.add(
                 path,
                 "md",
                 (
                     f"# {calendar.day_name[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {year}\n\n"
-                    f"Mood: {mood}\n\nToday {event}. I keep thinking about it, and writing it down helps.\n\n"
+                    f"Mood: {mood}\n\nToday {event}. {detail}\n\n"
                     f"Grateful for: {grateful}\n"
                 ),
                 plan.day(when.year, when.month, when.day, 22),
@@ -164,7 +168,7 @@ def journal(plan: Plan, p: Person) -> None:
 def pictures(plan: Plan, p: Person) -> list[str]:
     paths = []
     width, height = plan.n(640, 160), plan.n(480, 120)
-    for i in range(plan.n(40, 5)):
+    for i in range(plan.span(36, 50, 5)):
         month, day = 1 + i % 12, 1 + (i * 5) % 27
         if i % 3 == 2:
             name = f"PXL_2024{month:02d}{day:02d}_{plan.rng.randint(100000, 235959)}.jpg"

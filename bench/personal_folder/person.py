@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from . import pools
+from . import days, dishes, pools
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,9 @@ def draw(rng: random.Random) -> Person:
         vet=rng.choice(pools.VETS),
         medicines=tuple(rng.sample(pools.MEDICINES, 2)),
         trips=_one_per_continent(rng),
-        recipes=tuple(rng.sample(pools.RECIPES, 13)),
-        meetings=tuple(rng.sample(pools.MEETINGS, 14)),
-        events=tuple(rng.sample(pools.EVENTS, len(pools.EVENTS))),
+        recipes=tuple(rng.sample(dishes.RECIPES, 13)),
+        meetings=tuple(rng.sample(days.MEETINGS, 15)),
+        events=tuple(rng.sample(days.EVENTS, 20)),
         hobbies=tuple(rng.sample(pools.HOBBIES, 2)),
         insurer=rng.choice(pools.INSURERS),
         car=rng.choice(pools.CARS),
@@ -98,7 +98,8 @@ def _one_per_continent(rng: random.Random) -> tuple[tuple, ...]:
     """Four trips on four continents, so "holiday in Asia" has one right answer."""
     by_continent: dict[str, list[tuple]] = {}
     for trip in pools.DESTINATIONS:
-        continent = "Americas" if "America" in trip[2][0] else trip[2][0]
+        first = trip[2][0]
+        continent = "Americas" if "America" in first else "Oceania" if first == "Australia" else first
         by_continent.setdefault(continent, []).append(trip)
     continents = rng.sample(sorted(by_continent), 4)
     return tuple(rng.choice(by_continent[c]) for c in continents)

@@ -49,6 +49,10 @@ class Plan:
         """How many of a thing this size holds: the full folder's count, or the small one's."""
         return full if self.full else small
 
+    def span(self, low: int, high: int, small: int) -> int:
+        """A count drawn per seed for the full folder, so people differ in shape, not only in words."""
+        return self.rng.randint(low, high) if self.full else small
+
     def add(
         self, path: str, fmt: str, text: str | None, when: datetime, doc: str | None = None, **extra: object
     ) -> Entry:

@@ -21,7 +21,7 @@ STOP = frozenset(
         "me my mine no not of on or our so than that the their them then there these they this to "
         "up was we were "
         "what when where which who why will with would you your all any some one two about after before over "
-        "under again also just more most other such only own same very too get got out off"
+        "under again also just more most other such only own same very too get got out off another each every"
     ).split()
 )
 _WORD = re.compile(r"[a-z0-9]+")
@@ -34,10 +34,14 @@ def words(text: str) -> list[str]:
 
 
 def stem(word: str) -> str:
+    """Crude on purpose: strip one of s/es/ing/ed/ly, then a final e (bakes, baked, baking -> bak)."""
     for suffix in ("ing", "ed", "ly", "es", "s"):
+        if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
+            continue
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 def content(text: str) -> set[str]:
@@ -98,7 +102,11 @@ def _interleaved(plan: Plan, rng: random.Random, skip: tuple[str, ...] = ()) -> 
 
 
 def keyword(plan: Plan, rng: random.Random, count: int) -> list[tuple[str, frozenset[str]]]:
-    """A distinctive word (a name, or a long word held by at most two documents), sometimes two."""
+    """A distinctive word (a name, or a long word held by at most two documents), sometimes two.
+
+    A few come from the names of files that hold no text (a photo called kyoto-arashiyama.png, a
+    song), which search can only find by their name.
+    """
     tokens = {p: _tokens(e) for p, e in plan.entries.items()}
     docs_of: dict[str, set[str]] = {}
     for path, toks in tokens.items():
@@ -106,6 +114,19 @@ def keyword(plan: Plan, rng: random.Random, count: int) -> list[tuple[str, froze
             docs_of.setdefault(tok, set()).add(plan.entries[path].doc)
     out: list[tuple[str, frozenset[str]]] = []
     used: set[str] = set()
+
+    def ask(chosen: list[str]) -> None:
+        used.update(chosen)
+        out.append((" ".join(chosen), frozenset(p for p, toks in tokens.items() if set(chosen) <= toks)))
+
+    named_only = sorted(p for p, e in plan.entries.items() if e.text is None)
+    rng.shuffle(named_only)
+    named_only.sort(key=lambda p: not p.startswith("Pictures/"))  # a named photo first, then the rest
+    for path in named_only:
+        stem = path.rsplit("/", 1)[1].rsplit(".", 1)[0]
+        rare = sorted(t for t in words(stem) if t.isalpha() and len(t) >= 4 and len(docs_of[t]) <= 2)
+        if rare and len(out) < max(1, count // 8):
+            ask([rng.choice(rare)])
     for path in _interleaved(plan, rng):
         named = set(words(" ".join(_NAME.findall(plan.entries[path].text or ""))))
         rare = sorted(
@@ -117,14 +138,10 @@ def keyword(plan: Plan, rng: random.Random, count: int) -> list[tuple[str, froze
             and len(docs_of[t]) <= 2
             and (len(t) >= 7 or (t in named and len(t) >= 4))
         )
-        if not rare:
-            continue
-        chosen = rng.sample(rare, 2 if len(rare) > 3 and rng.random() < 0.3 else 1)
-        used.update(chosen)
-        right = frozenset(p for p, toks in tokens.items() if set(chosen) <= toks)
-        out.append((" ".join(chosen), right))
         if len(out) == count:
             break
+        if rare:
+            ask(rng.sample(rare, 2 if len(rare) > 3 and rng.random() < 0.3 else 1))
     return out
 
 
@@ -176,6 +193,7 @@ TOPICS = {
     "career": "Documents/Career",
     "music": "Music",
     "learning": "Documents/Learning",
+    "personal": "Documents/Personal",
     # words a person uses for the same folders
     "cooking": "Recipes",
     "diary": "Journal",

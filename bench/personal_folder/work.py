@@ -2,58 +2,66 @@
 
 from __future__ import annotations
 
+from . import days
 from .documents import MONTHS
 from .person import Person
 from .plan import Plan
 
 
 def invoices(plan: Plan, p: Person) -> None:
+    """Invoices of one template; in the full folder one more was saved into Housing/ by mistake."""
     paths = []
-    for i in range(1, plan.n(12, 3) + 1):
-        client = p.clients[i % len(p.clients)]
-        hours = plan.rng.randint(6, 40)
-        path = f"Documents/Work/invoices/invoice-2024-{i:03d}.pdf"
+    count = plan.span(9, 14, 3)
+    for i in range(1, count + (2 if plan.full else 1)):
+        folder = "Documents/Work/invoices" if i <= count else "Documents/Housing"
+        path = f"{folder}/invoice-2024-{i:03d}.pdf"
         paths.append(path)
-        plan.add(
-            path,
-            "pdf",
-            (
-                f"INVOICE 2024-{i:03d}\n\nFrom: {p.name}, freelance {p.role}, {p.address}\nTo: {client}\n"
-                f"Date: {i + 2} {MONTHS[i % 12]} 2024\n\nDescription: consulting, {hours} hours at "
-                "65.00 EUR\n"
-                f"Subtotal: {hours * 65:.2f} EUR\nVAT 21 percent: {hours * 65 * 0.21:.2f} EUR\n"
-                f"Total: {hours * 65 * 1.21:.2f} EUR\n\nPayment within 30 days to {p.bank}. Thank "
-                "you for your business."
-            ),
-            plan.day(2024, i % 12 + 1, min(28, i + 2)),
-        )
+        plan.add(path, "pdf", _invoice(plan, p, i), plan.day(2024, i % 12 + 1, min(28, i + 2)))
+        if i > count:
+            plan.misplaced[path] = "Documents/Work/invoices"
     plan.series.append(tuple(paths))
-    plan.mean(("bill I sent a customer for my side gig",), *paths)
+    plan.mean(("what clients owe me for my extra gigs", "bill I sent a customer for my side gig"), *paths)
+
+
+def _invoice(plan: Plan, p: Person, i: int) -> str:
+    client, hours = p.clients[i % len(p.clients)], plan.rng.randint(6, 40)
+    return (
+        f"INVOICE 2024-{i:03d}\n\nFrom: {p.name}, freelance {p.role}, {p.address}\nTo: {client}\n"
+        f"Date: {i + 2} {MONTHS[i % 12]} 2024\n\nDescription: consulting, {hours} hours at 65.00 EUR\n"
+        f"Subtotal: {hours * 65:.2f} EUR\nVAT 21 percent: {hours * 65 * 0.21:.2f} EUR\n"
+        f"Total: {hours * 65 * 1.21:.2f} EUR\n\nPayment within 30 days to {p.bank}. Thank you for "
+        "your business."
+    )
 
 
 def meetings(plan: Plan, p: Person) -> None:
+    """Meeting notes of one template; in the full folder one landed in Health/ (a clear misfile)."""
     paths = []
-    for i, (subject, points, decision, phrases) in enumerate(p.meetings[: plan.n(14, 4)]):
+    count = plan.span(12, 14, 4)
+    for i, meeting in enumerate(p.meetings[: count + (1 if plan.full else 0)]):
         month, day = 1 + i % 11, 3 + (i * 7) % 24
-        path = f"Documents/Work/meetings/2024-{month:02d}-{day:02d}-{_slug(subject)}.md"
+        folder = "Documents/Work/meetings" if i < count else "Documents/Health"
+        path = f"{folder}/2024-{month:02d}-{day:02d}-{_slug(meeting[0])}.md"
         paths.append(path)
-        who = ", ".join(p.colleagues[(i + k) % len(p.colleagues)] for k in range(3))
-        owner = p.colleagues[i % len(p.colleagues)].split()[0]
-        body = "\n".join(f"- {point[0].upper()}{point[1:]}: {_remark(plan, point)}" for point in points)
-        plan.add(
-            path,
-            "md",
-            (
-                f"# Meeting notes: {subject}\n\nDate: {day} {MONTHS[month - 1]} 2024\nTeam: "
-                f"{p.team}, {p.employer}\n"
-                f"Attendees: {p.name}, {who}\n\n## Discussion\n{body}\n\n## Decisions\n- Agreed: "
-                f"{decision}.\n\n"
-                f"## Actions\n- {owner} writes up the outcome and shares it before the next meeting.\n"
-            ),
-            plan.day(2024, month, day),
-        )
-        plan.mean(phrases, path)
+        plan.add(path, "md", meeting_text(plan, p, i, meeting, month, day), plan.day(2024, month, day))
+        plan.mean(meeting[3], path)
+        if i >= count:
+            plan.misplaced[path] = "Documents/Work/meetings"
     plan.series.append(tuple(paths))
+
+
+def meeting_text(plan: Plan, p: Person, i: int, meeting: tuple, month: int, day: int) -> str:
+    """One meeting's notes: the template every note of the series shares, filled with its subject."""
+    subject, points, decision, _phrases = meeting
+    who = ", ".join(p.colleagues[(i + k) % len(p.colleagues)] for k in range(3))
+    owner = p.colleagues[i % len(p.colleagues)].split()[0]
+    body = "\n".join(f"- {point[0].upper()}{point[1:]}: {_remark(plan, point)}" for point in points)
+    return (
+        f"# Meeting notes: {subject}\n\nDate: {day} {MONTHS[month - 1]} 2024\nTeam: {p.team}, {p.employer}\n"
+        f"Attendees: {p.name}, {who}\n\nPurpose: {days.PURPOSES[subject]}.\n\n## Discussion\n{body}\n\n"
+        f"## Decisions\n- Agreed: {decision}.\n\n"
+        f"## Actions\n- {owner} writes up the outcome and shares it before the next meeting.\n"
+    )
 
 
 def _remark(plan: Plan, point: str) -> str:
@@ -74,7 +82,7 @@ def _slug(text: str) -> str:
 def payslips(plan: Plan, p: Person) -> None:
     paths = []
     gross = 3600 + p.house * 3
-    for m in range(1, plan.n(12, 2) + 1):
+    for m in range(1, plan.span(8, 12, 2) + 1):
         path = f"Documents/Work/payslips/payslip-2024-{m:02d}.pdf"
         paths.append(path)
         bonus = 400 if m == 6 else 0
@@ -88,12 +96,13 @@ def payslips(plan: Plan, p: Person) -> None:
                 f"-{gross * 0.07:.2f}\n"
                 f"Pension contribution: -{gross * 0.05:.2f}\nNet pay: "
                 f"{gross + bonus - tax - gross * 0.12:.2f} EUR\n\n"
+                "This payslip shows your earnings and deductions for the period. "
                 f"Paid to your account at {p.bank} on the 25th."
             ),
             plan.day(2024, m, 25),
         )
     plan.series.append(tuple(paths))
-    plan.mean(("wage breakdown from my job", "earnings slip after deductions"), *paths)
+    plan.mean(("my monthly wage slip", "salary breakdown from my job"), *paths)
 
 
 def report(plan: Plan, p: Person) -> None:
@@ -107,7 +116,9 @@ def report(plan: Plan, p: Person) -> None:
         when = plan.later(when, 2, 6)
     plan.versions.append((names, names[-1]))
     plan.copy(names[-1], f"{base} v2 final (1).docx", plan.later(when, 0, 1))
-    plan.mean(("how the business performed from July to September",), "q3-report")
+    plan.mean(
+        ("company results for July to September", "how the business performed over the summer"), "q3-report"
+    )
 
 
 def _report_texts(p: Person) -> tuple[str, str, str]:

@@ -12,8 +12,8 @@ import os
 import random
 import shutil
 import zipfile
-from datetime import datetime
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from .plan import Entry
 
@@ -40,32 +40,62 @@ def _text(target: Path, entry: Entry) -> None:
     target.write_text(entry.text or "", encoding="utf-8")
 
 
+_CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/word/document.xml" ContentType="application/'
+    'vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+    '<Override PartName="/docProps/core.xml" ContentType="application/'
+    'vnd.openxmlformats-package.core-properties+xml"/></Types>'
+)
+_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'officeDocument" Target="word/document.xml"/>'
+    '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/'
+    'core-properties" Target="docProps/core.xml"/></Relationships>'
+)
+# no title, fixed dates: what a document saved by a person who never filled in its properties holds
+_CORE = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
+    'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" '
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title></dc:title><dc:creator>owner</dc:creator>'
+    '<dcterms:created xsi:type="dcterms:W3CDTF">2020-01-01T00:00:00Z</dcterms:created>'
+    '<dcterms:modified xsi:type="dcterms:W3CDTF">2020-01-01T00:00:00Z</dcterms:modified></cp:coreProperties>'
+)
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
 def _docx(target: Path, entry: Entry) -> None:
-    import docx
+    """A minimal Word file written by hand (python-docx reads it back): fast, and the same bytes each time.
 
-    document = docx.Document()
-    document.core_properties.created = datetime(2020, 1, 1)
-    document.core_properties.modified = datetime(2020, 1, 1)
-    document.core_properties.last_modified_by = "owner"
+    The first paragraph is a Heading 1, the rest plain; a line break inside a paragraph is a <w:br/>.
+    """
+    body = []
     for i, para in enumerate((entry.text or "").split("\n\n")):
-        if i == 0:
-            document.add_heading(para.strip(), level=1)
-        else:
-            document.add_paragraph(para.strip())
-    raw = io.BytesIO()
-    document.save(raw)
-    target.write_bytes(_fixed_zip(raw.getvalue()))
-
-
-def _fixed_zip(data: bytes) -> bytes:
-    """The same zip with every member's timestamp fixed, so a rebuild gives the same bytes."""
+        style = '<w:pPr><w:pStyle w:val="Heading1"/></w:pPr>' if i == 0 else ""
+        runs = "<w:br/>".join(
+            f'<w:t xml:space="preserve">{escape(line)}</w:t>' for line in para.strip().split("\n")
+        )
+        body.append(f"<w:p>{style}<w:r>{runs}</w:r></w:p>")
+    document = (
+        f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="{_W}">'
+        f"<w:body>{''.join(body)}<w:sectPr/></w:body></w:document>"
+    )
     out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            fixed = zipfile.ZipInfo(info.filename, _FIXED)
-            fixed.compress_type = zipfile.ZIP_DEFLATED
-            dst.writestr(fixed, src.read(info.filename))
-    return out.getvalue()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as docx:
+        for name, data in (
+            ("[Content_Types].xml", _CONTENT_TYPES),
+            ("_rels/.rels", _RELS),
+            ("word/document.xml", document),
+            ("docProps/core.xml", _CORE),
+        ):
+            docx.writestr(zipfile.ZipInfo(name, _FIXED), data, compress_type=zipfile.ZIP_DEFLATED)
+    target.write_bytes(out.getvalue())
 
 
 def _pdf(target: Path, entry: Entry) -> None:

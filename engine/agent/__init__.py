@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.agent.conversations import MIGRATIONS as CONVERSATION_MIGRATIONS
 from engine.agent.memory import MIGRATIONS as MEMORY_MIGRATIONS
+from engine.agent.tool_modes import MIGRATIONS as TOOL_MODE_MIGRATIONS
 
 if TYPE_CHECKING:
     from engine.agent.host import AgentHost
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from engine.agent.service import Agent
     from engine.agent.testing import Call, FunctionModel, ScriptedModel
 
-MIGRATIONS = MEMORY_MIGRATIONS + CONVERSATION_MIGRATIONS
+MIGRATIONS = MEMORY_MIGRATIONS + CONVERSATION_MIGRATIONS + TOOL_MODE_MIGRATIONS
 
 _LAZY = {
     "Agent": "engine.agent.service",

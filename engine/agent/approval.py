@@ -5,10 +5,15 @@ construction (`propose_actions` only drafts a plan), but an MCP server's tool ca
 anything, somewhere SenseTree cannot see or undo. So a call runs without asking only when it is known
 not to change anything (DESIGN §2a):
 
-- its server declares it read-only: the MCP tool annotation `readOnlyHint: true`, with no
-  `destructiveHint: true` (an annotation that contradicts itself is treated as a write); or
+- its server declares it read-only and closed: the MCP tool annotation `readOnlyHint: true`, with no
+  `destructiveHint: true` (an annotation that contradicts itself is treated as a write) and no
+  `openWorldHint: true` (a tool that reaches the outside world — a fetch — sends whatever is in its
+  arguments there: reading the world is a way to send to it; issue 31, N2); or
 - the person allowed the tool for good ("Always allow"), stored as `mcpServers.<name>.alwaysAllow`
-  (the key Cline uses).
+  (the key Cline uses) with, in `alwaysAllowPins`, the `pin` of what the tool declared when it was
+  allowed (its name, description and annotations): a server that changes what its tool says or
+  declares is asked about again (N17). A name in `alwaysAllow` without a pin (a pasted config) asks
+  once more, and the answer pins it.
 
 Everything else, tools without annotations included, pauses the turn: `ToolApprovals.request`
 registers the call, publishes a `tool-approval` event `{turn_id, call_id, server, tool, description,
@@ -16,23 +21,26 @@ arguments, state: "pending"}` and waits for `answer(call_id, decision)` with `on
 Nobody answering within the timeout (5 minutes by default) is a denial. A denial is an observation for
 the model, never an error for the person: the turn goes on. Once a call is settled the same topic
 carries `{call_id, turn_id, state}` with the decision (or `timed_out`), so every open view can close
-its card.
+its card. `waiting()` lists the calls still pending (`list_pending_tool_calls`), so a page reloaded
+while a call waits shows its card again instead of letting it time out unseen.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.agent.loop import STOP_POLL_S, turn_stopped
 from engine.errors import InvalidInput, NotFound
 from engine.events import TOOL_APPROVAL, EventBus
-from engine.results import Done
+from engine.results import Done, Result
 
 log = logging.getLogger(__name__)
 
@@ -41,23 +49,39 @@ READ_ONLY, ALWAYS, ASKS = "read_only", "always", "asks"
 TIMED_OUT = "timed_out"
 
 
-def declared_read_only(annotations: Any) -> bool:
-    """True when the server declares the tool read-only (`readOnlyHint: true`, `destructiveHint` not true)."""
+def hints(annotations: Any) -> dict[str, Any]:
+    """The tool's annotations as MCP's JSON names them (`readOnlyHint`…), from a dict or the SDK's model."""
     if annotations is None:
-        return False
+        return {}
     if isinstance(annotations, dict):
-        read_only, destructive = annotations.get("readOnlyHint"), annotations.get("destructiveHint")
-    else:
-        read_only = getattr(annotations, "read_only_hint", None)
-        destructive = getattr(annotations, "destructive_hint", None)
-    return read_only is True and destructive is not True
+        return dict(annotations)
+    dump = getattr(annotations, "model_dump", None)
+    return dict(dump(by_alias=True, exclude_none=True)) if callable(dump) else {}
 
 
-def tool_status(read_only: bool, tool: str, always_allowed: set[str] | list[str]) -> str:
-    """`read_only` (declared by the server), `always` (the person allowed it) or `asks`."""
+def declared_read_only(annotations: Any) -> bool:
+    """True when the server declares the tool read-only and closed (`readOnlyHint: true`; neither
+    `destructiveHint` nor `openWorldHint` true)."""
+    declared = hints(annotations)
+    return (
+        declared.get("readOnlyHint") is True
+        and declared.get("destructiveHint") is not True
+        and declared.get("openWorldHint") is not True
+    )
+
+
+def pin(tool: str, description: str, annotations: Any) -> str:
+    """What "Always allow" is bound to: a digest of the tool's name, description and annotations."""
+    text = json.dumps([tool, description, hints(annotations)], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def tool_status(read_only: bool, tool: str, always_allowed: Mapping[str, str | None], pinned: str) -> str:
+    """`read_only` (declared by the server), `always` (the person allowed this tool as it declares itself
+    now: `always_allowed` maps a tool to the pin it was allowed with) or `asks`."""
     if read_only:
         return READ_ONLY
-    if tool in always_allowed:
+    if tool in always_allowed and always_allowed[tool] == pinned:
         return ALWAYS
     return ASKS
 
@@ -71,14 +95,32 @@ class ToolRequest:
     description: str
     annotations: Any = None
 
+    @property
+    def pin(self) -> str:
+        return pin(self.tool, self.description, self.annotations)
+
 
 # A gate sees every MCP call before it runs; it returns None to let it run, or the refusal observation.
 Gate = Callable[[ToolRequest, dict[str, Any]], str | None]
 
 
+class WaitingCall(Result):
+    """A call waiting for the person, as the pending `tool-approval` event carried it."""
+
+    turn_id: str
+    conversation_id: str | None = None
+    call_id: str
+    server: str
+    tool: str
+    description: str
+    arguments: dict[str, Any]
+    state: str = "pending"
+
+
 @dataclass
 class _Pending:
     payload: dict[str, Any]
+    pin: str
     done: threading.Event = field(default_factory=threading.Event)
     decision: str | None = None
 
@@ -107,8 +149,8 @@ class ToolApprovals:
         events: EventBus,
         *,
         timeout_s: Callable[[], float],
-        always_allowed: Callable[[str], set[str]],
-        allow_always: Callable[[str, str], None],
+        always_allowed: Callable[[str], Mapping[str, str | None]],
+        allow_always: Callable[[str, str, str], None],
     ):
         self._events = events
         self._timeout = timeout_s
@@ -117,32 +159,40 @@ class ToolApprovals:
         self._pending: dict[str, _Pending] = {}
         self._lock = threading.Lock()
 
-    def status(self, server: str, tool: str, read_only: bool) -> str:
-        return tool_status(read_only, tool, self._always_allowed(server))
+    def status(self, request: ToolRequest) -> str:
+        read_only = declared_read_only(request.annotations)
+        return tool_status(read_only, request.tool, self._always_allowed(request.server), request.pin)
 
-    def gate(self, turn_id: str) -> Gate:
+    def gate(self, turn_id: str, conversation_id: str | None = None) -> Gate:
         """The gate for one turn's MCP calls: runs allowed ones, asks about the rest."""
 
         def check(request: ToolRequest, arguments: dict[str, Any]) -> str | None:
-            if self.status(request.server, request.tool, declared_read_only(request.annotations)) != ASKS:
+            if self.status(request) != ASKS:
                 return None
-            decision = self.request(turn_id, request, arguments)
+            decision = self.request(turn_id, request, arguments, conversation_id)
             return None if decision in ("once", "always") else refusal(request, decision, self._timeout())
 
         return check
 
-    def request(self, turn_id: str, request: ToolRequest, arguments: dict[str, Any]) -> str:
+    def request(
+        self,
+        turn_id: str,
+        request: ToolRequest,
+        arguments: dict[str, Any],
+        conversation_id: str | None = None,
+    ) -> str:
         """Ask the person and wait (bounded); returns `once`, `always`, `deny` or `timed_out`."""
         call_id = uuid.uuid4().hex
         payload = {
             "turn_id": turn_id,
+            "conversation_id": conversation_id,
             "call_id": call_id,
             "server": request.server,
             "tool": request.tool,
             "description": request.description,
             "arguments": arguments,
         }
-        pending = _Pending(payload)
+        pending = _Pending(payload, request.pin)
         with self._lock:
             self._pending[call_id] = pending
         self._events.publish(TOOL_APPROVAL, {**payload, "state": "pending"})
@@ -165,6 +215,12 @@ class ToolApprovals:
             self._settled(pending, TIMED_OUT)
         return decision
 
+    def waiting(self) -> list[WaitingCall]:
+        """The calls still waiting for an answer, oldest first."""
+        with self._lock:
+            payloads = [pending.payload for pending in self._pending.values()]
+        return [WaitingCall.model_validate(payload) for payload in payloads]
+
     def answer(self, call_id: str, decision: str) -> Done:
         """The person's answer to a pending call (`approve_tool_call`)."""
         if decision not in DECISIONS:
@@ -180,7 +236,7 @@ class ToolApprovals:
             )
         if decision == "always":
             try:
-                self._allow_always(pending.payload["server"], pending.payload["tool"])
+                self._allow_always(pending.payload["server"], pending.payload["tool"], pending.pin)
             except Exception:  # noqa: BLE001 (the call still runs once; saving the choice is what failed)
                 log.exception("could not save 'always allow' for %s", pending.payload["tool"])
         pending.done.set()

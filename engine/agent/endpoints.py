@@ -5,7 +5,9 @@ when the test fails).
 The common slips get a specific hint instead of a generic connection error: a base URL without
 `http://` (`localhost:1234`), or one without the `/v1` that every OpenAI-compatible server expects
 (`http://localhost:1234`). When the corrected URL answers, the verdict says so and carries it as
-`suggested_base_url`, so the page can offer to use it.
+`suggested_base_url`, so the page can offer to use it. The slip is named before anything else (an
+empty model too), Refresh reads the models at the corrected URL of a URL without `http://`, and a
+URL without `http://` is never saved (`refuse_unsaveable`): the person saves the corrected one.
 """
 
 from __future__ import annotations
@@ -49,6 +51,14 @@ def slip_hint(base_url: str) -> str | None:
     )
 
 
+def refuse_unsaveable(base_url: str) -> None:
+    """A base URL with no scheme cannot work (the client would not know how to reach it): saving it is
+    refused with the hint that names the URL to use instead."""
+    hint = slip_hint(base_url)
+    if hint and "://" not in base_url:
+        raise InvalidInput(f"Not saved: {hint} Use that URL, then Save.")
+
+
 def typed_settings(
     saved: ReasoningSettings, base_url: str | None, api_key: str | None, model: str | None
 ) -> ReasoningSettings:
@@ -76,8 +86,9 @@ def _with_model(factory: ModelFactory, settings: ReasoningSettings, use: Callabl
 def list_models(settings: ReasoningSettings, factory: ModelFactory | None = None) -> list[str]:
     """The model ids the endpoint lists at `/v1/models`, sorted; an EndpointError says why not."""
     hint = slip_hint(settings.base_url)
-    if hint and "://" not in settings.base_url:
-        raise InvalidInput(hint)
+    if hint and "://" not in settings.base_url:  # the URL it names is the one to read
+        settings = settings.model_copy(update={"base_url": fix_base_url(settings.base_url)})
+        hint = None
     make = factory or (lambda rs: OpenAIChatModel(rs))
 
     def fetch(model: ChatModel) -> list[str]:
@@ -97,7 +108,12 @@ def check_typed(settings: ReasoningSettings, factory: ModelFactory | None = None
     make = factory or (lambda rs: OpenAIChatModel(rs))
     hint = slip_hint(settings.base_url)
     if not settings.model:
-        return failed("No model is set: pick one from the list (Refresh reads the endpoint's models).")
+        no_model = "No model is set: pick one from the list (Refresh reads the endpoint's models)."
+        if hint is None:
+            return failed(no_model)
+        return failed(f"{hint} {no_model}").model_copy(
+            update={"suggested_base_url": fix_base_url(settings.base_url)}
+        )
     if hint is None:
         return _with_model(make, settings, lambda m: probe_endpoint(m, settings))
     fixed = settings.model_copy(update={"base_url": fix_base_url(settings.base_url)})

@@ -6,7 +6,14 @@ consumer (the agent facade, the CLI, tests) publishes them; the loop itself know
 
 Limits are explicit: at most `max_rounds` rounds of tool calls, then one last call without tools, so
 the person always gets an answer. Plain content stops the loop early; a proposed plan stops it at once
-(control returns to the person). An endpoint that rejects tools is asked once more without them.
+(control returns to the person).
+
+Models answer in many dialects (`dialects.py`): calls written into the content are read as calls (only
+for tools offered), and thinking — `<think>` blocks or a separate reasoning field — streams as
+`Thinking` events for the trace and never reaches the answer or the history sent back. The tool mode
+says how tools reach the model: `native` (the `tools` parameter), `text` (the ReAct text protocol of
+`text_protocol.py`, same registry, bounds, approvals and round limit) or `none` (answer from the
+excerpts). An endpoint that refuses tools mid-turn switches a native turn to the text protocol.
 
 A turn can be stopped from another thread (`stop()` turns true): no model request and no tool call
 starts after that, and a request already streaming is abandoned within `STOP_POLL_S` (it runs on a
@@ -21,11 +28,13 @@ import json
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.agent.model import ChatModel, Message, ModelReply, ToolCall, ToolsRejected
+from engine.agent.dialects import ContentStream, parse_reply, split_thinking
+from engine.agent.model import ChatModel, Message, ModelReply, Reasoning, ToolCall, ToolsRejected
+from engine.agent.text_protocol import add_protocol, observation
 from engine.agent.tools import ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -36,6 +45,8 @@ FORCE_ANSWER = (
 )
 STOP_POLL_S = 0.05
 Stop = Callable[[], bool]
+ToolMode = str  # "native" | "text" | "none"
+TOOL_MODES = ("native", "text", "none")
 TOOLS_UNAVAILABLE = (
     "Tools are not available with this model. Answer from the excerpts in the system prompt, "
     "citing the files by name, and say if they do not contain the answer."
@@ -63,6 +74,13 @@ class Delta:
 
 
 @dataclass(frozen=True)
+class Thinking:
+    """A piece of the model's reasoning: for the trace's collapsed "Thinking" step, never the answer."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Answer:
     text: str
     forced: bool = False
@@ -76,7 +94,7 @@ class PlanProposed:
     text: str
 
 
-Event = Step | Observation | Delta | Answer | PlanProposed
+Event = Step | Observation | Delta | Thinking | Answer | PlanProposed
 
 
 @dataclass
@@ -84,10 +102,24 @@ class LoopState:
     messages: list[Message]
     rounds: int = 0
     tools_rejected: bool = False
+    mode: ToolMode = "native"
+    offered: set[str] = field(default_factory=set)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _assistant_message(reply: ModelReply) -> Message:
+def _enter_mode(state: LoopState, mode: ToolMode, specs: list[dict[str, Any]]) -> None:
+    """Tell the model how it may use tools from now on (text protocol, or none at all)."""
+    state.mode = mode
+    if mode == "text":
+        add_protocol(state.messages, specs)
+    elif mode == "none":
+        state.offered = set()
+        state.messages.append({"role": "system", "content": TOOLS_UNAVAILABLE})
+
+
+def _assistant_message(reply: ModelReply, state: LoopState) -> Message:
+    if state.mode == "text":  # the model reads back its own protocol lines, its thinking left out
+        return {"role": "assistant", "content": split_thinking(str(state.extra.get("raw", "")))[1]}
     return {
         "role": "assistant",
         "content": reply.content or None,
@@ -104,19 +136,26 @@ def _assistant_message(reply: ModelReply) -> Message:
 
 def _call_model(
     model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None
-) -> Iterator[Event | ModelReply]:
-    """One model request, streaming deltas; a tools rejection falls back once to a tool-less request."""
+) -> Iterator[str | Reasoning | ModelReply]:
+    """One model request; an endpoint refusing tools switches the turn to the text protocol."""
     try:
-        for item in model.chat(state.messages, None if state.tools_rejected else tools):
-            yield Delta(item) if isinstance(item, str) else item
+        yield from model.chat(state.messages, tools if state.mode == "native" else None)
     except ToolsRejected as exc:
-        if state.tools_rejected or not tools:
+        if state.mode != "native" or not tools:
             raise
-        log.info("tools rejected by the endpoint, answering without them: %s", exc.message)
+        log.info("tools rejected by the endpoint, using the text protocol: %s", exc.message)
         state.tools_rejected = True
-        state.messages.append({"role": "system", "content": TOOLS_UNAVAILABLE})
-        for item in model.chat(state.messages, None):
-            yield Delta(item) if isinstance(item, str) else item
+        _enter_mode(state, "text", tools)
+        yield from model.chat(state.messages, None)
+
+
+def _read_reply(reply: ModelReply, state: LoopState) -> ModelReply:
+    """The finished reply read in every dialect: calls written as text become calls, thinking moves out."""
+    state.extra["raw"] = reply.content
+    parsed = parse_reply(reply.content, state.offered, actions=state.mode == "text")
+    thinking = "\n".join(t for t in (reply.reasoning, parsed.thinking) if t)
+    calls = reply.tool_calls if state.mode == "native" and reply.tool_calls else parsed.calls
+    return ModelReply(content=parsed.text, tool_calls=calls, reasoning=thinking)
 
 
 _DONE = object()
@@ -162,21 +201,44 @@ def _pump(source: Iterator[Any], stop: Stop) -> Iterator[Any]:
 def _request(
     model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None, stop: Stop | None = None
 ) -> Iterator[Event]:
-    """Yield deltas; the final reply is stashed in state.extra['reply'] (what streamed, when stopped)."""
+    """Yield answer deltas and thinking; the final reply, read, is stashed in state.extra['reply']
+    (what streamed as answer, when stopped)."""
     reply = ModelReply()
-    streamed: list[str] = []
+    shown: list[str] = []
+    thought = False
+    stream: ContentStream | None = None  # made at the first item: a refusal may switch the mode first
     calls = _call_model(model, state, tools)
     for item in _pump(calls, stop) if stop is not None else calls:
         if isinstance(item, ModelReply):
             reply = item
-        else:
-            if isinstance(item, Delta):
-                streamed.append(item.text)
-            yield item
+            continue
+        if isinstance(item, Reasoning):
+            thought = True
+            yield Thinking(item.text)
+            continue
+        stream = stream or ContentStream(actions=state.mode == "text")
+        for event in _pieces(stream.feed(item), shown):
+            thought = thought or isinstance(event, Thinking)
+            yield event
+    if stream is not None:
+        yield from _pieces(stream.finish(), shown)
     if stop is not None and stop():
         state.extra["stopped"] = True
-        reply = ModelReply(content="".join(streamed))
+        reply = ModelReply(content="".join(shown))
+    else:
+        reply = _read_reply(reply, state)
+        if reply.reasoning and not thought:
+            yield Thinking(reply.reasoning)
     state.extra["reply"] = reply
+
+
+def _pieces(pieces: Sequence[tuple[str, str]], shown: list[str]) -> Iterator[Event]:
+    for kind, text in pieces:
+        if kind == "thinking":
+            yield Thinking(text)
+        else:
+            shown.append(text)
+            yield Delta(text)
 
 
 def _run_calls(
@@ -208,10 +270,14 @@ def run_turn(
     max_rounds: int = 5,
     plan_of: Callable[[], dict[str, Any] | None] = lambda: None,
     stop: Stop | None = None,
+    tool_mode: ToolMode = "native",
 ) -> Iterator[Event]:
     """Drive one agent turn; `messages` (system + history) is extended in place with the exchange."""
-    state = LoopState(messages=messages)
     specs = registry.specs() or None
+    state = LoopState(messages=messages, offered={s["function"]["name"] for s in specs or []})
+    if specs and tool_mode in ("text", "none"):
+        state.tools_rejected = True
+        _enter_mode(state, tool_mode, specs)
     halted: Stop = stop or (lambda: False)
     previous = _turn_stop.get()
     _turn_stop.set(halted)
@@ -219,6 +285,12 @@ def run_turn(
         yield from _rounds(model, registry, state, specs, max_rounds, plan_of, stop, halted)
     finally:
         _turn_stop.set(previous)
+
+
+def _observation_message(event: Observation, state: LoopState) -> Message:
+    if state.mode == "text":
+        return observation(event.tool, event.text)
+    return {"role": "tool", "tool_call_id": event.call_id, "content": event.text}
 
 
 def _rounds(
@@ -240,14 +312,14 @@ def _rounds(
         if state.extra.get("stopped"):
             yield Answer(reply.content, stopped=True)
             return
-        if not reply.tool_calls or state.tools_rejected:
+        if not reply.tool_calls or state.mode == "none":
             yield Answer(reply.content, tools_rejected=state.tools_rejected)
             return
         state.rounds += 1
-        state.messages.append(_assistant_message(reply))
+        state.messages.append(_assistant_message(reply, state))
         for event in _run_calls(registry, reply.tool_calls, plan_of, halted):
             if isinstance(event, Observation):
-                state.messages.append({"role": "tool", "tool_call_id": event.call_id, "content": event.text})
+                state.messages.append(_observation_message(event, state))
             yield event
             if isinstance(event, PlanProposed):
                 return

@@ -4,12 +4,14 @@ The agent is synchronous (pywebview calls arrive on arbitrary threads) while the
 so one background thread runs an asyncio loop that owns every session. Each server's session lives in
 its own task that holds `async with Client(...)` open: sessions start lazily, stay open across calls
 and turns, and are started again when the process died (the holding task ended). Tool lists are cached
-with a TTL. Every wait is bounded by the configured timeout; output is truncated to a budget; a server
-that fails to start is skipped with a logged reason, reported by `list_mcp_tools`, and never breaks a
-turn. `close()` stops every process.
+with a TTL, and read again as soon as a server says they changed (`tools/list_changed`). Every wait
+is bounded by the configured timeout; output is truncated to a budget; a server that fails to start
+is skipped with a logged reason, reported by `list_mcp_tools`, and never breaks a turn. `close()`
+stops every process.
 
 Every call passes a `Gate` first (engine/agent/approval.py): a tool its server does not declare
-read-only runs only after the person allowed it; a refusal comes back as the observation.
+read-only and closed to the outside world runs only after the person allowed it (as it declares itself
+now); a refusal comes back as the observation.
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ def _result_text(result: Any) -> str:
     return "\n".join(parts)
 
 
+def _request(server: str, spec: Any) -> ToolRequest:
+    return ToolRequest(server, spec.name, spec.description or "", spec.annotations)
+
+
 class _Connection:
     """One server's session, held open by a task on the hub's loop."""
 
@@ -110,16 +116,44 @@ class _Connection:
         from mcp import Client
 
         try:
-            async with Client(self._transport(), read_timeout_seconds=None) as client:
+            async with Client(
+                self._transport(), read_timeout_seconds=None, message_handler=self._on_message
+            ) as client:
                 self.client = client
                 self._ready.set()
-                await self._stop.wait()
+                watch = asyncio.create_task(self._watch_tools(client), name=f"mcp-{self.name}-listen")
+                try:
+                    await self._stop.wait()
+                finally:
+                    watch.cancel()
         except Exception as exc:  # noqa: BLE001 (any failure of a server ends its session, not the app)
             self.error = _describe(exc)
             log.warning("MCP server %s stopped: %s", self.name, self.error)
         finally:
             self.client = None
             self._ready.set()
+
+    async def _on_message(self, message: Any) -> None:
+        """A server that says its tools changed is listed again before its tools are next offered: what
+        a tool declares is what the approval gate and the pin of "Always allow" judge
+        (engine/agent/approval.py), so it must not be a stale copy. Servers before MCP 2026-07-28 say
+        so with `notifications/tools/list_changed` (here); newer ones on a listen stream (below)."""
+        from mcp.types import ToolListChangedNotification
+
+        if isinstance(getattr(message, "root", message), ToolListChangedNotification):
+            self._forget_tools()
+
+    async def _watch_tools(self, client: Client) -> None:
+        try:
+            async with client.listen(tools_list_changed=True) as changes:
+                async for _change in changes:
+                    self._forget_tools()
+        except Exception as exc:  # noqa: BLE001 (an older server, or the stream dropped: the TTL holds)
+            log.debug("MCP server %s: no tools/list_changed stream (%s)", self.name, _describe(exc))
+
+    def _forget_tools(self) -> None:
+        self.listed_at = 0.0
+        self.tools = []
 
     async def stop(self) -> None:
         task = self._task
@@ -189,21 +223,23 @@ class McpHub:
                 tools.append(self._as_tool(server, spec, gate))
         return tools
 
-    def list_tools(self) -> list[McpTool]:
+    def list_tools(self, status: Callable[[ToolRequest], str] | None = None) -> list[McpTool]:
         """Every tool of every enabled server (one error row for a server that failed), for Settings and
-        `sensetree mcp list`."""
+        `sensetree mcp list`; `status` gives each tool's `approval` (ToolApprovals.status)."""
         rows: list[McpTool] = []
         for server, info in self._listing().items():
             if info.get("error"):
                 rows.append(McpTool(server=server, name="", description="", error=info["error"]))
             for spec in info.get("tools", []):
+                request = _request(server, spec)
                 rows.append(
                     McpTool(
                         server=server,
                         name=tool_name(server, spec.name),
                         tool=spec.name,
-                        description=spec.description or "",
+                        description=request.description,
                         read_only=declared_read_only(spec.annotations),
+                        approval=status(request) if status is not None else None,
                     )
                 )
         return rows
@@ -331,7 +367,7 @@ class McpHub:
     def _as_tool(self, server: str, spec: Any, gate: Gate | None = None) -> Tool:
         schema = dict(spec.input_schema or {"type": "object", "properties": {}})
         schema.setdefault("type", "object")
-        request = ToolRequest(server, spec.name, spec.description or "", spec.annotations)
+        request = _request(server, spec)
 
         def call(**arguments: Any) -> str:
             refused = gate(request, arguments) if gate is not None else None

@@ -5,7 +5,10 @@ never to the `openai` SDK directly, so fakes (`engine.agent.testing`) and any en
 SenseTree at are interchangeable. The adapter turns every SDK failure into an `EndpointError` whose
 message names the endpoint and what to do: unreachable, bad key, unknown model, timeout, rate limit or
 server error after the SDK's bounded retries with back-off. An endpoint that rejects `tools` raises
-`ToolsRejected`, so the loop can retry once without them.
+`ToolsRejected` (recognised by what it says, whatever the status: llama.cpp without `--jinja` answers 500),
+so the loop can fall back to the text protocol. Reasoning that the server splits out of the content
+(`reasoning_content` from llama.cpp and vLLM, `reasoning` from Ollama and newer vLLM) streams as
+`Reasoning` items and lands in `ModelReply.reasoning`, never in the content.
 """
 
 from __future__ import annotations
@@ -42,11 +45,24 @@ class ToolCall:
 class ModelReply:
     content: str = ""
     tool_calls: list[ToolCall] = field(default_factory=list)
+    reasoning: str = ""
+
+
+@dataclass(frozen=True)
+class Reasoning:
+    """A piece of the model's thinking, streamed in a field of its own (not in the content)."""
+
+    text: str
+
+
+Streamed = str | Reasoning | ModelReply
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+TOOL_REFUSALS = ("requires --jinja", "does not support tools", "tool choice requires", "not support tool")
 
 
 class ChatModel(Protocol):
-    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[str | ModelReply]:
-        """Yield text deltas (str) as they arrive, then exactly one final `ModelReply`."""
+    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[Streamed]:
+        """Yield text deltas (str) and thinking (`Reasoning`) as they arrive, then one final `ModelReply`."""
         ...
 
     def text(self, system: str, user: str, *, json_mode: bool = False, effort: str | None = None) -> str: ...
@@ -97,7 +113,7 @@ class OpenAIChatModel:
     def close(self) -> None:
         self._client.close()
 
-    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[str | ModelReply]:
+    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[Streamed]:
         import openai  # loaded by __init__ already
 
         params = self._params(messages, tools)
@@ -122,7 +138,9 @@ class OpenAIChatModel:
             completion = self._client.chat.completions.create(**params)
         except openai.OpenAIError as exc:
             raise self._translate(exc, with_tools=False) from exc
-        return self._reply_from_completion(completion).content
+        from engine.agent.dialects import split_thinking  # it builds on this module
+
+        return split_thinking(self._reply_from_completion(completion).content)[1]
 
     def list_models(self) -> list[str]:
         import openai  # loaded by __init__ already
@@ -156,27 +174,41 @@ class OpenAIChatModel:
             make_tool_call(i, getattr(tc, "id", None), tc.function.name, tc.function.arguments)
             for i, tc in enumerate(getattr(message, "tool_calls", None) or [])
         ]
-        return ModelReply(content=message.content or "", tool_calls=calls)
+        return ModelReply(content=message.content or "", tool_calls=calls, reasoning=_reasoning_of(message))
 
     @staticmethod
-    def _read_stream(stream: Any) -> Iterator[str | ModelReply]:
+    def _read_stream(stream: Any) -> Iterator[Streamed]:
         parts: list[str] = []
+        thoughts: list[str] = []
         pending: dict[int, dict[str, Any]] = {}
         for chunk in stream:
             for choice in getattr(chunk, "choices", None) or []:
                 delta = choice.delta
                 if delta is None:
                     continue
+                thought = _reasoning_of(delta)
+                if thought:
+                    thoughts.append(thought)
+                    yield Reasoning(thought)
                 if delta.content:
                     parts.append(delta.content)
                     yield delta.content
                 for tc in getattr(delta, "tool_calls", None) or []:
                     _merge_tool_delta(pending, tc)
         calls = [make_tool_call(i, c["id"], c["name"], c["arguments"]) for i, c in sorted(pending.items())]
-        yield ModelReply(content="".join(parts), tool_calls=calls)
+        yield ModelReply(content="".join(parts), tool_calls=calls, reasoning="".join(thoughts))
 
     def _translate(self, exc: openai.OpenAIError, *, with_tools: bool) -> EndpointError:
         return translate_error(exc, self.settings, with_tools=with_tools)
+
+
+def _reasoning_of(message: Any) -> str:
+    """The thinking a server put beside the content; the SDK keeps such unknown fields as attributes."""
+    for name in REASONING_FIELDS:
+        value = getattr(message, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 def _merge_tool_delta(pending: dict[int, dict[str, Any]], tc: Any) -> None:
@@ -222,6 +254,8 @@ def translate_error(
     if not isinstance(exc, openai.APIStatusError):
         return EndpointError(f"The reasoning endpoint {where} gave an unreadable answer ({exc}). {fix}")
     status, detail = exc.status_code, _detail(exc)
+    if with_tools and refuses_tools(status, detail):
+        return ToolsRejected(f"Model {model!r} at {where} does not accept tool calls: {detail}")
     if status == 401:
         return EndpointError(
             f"The reasoning endpoint {where} refused the API key (401). Enter a valid key in "
@@ -246,9 +280,18 @@ def translate_error(
             f"The reasoning endpoint {where} failed with a server error ({status}) after "
             f"{settings.max_retries} retries: {detail}. Try again later."
         )
-    if with_tools and status in (400, 422) and "tool" in detail.lower():
-        return ToolsRejected(f"Model {model!r} at {where} does not accept tool calls: {detail}")
     return EndpointError(f"The reasoning endpoint {where} rejected the request ({status}): {detail}. {fix}")
+
+
+def refuses_tools(status: int, detail: str) -> bool:
+    """Does an error say "this server or model cannot take tools"? Ollama: "… does not support tools"
+    (400); vLLM: '"auto" tool choice requires --enable-auto-tool-choice …' (400); llama.cpp without
+    `--jinja`: "tools param requires --jinja flag", sent as a 500, so a server error counts only when
+    it says so in those words."""
+    text = detail.lower()
+    if "tool" not in text:
+        return False
+    return status in (400, 422) or (status >= 500 and any(p in text for p in TOOL_REFUSALS))
 
 
 def _detail(exc: openai.APIStatusError) -> str:

@@ -28,23 +28,24 @@ from pathlib import Path
 from typing import Any
 
 from engine.agent import endpoints
-from engine.agent.approval import ToolApprovals
+from engine.agent.approval import ToolApprovals, WaitingCall
 from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversation, Conversations, truncate_result
 from engine.agent.host import AgentHost
-from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, run_turn
+from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, Thinking, run_turn
 from engine.agent.mcp import McpHub, McpTool
 from engine.agent.memory import Memory, MemoryNote
 from engine.agent.model import ChatModel, OpenAIChatModel
 from engine.agent.probe import EndpointCheck, failed, probe_endpoint
 from engine.agent.prompt import PromptParts, assemble, scope_tree
 from engine.agent.sources import select_sources
+from engine.agent.tool_modes import ToolModes
 from engine.agent.tools import ToolRegistry
 from engine.agent.turn_result import TurnResult
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.errors import Conflict, InvalidInput, ModelError
-from engine.events import AGENT_RESULT, AGENT_STEP, ANSWER_DELTA, CHAT_TURN, EventBus
+from engine.events import AGENT_RESULT, AGENT_STEP, AGENT_THINKING, ANSWER_DELTA, CHAT_TURN, EventBus
 from engine.prompts import effective
 from engine.results import Done
 from engine.retrieval.results import SearchResult
@@ -94,7 +95,7 @@ class Agent:
         *,
         mcp_in_process: dict[str, Any] | None = None,
         log_dir: Path | None = None,
-        save_always_allow: Callable[[str, list[str]], None] | None = None,
+        save_always_allow: Callable[[str, list[str], dict[str, str]], None] | None = None,
     ):
         self._host = host
         self._settings = settings
@@ -105,6 +106,7 @@ class Agent:
         self._model_lock = threading.Lock()
         self.memory = Memory(db)
         self.conversations = Conversations(db)
+        self.tool_modes = ToolModes(db)
         self._running: dict[str, threading.Event] = {}
         self._running_lock = threading.Lock()
         self.mcp = McpHub(
@@ -115,7 +117,8 @@ class Agent:
             in_process=mcp_in_process,
         )
         self._save_always_allow = save_always_allow
-        self._session_allowed: dict[str, set[str]] = {}  # "always" for servers not in the settings file
+        # "always" (tool -> pin) for servers not in the settings file
+        self._session_allowed: dict[str, dict[str, str]] = {}
         self.approvals = ToolApprovals(
             events,
             timeout_s=lambda: self._settings().agent.approval_timeout_s,
@@ -232,8 +235,13 @@ class Agent:
         if base_url is None and api_key is None and model is None:
             if not saved.model:
                 return failed("No model is set. " + NO_ENDPOINT)
-            return probe_endpoint(self._current_model(saved), saved)
-        return endpoints.check_typed(endpoints.typed_settings(saved, base_url, api_key, model), self._factory)
+            tested, verdict = saved, probe_endpoint(self._current_model(saved), saved)
+        else:
+            tested = endpoints.typed_settings(saved, base_url, api_key, model)
+            verdict = endpoints.check_typed(tested, self._factory)
+        if verdict.ok and verdict.tool_mode:  # the next turns with this model start in the mode found
+            self.tool_modes.set(tested.base_url, tested.model, verdict.tool_mode)
+        return verdict
 
     def list_models(self, base_url: str | None = None, api_key: str | None = None) -> list[str]:
         typed = endpoints.typed_settings(self._settings().reasoning, base_url, api_key, None)
@@ -246,17 +254,13 @@ class Agent:
         return conversation.model_copy(update={"running": running})
 
     def list_mcp_tools(self) -> list[McpTool]:
-        return [
-            row
-            if row.error or row.tool is None
-            else row.model_copy(
-                update={"approval": self.approvals.status(row.server, row.tool, bool(row.read_only))}
-            )
-            for row in self.mcp.list_tools()
-        ]
+        return self.mcp.list_tools(self.approvals.status)
 
     def approve_tool_call(self, call_id: str, decision: str) -> Done:
         return self.approvals.answer(call_id, decision)
+
+    def list_pending_tool_calls(self) -> list[WaitingCall]:
+        return self.approvals.waiting()
 
     def agent_memory_list(self) -> list[MemoryNote]:
         return self.memory.entries()
@@ -297,7 +301,7 @@ class Agent:
     ) -> None:
         registry = ToolRegistry(tools.tools())
         turn_id, conversation_id = result["turn_id"], result["conversation_id"]
-        gate = self.approvals.gate(turn_id)
+        gate = self.approvals.gate(turn_id, conversation_id)
         for tool in self.mcp.tools(gate) if settings.mcp_servers or self.mcp.has_in_process else []:
             registry.add(tools.external(tool))  # its output counts as read content for `remember`
         model = self._current_model(settings.reasoning)
@@ -308,6 +312,7 @@ class Agent:
             max_rounds=settings.agent.max_rounds,
             plan_of=lambda: tools.plan,
             stop=stop.is_set,
+            tool_mode=self.tool_modes.get(settings.reasoning.base_url, settings.reasoning.model) or "native",
         ):
             if isinstance(event, Step):
                 result["steps"].append(event.label)
@@ -343,10 +348,10 @@ class Agent:
                 )
                 if result["trace"]:
                     result["trace"][-1].update(result=truncate_result(event.text), error=_refused(event.text))
-            elif isinstance(event, Delta):
+            elif isinstance(event, Delta | Thinking):  # thinking is shown live, never stored nor answered
+                topic = ANSWER_DELTA if isinstance(event, Delta) else AGENT_THINKING
                 self._events.publish(
-                    ANSWER_DELTA,
-                    {"turn_id": turn_id, "conversation_id": conversation_id, "delta": event.text},
+                    topic, {"turn_id": turn_id, "conversation_id": conversation_id, "delta": event.text}
                 )
             elif isinstance(event, PlanProposed):
                 result["plan"] = event.plan
@@ -356,21 +361,25 @@ class Agent:
             elif isinstance(event, Answer):
                 result["answer"] = event.text or "The model returned an empty answer; try asking again."
 
-    def _always_allowed(self, server: str) -> set[str]:
+    def _always_allowed(self, server: str) -> dict[str, str | None]:
+        """Each tool the person allowed for good on `server`, with the pin it was allowed with."""
         config = self._settings().mcp_servers.get(server)
-        return set(config.always_allow if config else ()) | self._session_allowed.get(server, set())
+        saved = {t: config.always_allow_pins.get(t) for t in config.always_allow} if config else {}
+        return {**saved, **self._session_allowed.get(server, {})}
 
-    def _allow_always(self, server: str, tool: str) -> None:
-        """Remember "Always allow": in `mcpServers.<server>.alwaysAllow`, or for this session when the
-        server is not in the settings file (an in-process server)."""
+    def _allow_always(self, server: str, tool: str, pinned: str) -> None:
+        """Remember "Always allow" with the tool's pin: in `mcpServers.<server>.alwaysAllow` and
+        `alwaysAllowPins`, or for this session when the server is not in the settings file."""
         config = self._settings().mcp_servers.get(server)
         if config is None:
-            self._session_allowed.setdefault(server, set()).add(tool)
-        elif tool not in config.always_allow:
-            if self._save_always_allow is not None:
-                self._save_always_allow(server, [*config.always_allow, tool])
-            else:
-                config.always_allow.append(tool)
+            self._session_allowed.setdefault(server, {})[tool] = pinned
+            return
+        tools = config.always_allow if tool in config.always_allow else [*config.always_allow, tool]
+        pins = {**config.always_allow_pins, tool: pinned}
+        if self._save_always_allow is not None:
+            self._save_always_allow(server, tools, pins)
+        else:
+            config.always_allow, config.always_allow_pins = tools, pins
 
     def _current_model(self, settings: ReasoningSettings) -> ChatModel:
         key = settings.model_dump_json()

@@ -243,6 +243,10 @@ class Catalog:
             "UPDATE files SET semantic = 'done', embed_model = ? WHERE path = ?", (model, to_store(path))
         )
 
+    def mark_semantic_pending(self, path: str) -> None:
+        """The file's keyword rows stand; its vectors are to be written again (start-up repair)."""
+        self.db.execute("UPDATE files SET semantic = 'pending' WHERE path = ?", (to_store(path),))
+
     def pending_among(self, paths: list[str]) -> set[str]:
         """Which of `paths` (stored spelling) are searchable by keyword but not yet by meaning."""
         if not paths:

@@ -76,13 +76,12 @@ class EndpointEmbedder:
                 self._request(client, texts[i : i + self.batch_size])
                 for i in range(0, len(texts), self.batch_size)
             ]
-        out = np.concatenate(blocks)
-        if self._dim is not None and out.shape[1] != self._dim:
+        if len({block.shape[1] for block in blocks}) > 1:
             raise EndpointError(
-                f"The embedding endpoint {self.base_url} now returns {out.shape[1]}-d vectors for "
-                f"{self.model!r}, but the index holds {self._dim}-d ones. Pick the model the index "
-                f"was built with, or switch models in Settings → Embedding to re-embed."
+                f"The embedding endpoint {self.base_url} returned vectors of different sizes for "
+                f"{self.model!r} in one request; check the model on the server."
             )
+        out = np.concatenate(blocks)
         self.embedded += len(texts)
         return out
 
@@ -116,6 +115,17 @@ class EndpointEmbedder:
             raise EndpointError(
                 f"The embedding endpoint {self.base_url} returned {len(vectors)} vectors for "
                 f"{len(texts)} texts."
+            )
+        if self._dim is not None and vectors.shape[1] != self._dim:
+            raise EndpointError(
+                f"The embedding endpoint {self.base_url} now returns {vectors.shape[1]}-d vectors for "
+                f"{self.model!r}, but the index holds {self._dim}-d ones. Pick the model the index "
+                f"was built with, or switch models in Settings → Embedding to re-embed."
+            )
+        if not np.isfinite(vectors).all():  # NaN or infinity: no distance means anything (issue 31, N6)
+            raise EndpointError(
+                f"The embedding endpoint {self.base_url} returned vectors with missing values (NaN or "
+                f"infinity) for {self.model!r}; SenseTree does not store them. Check the model on the server."
             )
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.where(norms == 0, 1.0, norms)

@@ -7,6 +7,11 @@ the tmpfs under `/run`, cgroups …) hold no documents, only endless or changing
 them readable secrets of other processes; they are refused by name and, on Linux, by the file-system
 type of the mount that holds the folder (`/proc/self/mounts`), so a bind mount elsewhere is caught
 too. Removable drives under `/run/media/<user>` are ordinary file systems and stay allowed.
+
+The operating system's own folders (`/`, `/etc`, `/usr`, `/bin`, `/var` and its system parts, `C:\\Windows`,
+`C:\\Program Files`…) are refused too (issue 31, F12: `/etc` was accepted): they hold configuration,
+programs and logs, some of it other users' or secret, not a person's documents. Only the system's part
+of `/var` is refused, so macOS's per-user temporary folders (`/private/var/folders`) stay allowed.
 """
 
 from __future__ import annotations
@@ -46,6 +51,12 @@ PSEUDO_TYPES = frozenset(
     }
 )
 MEMORY_TYPES = frozenset({"tmpfs", "ramfs"})
+# The folder itself and everything beneath it (`/private/…`: macOS's real spelling of /etc and /var).
+SYSTEM_TREES: tuple[str, ...] = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_TREES += ("/boot", "/private/etc", "/System", "/var/lib", "/var/log", "/var/cache", "/var/spool")
+SYSTEM_TREES += ("/var/db", "/private/var/db", "/private/var/log")
+SYSTEM_FOLDERS = ("/", "/var", "/private", "/private/var", "/Library", "/Applications")  # only themselves
+WINDOWS_SYSTEM = ("SystemRoot", "ProgramFiles", "ProgramFiles(x86)", "ProgramData")  # C:\Windows …
 MOUNTS_FILE = "/proc/self/mounts"
 
 
@@ -62,7 +73,7 @@ def checked_root(path: str, data_dir: str | None = None) -> str:
             f"(for example {os.path.join(os.path.expanduser('~'), 'Documents')})."
         )
     root = normalize(expanded)
-    reason = pseudo_reason(root, read_mounts())
+    reason = system_reason(root) or pseudo_reason(root, read_mounts())
     if reason:
         raise InvalidInput(
             f'"{path}" {reason}; it holds no documents to index. Choose a folder of your files.'
@@ -70,6 +81,22 @@ def checked_root(path: str, data_dir: str | None = None) -> str:
     if data_dir is not None and (is_within(root, data_dir) or is_within(data_dir, root)):
         raise InvalidInput(f'"{path}" holds SenseTree\'s own data folder; choose a folder of your documents.')
     return root
+
+
+def system_reason(root: str) -> str | None:
+    """Why `root` (normalised) is one of the operating system's own folders, or None."""
+    if sys.platform == "win32":
+        for variable in WINDOWS_SYSTEM:
+            folder = os.environ.get(variable)
+            if folder and is_within(root, normalize(folder)):
+                return f"is inside {folder}, a folder of the operating system"
+        return None
+    if root in SYSTEM_FOLDERS:
+        return "is one of the operating system's own folders"
+    for tree in SYSTEM_TREES:
+        if is_within(root, tree, fold_case=False):
+            return f"is inside {tree}, a folder of the operating system"
+    return None
 
 
 def pseudo_reason(root: str, mounts: Iterable[tuple[str, str]]) -> str | None:

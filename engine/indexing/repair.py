@@ -4,8 +4,11 @@ The catalog vouches for a file's keyword rows once the keyword phase committed (
 its vectors once the semantic phase committed (`semantic = 'done'`; see indexer.py and semantic.py).
 So: store rows of files the catalog does not know are dropped; vectors of a file still `pending` are
 dropped (a crash between the vector write and its commit; the semantic phase embeds it again); keyword
-rows lost beside complete vectors are refilled from the vectors' texts; a catalogued file whose counts
-disagree otherwise is purged and re-queued; catalog rows outside every configured root are forgotten.
+rows lost beside complete vectors are refilled from the vectors' texts; vectors lost beside complete
+keyword rows (a vector store set aside as damaged, a crash) are embedded again from the keyword rows' text
+by the semantic phase, so the file stays searchable by keyword meanwhile (issue 31, N12: purging it
+left search empty until a re-index); a catalogued file whose counts disagree otherwise is purged and
+re-queued; catalog rows outside every configured root are forgotten.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ class RepairReport:
     keywords_refilled: list[str] = field(default_factory=list)
     outside_roots: list[str] = field(default_factory=list)
     pending_vectors_dropped: list[str] = field(default_factory=list)
+    reembedding: list[str] = field(default_factory=list)  # keyword rows whole, vectors embedded again
 
     @property
     def changed(self) -> bool:
@@ -37,6 +41,7 @@ class RepairReport:
             or self.outside_roots
             or self.keywords_refilled
             or self.pending_vectors_dropped
+            or self.reembedding
         )
 
 
@@ -71,6 +76,12 @@ def repair(
     for path, n in vouched.items():
         if path in report.keywords_refilled:
             continue
+        if keyword_counts.get(path) == n and path in embedded and vector_counts.get(path) != n:
+            if path in vector_counts:
+                vectors.delete(path)
+            catalog.mark_semantic_pending(path)
+            report.reembedding.append(path)
+            continue
         if keyword_counts.get(path) != n or (path in embedded and vector_counts.get(path) != n):
             keywords.delete(path)
             vectors.delete(path)
@@ -83,10 +94,11 @@ def repair(
             report.requeued.append(path)
     if report.changed:
         log.warning(
-            "index repair: %d orphan(s) dropped, %d file(s) re-queued, %d keyword rows rebuilt, "
-            "%d outside roots, %d uncommitted vector sets dropped",
+            "index repair: %d orphan(s) dropped, %d file(s) re-queued, %d to embed again, "
+            "%d keyword rows rebuilt, %d outside roots, %d uncommitted vector sets dropped",
             len(report.orphans_dropped),
             len(report.requeued),
+            len(report.reembedding),
             len(report.keywords_refilled),
             len(report.outside_roots),
             len(report.pending_vectors_dropped),

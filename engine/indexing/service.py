@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from engine.config import Settings
 from engine.db import Database
-from engine.errors import InvalidInput, NotFound
-from engine.events import EventBus
+from engine.errors import InvalidInput, NotFound, StoreDamaged
+from engine.events import NOTICE, EventBus
 from engine.indexing.catalog import Catalog
 from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer, IndexOptions
@@ -100,7 +100,28 @@ class IndexService:
         """Fold recent writes into the search structures once the queue is quiet."""
         if self.keywords.stale_ratio() > REFRESH_STALE:
             self.keywords.refresh_weights()
-        self.vectors.optimize()
+        try:
+            self.vectors.optimize()
+        except StoreDamaged as exc:
+            self._start_vectors_over(exc)
+
+    def _start_vectors_over(self, exc: StoreDamaged) -> None:
+        """A vector table found damaged while the app runs (a data file the start-up probe does not read
+        whole): kept aside and started anew like at start-up, every file embedded again from its keyword
+        rows; search answers by keyword meanwhile (issue 31)."""
+        with self.indexer.lock:
+            aside = self.vectors.start_over()
+            self.db.execute("UPDATE files SET semantic = 'pending' WHERE semantic = 'done'")
+        log.error("vector index damaged while running (%s); kept as %s, embedding again", exc, aside)
+        self.events.publish(
+            NOTICE,
+            {
+                "message": f"The search index was damaged; it was kept as {aside} and is rebuilt from the "
+                "indexed text. Search answers by keyword meanwhile.",
+                "level": "warning",
+            },
+        )
+        self.worker.notify()
 
     # ---- roots --------------------------------------------------------------------------------
     def roots(self) -> list[str]:

@@ -14,7 +14,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from engine.events import INDEXING_PROGRESS, EventBus
+from engine.errors import is_disk_full
+from engine.events import INDEXING_PROGRESS, NOTICE, EventBus
 from engine.indexing.indexer import INTERRUPTED_STATUS, Indexer
 from engine.indexing.pathtext import printable
 from engine.indexing.progress import IndexingProgress, ProgressPublisher
@@ -24,6 +25,7 @@ from engine.indexing.semantic import SemanticPhase
 
 log = logging.getLogger(__name__)
 
+DISK_FULL_RETRY_S = 30.0  # how often indexing paused by a full disk tries again
 KEYWORD_BATCH = (
     256  # files claimed at once for the keyword phase (written in groups, see indexer.flush_after)
 )
@@ -48,6 +50,7 @@ class IndexWorker:
         self._stopping = False
         self._interrupt = False  # a removal asked the running batch to stop
         self._thread: threading.Thread | None = None
+        self._disk_full = False  # paused by a full disk, told once (`_wait_for_space`)
         self._dirty = False
         self.current: str | None = None
         self._scanning: str | None = None
@@ -192,8 +195,13 @@ class IndexWorker:
                 self.run_pending(lambda: self._stopping or self._paused)
                 if self._purges and (self._stopping or self._paused):
                     self._run_purges()  # a removal is carried out even while paused
-            except Exception:  # the loop must survive anything a store throws; the job is retried
+            except Exception as exc:  # the loop must survive anything a store throws; the job is retried
+                if is_disk_full(exc):
+                    self._wait_for_space(exc)
+                    continue
                 log.exception("indexing worker error")
+            else:
+                self._space_back()
             with self._wake:
                 if self._stopping:
                     return
@@ -201,6 +209,31 @@ class IndexWorker:
                     retry_at = self.queue.earliest_retry()
                     timeout = None if retry_at is None else max(0.05, retry_at - time.time())
                     self._wake.wait(timeout)
+
+    def _wait_for_space(self, exc: Exception) -> None:
+        """A full disk pauses indexing with one notice (not a traceback per try: 4,948 in 90 s, issue 31,
+        N7) and tries again every DISK_FULL_RETRY_S, so it resumes by itself once space is freed."""
+        if not self._disk_full:
+            self._disk_full = True
+            log.warning("indexing paused: the data folder's disk is full (%s)", exc)
+            self.events.publish(
+                NOTICE,
+                {
+                    "message": "Indexing is paused: the disk that holds SenseTree's data folder is full. "
+                    "It resumes by itself once some space is freed.",
+                    "level": "warning",
+                },
+            )
+        with self._wake:
+            if not self._stopping:
+                self._wake.wait(DISK_FULL_RETRY_S)
+
+    def _space_back(self) -> None:
+        if self._disk_full:
+            self._disk_full = False
+            log.info("indexing resumed: the data folder's disk has space again")
+            resumed = {"message": "Indexing resumed: there is space again.", "level": "info"}
+            self.events.publish(NOTICE, resumed)
 
     def publish(self) -> None:
         """Progress now, or within `progress.PUBLISH_EVERY_S` (the last state is always delivered)."""

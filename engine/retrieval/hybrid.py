@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from engine.errors import StoreError
+from engine.errors import ModelError, StoreError
 from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
@@ -35,6 +35,7 @@ from engine.retrieval.fusion import (
 )
 from engine.retrieval.keyword_query import KeywordAnswer
 from engine.retrieval.keyword_store import KeywordStore
+from engine.retrieval.lance_calls import PendingSearch
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.relevance import Evidence, Evidenced, Floor, floor_for, shown
@@ -152,17 +153,23 @@ class HybridSearch:
         embedding = self._queries.embed_later(self.embedder, query) if vector is None else None
         if embedding is not None and not embedding.done():  # the keyword arm runs while the query embeds
             answer = self._keyword_arm(query, candidates, scope, shown)
-            dense = self.vectors.start_search(embedding.result(), candidates, scope)
+            dense = _DenseArm(lambda: self.vectors.start_search(embedding.result(), candidates, scope))
         else:  # the keyword arm runs while LanceDB searches
-            query_vector = embedding.result() if embedding is not None else vector
-            dense = self.vectors.start_search(np.asarray(query_vector), candidates, scope)
+            dense = _DenseArm(
+                lambda: self.vectors.start_search(
+                    np.asarray(embedding.result() if embedding is not None else vector), candidates, scope
+                )
+            )
             answer = self._keyword_arm(query, candidates, scope, shown)
-        dense_hits, texts = dense.result()
+        dense_hits, texts = dense.result(answer is None)
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
         texts = {**(answer.texts if answer is not None else {}), **texts}
-        depth = candidates if ABSENT_AT_CUTOFF else None
-        fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
+        if keyword_hits and not dense_hits:  # the vectors hold nothing here (rebuilding) or failed
+            fused = _single_arm(keyword_hits)
+        else:
+            depth = candidates if ABSENT_AT_CUTOFF else None
+            fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
         names = self._names(answer, scope)
         fused = with_names(fused, names, self.name_weight, candidates)
         lexical, semantic = arm_scales(
@@ -233,7 +240,11 @@ class HybridSearch:
             return fused
         head, tail = fused[: self.rerank_top_n], fused[self.rerank_top_n :]
         texts.update(self.vectors.texts(key for key, _ in head if key not in texts))
-        probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
+        try:
+            probabilities = self.reranker.score(query, [texts.get(key, "") for key, _ in head])
+        except ModelError as exc:  # a rerank endpoint that is down: the fused order stands (issue 31, N6)
+            log.warning("reranker unavailable, keeping the fused order: %s", exc)
+            return fused
         scored = zip((key for key, _ in head), probabilities, strict=False)
         reranked = sorted(scored, key=lambda kv: kv[1], reverse=True)
         floor = min(probabilities) if probabilities else 0.0
@@ -314,6 +325,32 @@ def fuse(
     ceiling = rrf_ceiling(RRF_K, weights)
     fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, weights)
     return [(key, score / ceiling) for key, score in fused]
+
+
+class _DenseArm:
+    """The vector arm, started now and collected later, that fails alone (issue 31, N12 and N6): while the
+    vector store is set aside and rebuilt, or cannot answer, or the embedding endpoint cannot embed the
+    query, search answers from the keyword arm alone (its own single-arm scale, as `search_keyword`).
+    Only when the keyword arm failed too is the vector arm's error raised: nothing is whole to answer from."""
+
+    def __init__(self, start: Callable[[], PendingSearch]):
+        self._pending: PendingSearch | None = None
+        self._error: StoreError | ModelError | None = None
+        try:
+            self._pending = start()
+        except (StoreError, ModelError) as exc:
+            self._error = exc
+
+    def result(self, alone: bool) -> tuple[list[Hit], dict[ChunkKey, str]]:
+        try:
+            if self._pending is not None:
+                return self._pending.result()
+        except StoreError as exc:
+            self._error = exc
+        if alone and self._error is not None:
+            raise self._error
+        log.warning("vector arm unavailable, answering from keywords alone: %s", self._error)
+        return [], {}
 
 
 def _single_arm(hits: list[Hit]) -> list[tuple[ChunkKey, float]]:

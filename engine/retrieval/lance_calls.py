@@ -1,5 +1,5 @@
-"""How the vector store calls LanceDB: failures turned into StoreError, and a search that is started
-now and collected later.
+"""How the vector store calls LanceDB: failures turned into StoreError, a search that is started now
+and collected later, and the table's history set aside when an old version is damaged.
 
 A hybrid search used to run its keyword arm on a thread of its own while the caller waited in LanceDB's
 blocking call (its background event loop runs the request on LanceDB's own threads). On two shared cores
@@ -12,19 +12,34 @@ the caller's own thread runs the keyword arm meanwhile and then collects the vec
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 from collections.abc import Coroutine
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 from lancedb.background_loop import LOOP
 
-from engine.errors import InvalidInput, StoreError
+from engine.errors import InvalidInput, StoreDamaged, StoreError
 from engine.retrieval.fusion import ChunkKey, Hit
+
+# Words of LanceDB's errors for a table whose files are damaged (a truncated or garbled data file or
+# manifest, a missing one), as opposed to a full disk or a refused query: found by fuzzing the data folder
+# (tests/store_damage.py, bench/store_fuzz.py).
+_DAMAGE_WORDS = ("corrupt", "invalid", "decode", "magic", "out of range", "not found", "panicked")
+
+
+def is_panic(exc: BaseException) -> bool:
+    """A Rust panic surfaced by pyo3: `PanicException` derives from BaseException, `RustPanic` (an async
+    call's) from Exception; both mean LanceDB met data it could not handle."""
+    return "Panic" in type(exc).__name__
 
 
 class store_errors:
-    """Turn LanceDB/Arrow failures into a StoreError that names the operation."""
+    """Turn LanceDB/Arrow failures (a Rust panic included) into a StoreError that names the operation:
+    `StoreDamaged` when the table's files are at fault."""
 
     def __init__(self, what: str):
         self._what = what
@@ -33,12 +48,13 @@ class store_errors:
         return None
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        if (
-            exc is not None
-            and isinstance(exc, (OSError, ValueError, RuntimeError, pa.ArrowException))
-            and not isinstance(exc, InvalidInput | StoreError)
-        ):
-            raise StoreError(f"Could not {self._what}: {exc}") from exc
+        if exc is None or isinstance(exc, InvalidInput | StoreError):
+            return
+        if isinstance(exc, (OSError, ValueError, RuntimeError, pa.ArrowException)) or is_panic(exc):
+            message = f"Could not {self._what}: {exc}"
+            if is_panic(exc) or any(word in str(exc).lower() for word in _DAMAGE_WORDS):
+                raise StoreDamaged(message) from exc
+            raise StoreError(message) from exc
 
 
 class PendingSearch:
@@ -68,3 +84,48 @@ class PendingSearch:
             )
         ]
         return hits, dict(zip((h.key for h in hits), found["text"].to_pylist(), strict=False))
+
+
+U64_MAX = 2**64 - 1
+
+
+def set_aside_history(table_dir: Path, version: int) -> Path | None:
+    """Move the manifests of every version older than `version` (the one in force) out of the table, into
+    `<table_dir's folder>.corrupt-<time>-history`; returns that folder, or None when there were none.
+
+    Why: `optimize()`'s clean-up reads every version's manifest, so one damaged old manifest made every
+    maintenance run fail (issue 31). SenseTree never reads old versions (no time travel), so their
+    manifests are only history; once they are gone the clean-up deletes what only they referred to."""
+    versions = table_dir / "_versions"
+    manifests = versions.glob("*.manifest") if versions.is_dir() else []
+    old = [p for p in manifests if p.stem.isdigit() and _version_of(int(p.stem)) < version]
+    if not old:
+        return None
+    aside = aside_path(table_dir.parent, "-history")
+    aside.mkdir()
+    for path in old:
+        os.replace(path, aside / path.name)
+    return aside
+
+
+def _version_of(name: int) -> int:
+    """A manifest's version from its file name: LanceDB's newer scheme names version v `u64::MAX - v`
+    (so the newest sorts first), the older one `v`."""
+    return U64_MAX - name if name > U64_MAX // 2 else name
+
+
+def aside_path(folder: Path, suffix: str = "") -> Path:
+    """`<folder>.corrupt-<time><suffix>` beside `folder`, with a counter when that is taken."""
+    base = folder.with_name(f"{folder.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    candidate, n = Path(f"{base}{suffix}"), 1
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = Path(f"{base}-{n}{suffix}")
+    return candidate
+
+
+def set_aside(folder: Path) -> Path:
+    """Move a damaged vector store's folder aside (kept for a bug report, never deleted)."""
+    aside = aside_path(folder)
+    os.replace(folder, aside)
+    return aside

@@ -34,7 +34,7 @@ from lancedb.table import AsyncTable
 from engine.errors import InvalidInput, StoreError
 from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit
-from engine.retrieval.lance_calls import PendingSearch
+from engine.retrieval.lance_calls import PendingSearch, set_aside, set_aside_history
 from engine.retrieval.lance_calls import store_errors as _store_errors
 from engine.retrieval.sql_literal import sql_string
 
@@ -133,6 +133,8 @@ class VectorIndex:
             )
             if vectors.shape[0] != len(chunk_texts):
                 raise InvalidInput(f"{path}: {len(chunk_texts)} chunks but {vectors.shape[0]} vectors")
+            if not np.isfinite(vectors).all():  # LanceDB's own refusal named a build machine's path (N16)
+                raise InvalidInput(f"{path}: the embedding model gave vectors with missing values (NaN)")
             replaced.append(path)
             paths += [path] * len(chunk_texts)
             indexes += range(len(chunk_texts))
@@ -192,8 +194,20 @@ class VectorIndex:
             self._forget_shape()
 
     def optimize(self) -> None:
-        """Compact, index `path`, and build or refresh the ANN index once the table is big enough."""
-        with self._lock, _store_errors("optimise the vector index"):
+        """Compact, index `path`, and build or refresh the ANN index once the table is big enough. A
+        damaged old version (its manifest is read by the clean-up) has the history set aside, once."""
+        with self._lock:
+            try:
+                self._optimize()
+            except StoreError as exc:
+                aside = set_aside_history(self.directory / f"{TABLE}.lance", self._table.version)
+                if aside is None:
+                    raise
+                log.error("vector index history was damaged (%s); kept as %s", exc, aside)
+                self._optimize()
+
+    def _optimize(self) -> None:
+        with _store_errors("optimise the vector index"):
             rows = self._table.count_rows()
             if rows == 0:
                 return
@@ -367,6 +381,16 @@ class VectorIndex:
             for index in self._table.list_indices():
                 self._table.drop_index(index.name)
             self._forget_shape()
+
+    def start_over(self) -> Path:
+        """Keep the folder aside (`<folder>.corrupt-<time>`, returned) and go on with a new, empty table
+        in this same object (the indexer and search hold it)."""
+        with self._lock:
+            aside = set_aside(self.directory)
+            self._db = lancedb.connect(str(self.directory))
+            self._table = self._open_table()
+            self._forget_shape()
+            return aside
 
     def close(self) -> None:
         """LanceDB holds no open handles that need closing; kept for symmetry with KeywordIndex."""

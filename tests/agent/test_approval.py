@@ -42,9 +42,9 @@ def test_the_policy_trusts_only_declared_read_only_or_always_allowed_tools():
     assert declared_read_only({"readOnlyHint": True})
     assert not declared_read_only({"readOnlyHint": True, "destructiveHint": True})
     assert not declared_read_only(None) and not declared_read_only({"destructiveHint": False})
-    assert tool_status(True, "peek", set()) == READ_ONLY
-    assert tool_status(False, "write_note", {"write_note"}) == ALWAYS
-    assert tool_status(False, "write_note", {"other"}) == ASKS
+    assert tool_status(True, "peek", {}, "p") == READ_ONLY
+    assert tool_status(False, "write_note", {"write_note": "p"}, "p") == ALWAYS
+    assert tool_status(False, "write_note", {"other": "p"}, "p") == ASKS
 
 
 def test_an_unannotated_write_tool_does_not_run_until_the_person_allows_it_once(notes, make_agent):
@@ -191,3 +191,16 @@ def test_stop_while_a_call_waits_for_the_person_withdraws_the_question_and_ends_
     assert len(model.requests) == 1  # no model call after the stop
     with pytest.raises(NotFound):
         agent.approve_tool_call(question["call_id"], "once")
+
+
+def test_a_waiting_call_is_listed_with_its_conversation_until_it_is_answered(notes, make_agent):
+    _model, agent, watcher, _seen = _agent(make_agent, notes, [WRITE, "Updated."])
+    assert agent.list_pending_tool_calls() == []
+    with turn_in_background(lambda: agent.chat_with_assistant(ASK)) as turn:
+        question = watcher.next_pending()
+        (waiting,) = agent.list_pending_tool_calls()  # what a page reloaded now shows again
+        assert waiting.model_dump() == {**question, "conversation_id": waiting.conversation_id}
+        agent.approve_tool_call(question["call_id"], "once")
+        result = turn.result(WAIT_S)
+    assert waiting.conversation_id == result.conversation_id and waiting.state == "pending"
+    assert agent.list_pending_tool_calls() == []

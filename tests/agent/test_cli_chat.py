@@ -8,6 +8,8 @@ from mcp.server.mcpserver import MCPServer
 from cli import mcp as mcp_command
 from cli.chat import add_parser, run
 from engine.agent import Call, ScriptedModel
+from engine.agent.service import NO_ENDPOINT
+from engine.config import Settings
 from tests.agent.helpers import FolderHost, cli_engine
 
 
@@ -92,3 +94,16 @@ def test_chat_continue_resumes_the_newest_conversation_with_its_history_and_list
         exported.getvalue().startswith("# Capital of France?\n")
         and "About 2.1 million people." in exported.getvalue()
     )
+
+
+def test_chat_without_an_endpoint_tells_a_terminal_user_the_config_commands_not_the_settings_screen(
+    tmp_path, make_agent
+):
+    agent, bus, _seen = make_agent(FolderHost([tmp_path]), ScriptedModel([]), settings=Settings())
+    out = io.StringIO()
+    code = run(parse(["chat", "hello?"]), cli_engine(agent, bus), out)
+    text = out.getvalue()
+    assert code == 1 and NO_ENDPOINT.split(". ")[0] in text
+    assert "Settings → Reasoning" not in text
+    assert "sensetree config set reasoning.base_url http://" in text
+    assert "sensetree config set reasoning.enabled true" in text

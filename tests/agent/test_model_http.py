@@ -162,13 +162,34 @@ def test_an_unreachable_endpoint_names_the_address_and_what_to_check():
 
 
 def test_probe_reports_reachability_model_presence_and_tool_support():
-    with FakeOpenAI([Raw(stream=[chunk({"content": "OK"})])], models=["fake"]) as fake:
+    ping = {"index": 0, "id": "c1", "type": "function", "function": {"name": "ping", "arguments": "{}"}}
+    with FakeOpenAI([Raw(stream=[chunk({"tool_calls": [ping]})])], models=["fake"]) as fake:
         ok = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
         fake.models = ["other"]
         missing = probe_endpoint(OpenAIChatModel(settings_for(fake.base_url)), settings_for(fake.base_url))
-    assert to_jsonable(ok) == {"ok": True, "tools_supported": True, "message": ok.message}
+    assert to_jsonable(ok) == {
+        "ok": True,
+        "tools_supported": True,
+        "tool_mode": "native",
+        "message": ok.message,
+    }
+    assert "calls tools natively" in ok.message
     assert (
         missing.ok is False
         and "does not offer model 'fake'" in missing.message
         and "other" in missing.message
     )
+
+
+def test_one_shot_text_leaves_the_thinking_out():
+    with FakeOpenAI() as fake:
+        fake.script += [Raw(body=completion("<think>\nWhich folder?\n</think>\n\n[tax] An invoice."))]
+        answer = OpenAIChatModel(settings_for(fake.base_url)).text("sys", "user")
+    assert answer == "[tax] An invoice."
+
+
+def test_a_server_error_that_says_tools_need_jinja_is_a_tools_refusal_not_a_server_failure():
+    with FakeOpenAI() as fake:
+        fake.script.append(Raw(500, {"error": {"code": 500, "message": "tools param requires --jinja flag"}}))
+        with pytest.raises(ToolsRejected):
+            final(OpenAIChatModel(settings_for(fake.base_url)), [TOOL])

@@ -53,8 +53,9 @@ DOCUMENTED = {
     "gpu_available",
     "app_version",
 }
-# Built beyond DESIGN §6 by open issues (agent_memory_confirm: issue 11's pending notes).
-BUILT_BEYOND_DESIGN = {"agent_memory_confirm", "propose_gardener_fix"}
+# Built beyond DESIGN §6 by open issues (agent_memory_confirm: issue 11's pending notes;
+# list_pending_tool_calls: issue 32, an approval card shown again after a reload, docs/agent.md).
+BUILT_BEYOND_DESIGN = {"agent_memory_confirm", "propose_gardener_fix", "list_pending_tool_calls"}
 
 # DESIGN §6a commands the bridge has built, one set per issue; each is checked against the §6a table.
 BUILT_6A_APPROVAL = {"approve_tool_call"}

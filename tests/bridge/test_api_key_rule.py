@@ -193,3 +193,13 @@ def test_origins_compare_scheme_host_and_port():
     assert origin("https://api.example.com/v1") == origin("https://api.example.com:443")
     assert origin("http://127.0.0.1:1234/v1") != origin("http://127.0.0.1:1235/v1")
     assert origin("http://example.com") != origin("https://example.com")
+
+
+def test_the_embedding_endpoint_follows_the_same_rule(api):
+    """Issue 31, N5: moving `embedding.base_url` kept the key, and the new host received it at the next
+    start."""
+    api.set_config(patch={"embedding": {"base_url": "https://embed.example/v1", "api_key": "ek-1"}})
+    saved = api.set_config(
+        patch={"embedding": {"base_url": "https://elsewhere.example/v1", "api_key": MASK}}
+    )["data"]
+    assert saved["embedding"]["api_key"] == "" and "embedding endpoint" in saved["save_notices"][0]

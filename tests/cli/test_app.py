@@ -72,3 +72,10 @@ def test_serve_prints_its_url_before_the_engine_opens_and_stops_when_it_cannot(t
     assert done.returncode == 1
     assert "Error: SenseTree is already running and has the index open" in done.stderr
     assert not (sensetree_home / "instance.json").exists()  # released on the way out
+
+
+def test_help_begins_with_what_the_app_does_for_a_person_not_a_sentence_about_the_code():
+    help_text = app.build_parser().format_help()
+    description = help_text.split("\n\n")[1]
+    assert description.startswith("SenseTree finds, reads and tidies the files in your folders")
+    assert "composition root" not in help_text

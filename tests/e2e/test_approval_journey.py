@@ -64,13 +64,20 @@ def _chat(page: Any, text: str) -> None:
     page.get_by_test_id("chat-input").press("Enter")
 
 
-def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_removable(tmp_path, browser):
-    expect = playwright_api.expect
+def notes_over_stdio(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A Docs folder holding todo.txt ("buy milk") and the `mcpServers` entry of a real stdio server that
+    can write notes there."""
     docs = tmp_path / "Docs"
     docs.mkdir()
     (docs / "todo.txt").write_text("buy milk\n")
     script = tmp_path / "files_server.py"
     script.write_text(STDIO_SERVER)
+    return docs, {"files": {"command": sys.executable, "args": [str(script), str(docs)]}}
+
+
+def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_removable(tmp_path, browser):
+    expect = playwright_api.expect
+    docs, servers = notes_over_stdio(tmp_path)
     write = ("mcp__files__write_note", {"name": "todo.txt", "text": LONG_TEXT})
     replies = [
         Reply(tool_calls=[write]),
@@ -79,7 +86,6 @@ def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_
         Reply(content="Saved your note."),
     ]
     with FakeOpenAI(replies) as endpoint:
-        servers = {"files": {"command": sys.executable, "args": [str(script), str(docs)]}}
         engine = _start(tmp_path, endpoint, docs, mcpServers=servers)
         server = start_server(Api(engine))
         try:

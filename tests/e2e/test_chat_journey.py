@@ -228,7 +228,7 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
             expect(verdict).to_contain_text("has no http://", timeout=WAIT_MS)
             page.get_by_test_id("use-suggested-url").click()
             expect(page.get_by_test_id("reasoning-base-url")).to_have_value(endpoint.base_url)
-            expect(verdict).to_contain_text("tool calls are supported", timeout=WAIT_MS)
+            expect(verdict).to_contain_text("Connected to 'scripted'", timeout=WAIT_MS)
             page.get_by_test_id("model-refresh").click()
             expect(page.locator("#model-status")).to_contain_text("1 model(s) available", timeout=WAIT_MS)
             _shot(page, "chat-6-settings-test-1280x800")

@@ -3,6 +3,7 @@ inflates to hundreds of MB from a few hundred KB, valid enough that python-docx 
 
 from __future__ import annotations
 
+import struct
 import zipfile
 from pathlib import Path
 
@@ -35,4 +36,26 @@ def docx_bomb(path: Path, inflated_mb: int = 200) -> Path:
             for _ in range(inflated_mb):
                 member.write(block)
             member.write(b"</w:body></w:document>")
+    return path
+
+
+def lying_docx(path: Path, inflated_mb: int = 300, stated: int = 400_000) -> Path:
+    """`docx_bomb`, whose central directory states `stated` bytes for `word/document.xml` (it inflates to
+    about `inflated_mb` MB): the size and ratio checks see a small, ordinary part."""
+    raw = bytearray(docx_bomb(path, inflated_mb).read_bytes())
+    name = b"word/document.xml"
+    at = raw.find(b"PK\x01\x02")
+    while at != -1:
+        name_len, extra_len = struct.unpack_from("<HH", raw, at + 28)
+        if raw[at + 46 : at + 46 + name_len] == name:
+            if struct.unpack_from("<I", raw, at + 24)[0] != 0xFFFFFFFF:
+                struct.pack_into("<I", raw, at + 24, stated)
+            field = at + 46 + name_len
+            while field < at + 46 + name_len + extra_len:  # the zip64 field holds the real sizes
+                kind, length = struct.unpack_from("<HH", raw, field)
+                if kind == 1:
+                    struct.pack_into("<Q", raw, field + 4, stated)
+                field += 4 + length
+        at = raw.find(b"PK\x01\x02", at + 4)
+    path.write_bytes(bytes(raw))
     return path

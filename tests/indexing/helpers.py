@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,3 +56,29 @@ def indexed_engine(root: Path, home: Path, **kwargs) -> Iterator[Engine]:
         yield engine
     finally:
         engine.close()
+
+
+class GatedEmbedder(HashingEmbedder):
+    """A hashing embedder whose every model call waits until the test lets one through, so a test steps
+    the semantic phase batch by batch instead of racing a clock. `release()` lets the next call run;
+    `open()` lets every later call run (call it before closing the engine)."""
+
+    batch_size = 0  # one call per semantic batch
+
+    def __init__(self, bound_s: float = 30.0) -> None:
+        super().__init__()
+        self.bound_s = bound_s
+        self.calls = threading.Semaphore(0)
+        self.opened = threading.Event()
+
+    def embed(self, texts: list[str]):
+        if not self.opened.is_set() and not self.calls.acquire(timeout=self.bound_s):
+            raise TimeoutError("GatedEmbedder: the test never released this batch")
+        return super().embed(texts)
+
+    def release(self) -> None:
+        self.calls.release()
+
+    def open(self) -> None:
+        self.opened.set()
+        self.calls.release(1_000)

@@ -16,6 +16,14 @@ from engine.indexing.folder_checks import pseudo_reason, read_mounts
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux pseudo file systems")
 
 
+def assert_refused(api, path: str, words: str) -> None:
+    """`add_indexed_folder(path)` is invalid_input saying `words`, and no folder was added."""
+    envelope = api.add_indexed_folder(path=path)
+    assert envelope["ok"] is False and envelope["error"]["code"] == "invalid_input", envelope
+    assert words in envelope["error"]["message"]
+    assert api.get_roots()["data"] == []
+
+
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
     """One engine for the refusals (they change nothing); the test that adds a folder has its own."""
@@ -30,10 +38,7 @@ def test_an_empty_or_relative_path_is_invalid_input_and_never_resolved_against_t
 ):
     (tmp_path / "cwd" / "Docs").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "cwd" / "Docs")
-    envelope = api.add_indexed_folder(path=path)
-    assert envelope["ok"] is False and envelope["error"]["code"] == "invalid_input", envelope
-    assert "full path" in envelope["error"]["message"]
-    assert api.get_roots()["data"] == []
+    assert_refused(api, path, "full path")
 
 
 def test_an_absolute_path_and_a_home_relative_one_are_accepted(tmp_path, monkeypatch):
@@ -98,3 +103,21 @@ def test_mount_points_with_spaces_are_read_from_the_mount_table(tmp_path):
     table.write_text("/dev/sda1 / ext4 rw 0 0\nproc /srv/my\\040kernel proc rw 0 0\n")
     assert read_mounts(str(table)) == [("/", "ext4"), ("/srv/my kernel", "proc")]
     assert read_mounts(str(tmp_path / "missing")) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX system folders")
+@pytest.mark.parametrize("path", ["/etc", "/etc/ssh", "/usr", "/usr/share/doc", "/bin", "/var", "/var/log", "/"])  # noqa: E501
+def test_the_operating_systems_own_folders_are_refused_with_a_reason(api, path):
+    """Issue 31, F12: `/etc` was accepted as an indexed folder."""
+    assert_refused(api, path, "operating system")
+
+
+def test_a_windows_system_folder_is_refused_by_its_environment_variable(monkeypatch, tmp_path):
+    from engine.indexing import folder_checks
+
+    windows = tmp_path / "Windows"
+    (windows / "System32").mkdir(parents=True)
+    monkeypatch.setattr(folder_checks.sys, "platform", "win32")
+    monkeypatch.setenv("SystemRoot", str(windows))
+    assert "operating system" in (folder_checks.system_reason(str(windows / "System32")) or "")
+    assert folder_checks.system_reason(str(tmp_path / "Documents")) is None

@@ -20,7 +20,7 @@ from engine.errors import ExtractionError
 from engine.indexing.crawl import FILE_TOO_LONG, FOLDER_TOO_LONG
 from engine.indexing.extract import extract
 from engine.indexing.extractors import archive
-from tests.indexing.bombs import docx_bomb
+from tests.indexing.bombs import docx_bomb, lying_docx
 from tests.indexing.helpers import indexed_engine, make_engine, write_docs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -43,11 +43,10 @@ print(json.dumps({"reason": reason, "grew_mb": grew_kb / 1024}))
 """
 
 
-def test_a_docx_zip_bomb_is_refused_with_a_reason_before_it_costs_memory(tmp_path):
-    bomb = docx_bomb(tmp_path / "bomb.docx", inflated_mb=200)
-    assert bomb.stat().st_size < 1_500_000
+def _extract_measured(path: Path) -> dict:
+    """`extract(path)` in a fresh process: the reason it was refused, and how much its peak RSS grew."""
     done = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(bomb)],
+        [sys.executable, "-c", MEASURE, str(path)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -55,9 +54,26 @@ def test_a_docx_zip_bomb_is_refused_with_a_reason_before_it_costs_memory(tmp_pat
         timeout=300,
         check=True,
     )
-    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_docx_zip_bomb_is_refused_with_a_reason_before_it_costs_memory(tmp_path):
+    bomb = docx_bomb(tmp_path / "bomb.docx", inflated_mb=200)
+    assert bomb.stat().st_size < 1_500_000
+    measured = _extract_measured(bomb)
     assert measured["grew_mb"] < RSS_BOUND_MB, measured
     assert "zip bomb" in measured["reason"] and "word/document.xml" in measured["reason"]
+
+
+def test_a_docx_whose_directory_understates_a_part_is_refused_before_it_is_inflated(tmp_path):
+    """Issue 31, N4: zipfile stops returning a member at its stated size but inflates each block in one
+    call, so a 1 MB DOCX stating 400 KB for 300 MB of XML peaked at 640 MB before it failed."""
+    liar = lying_docx(tmp_path / "liar.docx", inflated_mb=300, stated=400_000)
+    with zipfile.ZipFile(liar) as archive:
+        assert archive.getinfo("word/document.xml").file_size == 400_000
+    measured = _extract_measured(liar)
+    assert measured["grew_mb"] < RSS_BOUND_MB, measured
+    assert "more than the 400 KB its archive states" in measured["reason"], measured
 
 
 @pytest.mark.parametrize("extension", ["docx", "xlsx", "pptx", "odt", "ods", "odp", "epub"])

@@ -160,7 +160,8 @@ def test_an_interrupted_semantic_batch_writes_no_vectors(tmp_path, sensetree_hom
 
 
 class SlowEmbedder(HashingEmbedder):
-    """One text per model call, each held until the test lets it go (or a short bound passes)."""
+    """One text per model call; the first runs at once, every later one waits until the test opens
+    `gate` (bounded), so the test acts mid-batch whatever the machine's speed."""
 
     batch_size = 1
 
@@ -170,8 +171,9 @@ class SlowEmbedder(HashingEmbedder):
         self.gate = threading.Event()
 
     def embed(self, texts: list[str]):
+        if self.started.is_set():
+            assert self.gate.wait(30), "the test never opened the gate"
         self.started.set()
-        self.gate.wait(0.05)
         return super().embed(texts)
 
 
@@ -188,6 +190,7 @@ def test_pause_stops_the_running_semantic_batch(tmp_path, sensetree_home):
         engine.add_indexed_folder(str(root))
         assert slow.started.wait(30)
         engine.set_indexing_paused(True)
+        slow.gate.set()
         assert wait_for(engine, lambda: engine.indexing_stats().paused)
     finally:
         engine.close()
@@ -210,6 +213,7 @@ def test_remove_takes_the_folder_off_the_list_at_once_and_purges_in_the_backgrou
         assert slow.started.wait(30)
         assert engine.remove_indexed_folder(str(root)) == []
         assert engine.get_roots() == []
+        slow.gate.set()
         assert wait_for(engine, lambda: engine.index.catalog.under(str(root)) == [])
         assert engine.keywords.chunk_counts() == {} and engine.vectors.chunk_counts() == {}
         assert slow.embedded < 40

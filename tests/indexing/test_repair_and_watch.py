@@ -43,14 +43,18 @@ def test_keyword_rows_lost_in_a_crash_are_rebuilt_from_stored_chunks_without_emb
         restarted.close()
 
 
-def test_a_file_whose_vector_rows_are_missing_is_requeued_and_rebuilt(tmp_path, sensetree_home):
+def test_a_file_whose_vector_rows_are_missing_stays_searchable_by_keyword_and_is_embedded_again(
+    tmp_path, sensetree_home
+):
     root, engine = indexed_sample(tmp_path, sensetree_home)
     path = str(root / "notes" / "travel.txt")
     engine.vectors.delete(path)  # a crash that lost one store's rows
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
-        assert restarted.repair_report.requeued == [path]
+        assert restarted.repair_report.reembedding == [path] and restarted.repair_report.requeued == []
+        first = restarted.semantic_search("Lisbon Alfama")[0]  # the keyword rows were kept (issue 31, N12)
+        assert first.path == path and first.semantic == "pending"
         restarted.drain()
         assert restarted.keywords.chunk_counts()[path] == restarted.index.catalog.get(path).chunks
         assert restarted.semantic_search("Lisbon Alfama")[0].path == path
@@ -133,6 +137,6 @@ def test_start_up_notices_say_what_the_repair_did(tmp_path, sensetree_home):
     engine.close()
     restarted = make_engine(sensetree_home)
     try:
-        assert any("1 file(s) re-queued" in n for n in restarted.get_config().notices)
+        assert any("1 embedded again" in n for n in restarted.get_config().notices)
     finally:
         restarted.close()

@@ -19,7 +19,8 @@ import subprocess
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlparse
@@ -117,6 +118,33 @@ def wait_for(condition: Callable[[], T | None], bound_s: float, what: str) -> T:
         if time.monotonic() > deadline:
             raise TimeoutError(f"gave up after {bound_s:.0f} s waiting for {what}")
         pause.wait(POLL_S)
+
+
+def app_words(*files: Path, chars: int = 3000) -> str:
+    """The tails of the app's own output files (stderr, stdout, its log), for a failure message: a
+    timeout alone hides the traceback the app printed or logged (issue 35 took reading the log by hand)."""
+    parts = []
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        if text.strip():
+            parts.append(f"--- {path} (last {chars} characters) ---\n{text[-chars:]}")
+    return "\n".join(parts) or "(the app wrote nothing to " + ", ".join(str(path) for path in files) + ")"
+
+
+def app_files(logs: Path | None, data_home: Path) -> list[Path]:
+    """Where the app's own words are: its stderr and stdout (when `start` captured them) and its log."""
+    captured = [logs / "app.err", logs / "app.out"] if logs is not None else []
+    return [*captured, data_home / "logs" / "sensetree.log"]
+
+
+@contextmanager
+def step(name: str, files: list[Path]) -> Iterator[None]:
+    """Name the smoke test's step that failed and show the app's output with it."""
+    try:
+        yield
+    except Exception as exc:
+        failure = f"step failed: {name}: {type(exc).__name__}: {exc}"
+        raise AssertionError(f"{failure}\n{app_words(*files)}") from exc
 
 
 def page_socket_url(debug_port: int) -> str | None:
@@ -236,11 +264,8 @@ def bridge_call(page: DevToolsPage, command: str, *args: Any) -> Any:
 
 
 def request_quit(data_home: Path) -> bool:
-    """Ask the running app to quit through its single-instance socket (the tray's Quit function)."""
-    try:
-        info = json.loads((data_home / "instance.json").read_text(encoding="utf-8"))
-        with socket.create_connection(("127.0.0.1", int(info["port"])), timeout=5) as conn:
-            conn.sendall(f"{info['secret']} quit\n".encode())
-            return conn.recv(16).startswith(b"ok")
-    except (OSError, ValueError, KeyError):
-        return False
+    """Ask the running app to quit through its single-instance socket (the tray's Quit function), as the
+    product's own client does it (the listener proves itself before the secret is sent)."""
+    from bridge.instance import SingleInstance
+
+    return SingleInstance(data_home).notify_running("quit")

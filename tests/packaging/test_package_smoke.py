@@ -21,6 +21,7 @@ import pytest
 
 from tests.packaging.frozen_app import (
     DevToolsPage,
+    app_files,
     bridge_call,
     clean_env,
     find_deb,
@@ -28,6 +29,7 @@ from tests.packaging.frozen_app import (
     page_socket_url,
     request_quit,
     start,
+    step,
     stop,
     under_display,
     unpack_deb,
@@ -62,19 +64,20 @@ def _write_docs(folder: Path) -> Path:
     return folder
 
 
-def _indexed(page: DevToolsPage, count: int) -> dict[str, Any] | None:
+def _indexed(page: DevToolsPage, count: int, seen: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Indexed by keyword and by meaning: indexing is keyword-first, so `done` counts a file before its
-    embeddings are in, and a semantic search right then finds nothing (seen on a loaded machine)."""
+    embeddings are in, and a semantic search right then finds nothing (seen on a loaded machine). The
+    last figures go into `seen`, so a timeout says how far indexing got."""
     stats = bridge_call(page, "indexing_stats")["data"]
+    seen[:] = [stats]
+    assert stats["failed"] == 0, f"indexing failed for {stats['failed']} file(s): {stats}"
     embedded = stats["semantic"]["done"] >= count
     return stats if stats["done"] >= count and stats["queued"] == 0 and embedded else None
 
 
-def _window_page(process: subprocess.Popen[bytes], port: int, logs: Path) -> str | None:
+def _window_page(process: subprocess.Popen[bytes], port: int) -> str | None:
     if process.poll() is not None:
-        raise AssertionError(
-            f"the app exited with {process.returncode}:\n{(logs / 'app.err').read_text()[-3000:]}"
-        )
+        raise AssertionError(f"the app exited with {process.returncode}")
     return page_socket_url(port)
 
 
@@ -86,32 +89,43 @@ def test_the_unpacked_deb_opens_its_window_indexes_finds_and_quits_through_the_t
     data_home, person_home, elsewhere = tmp_path / "data", tmp_path / "person", tmp_path / "elsewhere"
     elsewhere.mkdir()
     port, logs = free_port(), tmp_path / "logs"
+    said = app_files(logs, data_home)
     app = start(under_display([str(executable)]), clean_env(data_home, person_home, port), elsewhere, logs)
     try:
-        page = DevToolsPage(wait_for(lambda: _window_page(app, port, logs), WINDOW_BOUND_S, "the window"))
-        assert bridge_call(page, "app_version") == {"ok": True, "data": "0.1.0"}
-        assert page.evaluate("document.title") == "SenseTree"
-        assert bridge_call(page, "gpu_available") == {"ok": True, "data": {"cuda": False}}
-        assert bridge_call(page, "add_indexed_folder", str(docs))["ok"]
-        wait_for(lambda: _indexed(page, len(DOCS)), INDEX_BOUND_S, "indexing the folder")
-        hits = bridge_call(page, "semantic_search", "breakfast batter recipe", None, 3)
-        assert hits["ok"] and Path(hits["data"][0]["path"]).name == "pancakes.txt", hits
+        with step("the window opens (its page listed on the DevTools port)", said):
+            page = DevToolsPage(wait_for(lambda: _window_page(app, port), WINDOW_BOUND_S, "the window"))
+        with step("the page's bridge answers app_version and gpu_available", said):
+            assert bridge_call(page, "app_version") == {"ok": True, "data": "0.1.0"}
+            assert page.evaluate("document.title") == "SenseTree"
+            assert bridge_call(page, "gpu_available") == {"ok": True, "data": {"cuda": False}}
+        seen: list[dict[str, Any]] = []
+        with step("indexing the folder by keyword and by meaning (last stats in the error)", said):
+            assert bridge_call(page, "add_indexed_folder", str(docs))["ok"]
+            try:
+                wait_for(lambda: _indexed(page, len(DOCS), seen), INDEX_BOUND_S, "indexing the folder")
+            except TimeoutError as exc:
+                raise TimeoutError(f"{exc}; last indexing_stats: {seen}") from None
+        with step("a search by meaning finds the right file first", said):
+            hits = bridge_call(page, "semantic_search", "breakfast batter recipe", None, 3)
+            assert hits["ok"] and Path(hits["data"][0]["path"]).name == "pancakes.txt", hits
         page.close()
 
-        second = subprocess.run(
-            under_display([str(executable)]),
-            env=clean_env(data_home, person_home),
-            cwd=elsewhere,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=180,
-            check=False,
-        )
-        assert second.returncode == 0, second.stderr.decode()[-3000:]
-        assert app.poll() is None, "a second launch must leave the first one running"
+        with step("a second launch defers to the first and exits 0", said):
+            second = subprocess.run(
+                under_display([str(executable)]),
+                env=clean_env(data_home, person_home),
+                cwd=elsewhere,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=180,
+                check=False,
+            )
+            assert second.returncode == 0, second.stderr.decode()[-3000:]
+            assert app.poll() is None, "a second launch must leave the first one running"
 
-        assert request_quit(data_home)
-        assert app.wait(120) == 0
+        with step("quitting through the single-instance socket (the tray's Quit)", said):
+            assert request_quit(data_home)
+            assert app.wait(120) == 0
     finally:
         stop(app)
     assert not (data_home / "instance.json").exists()
@@ -217,10 +231,14 @@ def test_the_unpacked_deb_indexes_and_searches_from_the_command_line_with_no_sou
             check=False,
         )
 
-    version = run("--version")
-    assert version.returncode == 0 and version.stdout.strip() == "SenseTree 0.1.0", version
-    indexed = run("index", "--quiet", str(docs))
-    assert indexed.returncode == 0, indexed.stderr[-3000:]
-    found = run("search", "--json", "seedlings in the sun")
-    assert found.returncode == 0, found.stderr[-3000:]
-    assert Path(json.loads(found.stdout)[0]["path"]).name == "tomatoes.txt"
+    said = app_files(None, tmp_path / "data")
+    with step("sensetree --version", said):
+        version = run("--version")
+        assert version.returncode == 0 and version.stdout.strip() == "SenseTree 0.1.0", version
+    with step("sensetree index (the model loads and embeds)", said):
+        indexed = run("index", "--quiet", str(docs))
+        assert indexed.returncode == 0, f"exit {indexed.returncode}:\n{indexed.stderr[-3000:]}"
+    with step("sensetree search --json finds the right file first", said):
+        found = run("search", "--json", "seedlings in the sun")
+        assert found.returncode == 0, f"exit {found.returncode}:\n{found.stderr[-3000:]}"
+        assert Path(json.loads(found.stdout)[0]["path"]).name == "tomatoes.txt", found.stdout[-2000:]

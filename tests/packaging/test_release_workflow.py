@@ -71,3 +71,20 @@ def test_the_smoke_script_runs_version_then_serve(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[0].startswith("SenseTree ")
     assert "serve answered app_version" in done.stdout
+
+
+def test_linux_runs_the_import_gate_and_the_package_smoke_test_before_anything_is_published():
+    linux = _job("linux")
+    gate = "tests/packaging/test_frozen_import_path.py"
+    steps = ["make install", gate, "make package\n", "make package-test"]
+
+    assert [linux.index(step) for step in steps] == sorted(linux.index(step) for step in steps)
+    assert "needs: [linux, windows, macos]" in _job("release")
+
+
+def test_every_job_installs_the_locked_versions():
+    assert '--no-deps "torch==$TORCH"' in _job("linux")  # torch's dependencies come from the lock
+    for job in ("windows", "macos"):
+        assert 'requirements/lock.txt > "$RUNNER_TEMP/constraints.txt"' in _job(job), job
+        assert '-c "$RUNNER_TEMP/constraints.txt" -e ".[app,package]"' in _job(job), job
+        assert "--require-hashes --no-deps -r requirements/model.txt" in _job(job), job

@@ -12,6 +12,7 @@ export const SIGNATURES = {
   apply_action_plan: ["transaction_id", "operations"],
   discard_action_plan: ["transaction_id"],
   approve_tool_call: ["call_id", "decision"],
+  list_pending_tool_calls: [],
   list_transactions: [],
   undo_transaction: ["transaction_id"],
   trash_list: [],
@@ -56,7 +57,7 @@ export const SIGNATURES = {
   propose_gardener_fix: ["path", "kind", "keep"],
 };
 
-export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval", "chat-turn", "gardener-report"];
+export const EVENT_TOPICS = ["agent-step", "answer-delta", "indexing-progress", "notice", "agent-result", "tool-approval", "chat-turn", "gardener-report", "agent-thinking"];
 
 export class ApiError extends Error {
   constructor(code, message) {

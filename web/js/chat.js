@@ -11,6 +11,7 @@ import { assistantMessage, editInPlace, finishMessage, liveStep, renderStreaming
 import { initConversations, onOpen, refreshConversations, savedConversation, savedScroll, saveScroll, setActive } from "./conversations.js";
 import { bindModelSwitch } from "./models.js";
 import { bindScopeSelect } from "./state.js";
+import { keepThinking, thinkingDelta } from "./thinking.js";
 import { $, h, reportError, toast } from "./ui.js";
 
 export { openPath } from "./chat_message.js";
@@ -33,7 +34,11 @@ export const hooks = { onToolApproval: null };
 export function handleToolApproval(payload) {
   if (hooks.onToolApproval) hooks.onToolApproval(payload, turn ? turn.target.element : null);
 }
-hooks.onToolApproval = (payload, element) => showApproval(element?.querySelector(".trace") || log(), payload);
+hooks.onToolApproval = (payload, element) => {
+  showApproval(element?.querySelector(".trace") || log(), payload);
+  // nothing has streamed yet: no empty bubble with a caret under the card (the first words show it again)
+  if (turn && element === turn.target.element && !turn.target.streamed) turn.target.bubble.hidden = true;
+};
 on("tool-approval", handleToolApproval);
 
 function log() { return $("#chat-log"); }
@@ -47,6 +52,9 @@ function setTitle(title) {
   conversation.title = title || "";
   $("#chat-title").textContent = conversation.title || "New chat";
 }
+
+/** The title the engine gives a new conversation: its first question on one line, cut at 80 characters. */
+function titleOf(text) { return text.split(/\s+/).join(" ").trim().slice(0, 80); }
 
 function historyBefore(index) {
   const messages = [];
@@ -98,11 +106,31 @@ export async function openConversation(id) {
     setTitle(stored.title);
     setActive(stored.conversation_id);
     renderAll();
+    if (stored.running) showWaiting(stored.conversation_id);
     const top = savedScroll(stored.conversation_id);
     requestAnimationFrame(() => { if (top === null) scrollToEnd(); else log().scrollTop = top; });
   } catch (error) {
     if (error.code === "not_found") { setActive(null); openConversation(null); return; }
     reportError(error, "Could not open the conversation");
+  }
+}
+
+/** A turn still running in the engine when the page was (re)loaded: the cards of its MCP calls that wait
+ * for the person come back in its trace, and the conversation is read again once the turn has ended. */
+async function showWaiting(id) {
+  let waiting = [];
+  try { waiting = await call("list_pending_tool_calls"); } catch { /* the turn still ends; no card */ }
+  const last = conversation.elements[conversation.elements.length - 1];
+  if (conversation.id !== id || !last) return;
+  for (const payload of waiting.filter((w) => w.conversation_id === id)) {
+    last.target.trace.hidden = false;
+    showApproval(last.target.trace, payload);
+  }
+  for (let i = 0; i < 900 && conversation.id === id && !turn; i++) { // at most 15 minutes
+    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+    let stored;
+    try { stored = await call("get_conversation", { conversation_id: id }); } catch { return; }
+    if (!stored.running) { if (conversation.id === id && !turn) openConversation(id); return; }
   }
 }
 
@@ -126,10 +154,15 @@ on("chat-turn", (payload) => {
   if (!turn || turn.turnId) return;
   turn.turnId = payload.turn_id;
   turn.conversationId = payload.conversation_id;
-  if (!conversation.id) refreshConversations(); // a new conversation is listed as soon as it exists
+  if (!conversation.id) { // a new conversation is named and listed as soon as it exists
+    setTitle(titleOf(turn.text));
+    setActive(payload.conversation_id);
+    refreshConversations();
+  }
   if (turn.stopRequested) stop();
 });
 on("agent-step", (payload) => { if (mine(payload)) { liveStep(turn.target, payload.step || payload.label || ""); scrollToEnd(); } });
+on("agent-thinking", (payload) => { if (mine(payload)) { thinkingDelta(turn.target, payload.delta); scrollToEnd(); } });
 on("answer-delta", (payload) => {
   if (!mine(payload)) return;
   turn.target.streamed += payload.delta ?? "";
@@ -151,7 +184,7 @@ async function run(index, text) {
   conversation.elements[index] = { user, target };
   conversation.elements.slice(0, index).forEach((e) => e.target.actions.querySelector('[data-testid="regenerate"]')?.remove());
   scrollToEnd();
-  turn = { target, conversationId: conversation.id, turnId: null, stopRequested: false, controller: new AbortController() };
+  turn = { target, text, conversationId: conversation.id, turnId: null, stopRequested: false, controller: new AbortController() };
   setBusy(true);
   let result;
   try {
@@ -168,10 +201,12 @@ async function run(index, text) {
   conversation.turns[index] = stored;
   if (result.conversation_id && result.conversation_id !== conversation.id) {
     conversation.id = result.conversation_id;
-    setTitle(text.split(/\s+/).join(" ").slice(0, 80));
+    setTitle(titleOf(text));
     setActive(conversation.id);
   }
+  const restoreThinking = keepThinking(target);
   finishMessage(target, stored, { isLast: true, onRegenerate: regenerate, planStatus });
+  restoreThinking();
   turn = null;
   setBusy(false);
   scrollToEnd();

@@ -7,7 +7,7 @@
 import { call } from "./api.js";
 import { copyButton, linkifySources, renderMarkdown, setFileOpener } from "./markdown.js";
 import { planCard } from "./plan.js";
-import { basename, clear, folderHints, h, reportError } from "./ui.js";
+import { basename, clear, fill, folderHints, h, reportError } from "./ui.js";
 
 export const MAX_CHIPS = 5; // engine/agent/sources.py decides which sources; the page shows 5 of them
 
@@ -137,6 +137,7 @@ export function liveStep(target, label) {
 }
 
 export function renderStreaming(target) {
+  target.bubble.hidden = false;
   target.answer.classList.add("streaming");
   clear(target.answer).append(renderMarkdown(target.streamed, { partial: true }));
 }
@@ -149,10 +150,11 @@ export function finishMessage(target, turn, { isLast, onRegenerate, planStatus }
   target.answer.classList.remove("streaming");
   target.element.querySelectorAll(".sources, .sources-box, .plan, .plan-line, .chat-error").forEach((el) => el.remove());
   const text = turn.answer || "";
-  clear(target.answer).append(renderMarkdown(text || (turn.plan || turn.error ? "" : "(no answer)")));
+  const running = turn.status === "running"; // still answering in the engine (the page was reloaded)
+  clear(target.answer).append(renderMarkdown(text || (turn.plan || turn.error || running ? "" : "(no answer)")));
   linkifySources(target.answer, turn.sources, (path) => openPath(path));
   if (turn.stopped) target.answer.append(h("p.stopped-note", { "data-testid": "stopped-note" }, "■ Stopped"));
-  target.bubble.hidden = !text && !turn.stopped && Boolean(turn.plan || turn.error);
+  target.bubble.hidden = !text && !turn.stopped && Boolean(turn.plan || turn.error || running);
   if (turn.error) {
     target.bubble.hidden = true;
     target.bubble.after(errorBanner(turn.error.message || text, turn.error.code));
@@ -164,7 +166,7 @@ export function finishMessage(target, turn, { isLast, onRegenerate, planStatus }
     target.actions.before(status === "draft" ? planCard(turn.plan)
       : h("p.plan-line.muted", {}, `🛠️ Action plan: ${turn.plan.summary || ""} `, h(`span.badge.${status}`, {}, status)));
   }
-  clear(target.actions).append(
+  fill(target.actions,
     text ? copyButton(() => text, "Copy") : null,
     isLast && onRegenerate ? h("button.btn.small.ghost", { type: "button", "data-testid": "regenerate", title: "Answer this question again", onclick: onRegenerate }, "Regenerate") : null,
     turn.model ? h("span.muted.small.msg-model", {}, turn.model) : null);

@@ -7,7 +7,8 @@ import { showDetails } from "./details.js";
 import { onRoots, onShowFile, onStats, refreshRoots, refreshStats, setRoots, showFile, state, useScope } from "./state.js";
 import { $, basename, clear, dialog, dirname, formatNumber, h, pathLabel, reportError, toast } from "./ui.js";
 
-const STAT_LABELS = [["files", "Files"], ["chunks", "Chunks"], ["queued", "Queued"], ["done", "Done"], ["failed", "Failed"], ["skipped", "Skipped"]];
+const STAT_LABELS = [["files", "Files"], ["chunks", "Chunks"], ["queued", "Queued"], ["done", "Done"], ["failed", "Failed"], ["skipped", "By name only"]];
+const STAT_HELP = { skipped: "Files with no text to read (images, archives, programs…): found by their name, not their content." };
 let browsing = null;
 
 /** Work left in the engine's progress model: files to make searchable, then to embed, then purges. */
@@ -21,14 +22,18 @@ export function indexingBusy(stats) {
 export function progressOf(stats) {
   const kw = stats.keyword || { done: (stats.done || 0) + (stats.skipped || 0), total: (stats.done || 0) + (stats.skipped || 0) + (stats.queued || 0) };
   const sem = stats.semantic || { done: kw.done, total: kw.total };
-  const removing = stats.removing || [];
-  // a folder the last snapshot does not know yet (just added) is waiting for its scan
+  // a folder the last snapshot still lists but the page has just removed is being removed
   const known = new Set((stats.roots || []).map((r) => r.path));
+  const removing = [...(stats.removing || []), ...(state.rootsKnown ? [...known].filter((r) => !state.roots.includes(r)) : [])];
+  // a folder the last snapshot does not know yet (just added) is waiting for its scan
   const scanning = [...(stats.scanning || []), ...(Array.isArray(stats.roots) ? state.roots.filter((r) => !known.has(r)) : [])];
   const keywordLeft = Math.max(kw.total - kw.done, 0, stats.queued || 0);
   const semanticLeft = Math.max(sem.total - sem.done, 0);
   const phase = keywordLeft ? kw : sem;
-  const pct = phase.total ? Math.round((phase.done / phase.total) * 100) : state.roots.length ? 100 : 0;
+  // one bar over both phases: files made searchable count, so it does not fall back to empty when
+  // the (slower) understanding phase starts
+  const total = kw.total + sem.total;
+  const pct = total ? Math.round(((kw.done + sem.done) / total) * 100) : state.roots.length ? 100 : 0;
   const eta = phase.eta_s ? ` · about ${formatDuration(phase.eta_s)}` : "";
   const current = phase.current ? ` · ${basename(phase.current)}` : "";
   let label = "Up to date";
@@ -57,7 +62,7 @@ function renderStats(stats) {
     $(labelId).textContent = label;
   }
   $("#mini-counts").textContent = `${formatNumber(stats.files)} files · ${formatNumber(stats.chunks)} chunks${stats.failed ? ` · ${stats.failed} failed` : ""}`;
-  clear($("#index-stats")).append(...STAT_LABELS.map(([key, name]) => h("div", {}, h("dt", {}, name), h("dd", { "data-stat": key }, formatNumber(stats[key])))));
+  clear($("#index-stats")).append(...STAT_LABELS.map(([key, name]) => h("div", { title: STAT_HELP[key] }, h("dt", {}, name), h("dd", { "data-stat": key }, formatNumber(stats[key])))));
   $("#index-pause").textContent = stats.paused ? "Resume indexing" : "Pause indexing";
   $("#index-pause").setAttribute("aria-pressed", String(Boolean(stats.paused)));
   if (!$("#view-folders").hidden) refreshQueue();

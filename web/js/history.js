@@ -5,13 +5,20 @@
 // has Undo; a rollback that did not finish has Retry rollback. Outcomes render with plan.js's renderer.
 
 import { call } from "./api.js";
-import { planCard, runOutcome } from "./plan.js";
+import { planCard, refusalReasons, runOutcome } from "./plan.js";
 import { clear, formatTime, h, reportError } from "./ui.js";
 
 const STATUS_LABELS = { rolled_back: "rolled back", rollback_incomplete: "rollback incomplete" };
 
-function badge(status) {
-  return h(`span.badge.${status}`, { "data-testid": "history-status" }, STATUS_LABELS[status] || status);
+function badge(status, label = STATUS_LABELS[status] || status) {
+  return h(`span.badge.${status}`, { "data-testid": "history-status" }, label);
+}
+
+/** Why an approval was refused: its intro, then each reason on its own line (as the plan card lists them). */
+function refusalNote(message) {
+  const { intro, reasons } = refusalReasons(message);
+  return h("div.small.error-text", { "data-testid": "history-refusal" }, `Approval refused${intro ? `: ${intro}` : ":"}`,
+    h("ul.reasons", {}, reasons.map((r) => h("li", {}, r))));
 }
 
 function actionButton(label, testid, onclick) {
@@ -20,7 +27,9 @@ function actionButton(label, testid, onclick) {
 
 function historyItem(t, onChange) {
   const outcome = h("div.history-outcome");
-  let status = badge(t.status);
+  // an undo's own row reads "undid · <the plan>", not "committed · Undo: <the plan>"
+  const undid = t.undo_of && t.status === "committed";
+  let status = undid ? badge(t.status, "undid") : badge(t.status);
   const setStatus = (label) => { const next = badge(label); status.replaceWith(next); status = next; };
   const item = h("li.history-item", { "data-testid": "history-item", "data-transaction-id": t.transaction_id });
   const marks = t.refused ? h("span.badge.refused", { "data-testid": "history-refused", title: t.message || "" }, "refused") : null;
@@ -44,8 +53,9 @@ function historyItem(t, onChange) {
     action = actionButton("Retry rollback", "history-retry", () => run(action, { retry: true }, "rolled_back", "rolled_back"));
   }
   const note = t.message && t.status !== "draft" ? h("div.small.muted", {}, t.message) : null;
-  const refusedNote = t.refused ? h("div.small.error-text", {}, `Approval refused: ${t.message}`) : null;
-  item.append(h("div.history-row", {}, status, marks, h("span.grow", {}, t.summary || t.transaction_id, note, refusedNote),
+  const refusedNote = t.refused ? refusalNote(t.message) : null;
+  const summary = undid ? (t.summary || "").replace(/^Undo: /, "") : t.summary;
+  item.append(h("div.history-row", {}, status, marks, h("span.grow", {}, summary || t.transaction_id, note, refusedNote),
     h("span.muted.small", {}, formatTime(t.committed_at || t.created_at)), action), outcome);
   return item;
 }

@@ -124,7 +124,7 @@ function list(lines) {
       else top.push(parent.list);
     }
     const task = m[3].match(/^\[([ xX])\]\s+(.*)$/);
-    const item = h("li", {}, task ? [h("input", { type: "checkbox", disabled: true, checked: task[1] !== " " }), " ", inline(task[2])] : inline(m[3]));
+    const item = h("li", { class: task ? "task" : null }, task ? [h("input", { type: "checkbox", disabled: true, checked: task[1] !== " " }), " ", inline(task[2])] : inline(m[3]));
     parent.list.append(item);
     stack.push({ indent, item, list: null });
   }

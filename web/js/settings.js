@@ -88,10 +88,11 @@ export async function loadSettings() {
 }
 
 export function initSettings() {
-  $("#reasoning-form").addEventListener("submit", (e) => {
+  $("#reasoning-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const v = formValues(e.target);
-    saveConfig({ reasoning: { ...v, reasoning_effort: v.reasoning_effort || null } });
+    // refused (a URL with no http://): the verdict names the fix and offers it
+    if (!(await saveConfig({ reasoning: { ...v, reasoning_effort: v.reasoning_effort || null } }))) testTyped();
   });
   $("#embedding-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ embedding: formValues(e.target) }, "Saved. A new model re-embeds your files in the background; search keeps using the current index until it is done."); });
   $("#app-form").addEventListener("submit", (e) => { e.preventDefault(); saveConfig({ app: formValues(e.target) }); });

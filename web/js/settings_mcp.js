@@ -62,8 +62,10 @@ function writeWarning(mine) {
   const writers = mine.filter((t) => !t.error && t.approval !== "read_only");
   if (!writers.length) return null;
   const unasked = writers.filter((t) => t.approval === "always").map((t) => t.tool);
+  const asking = writers.length - unasked.length;
+  const others = asking ? `; the ${asking === 1 ? "other asks" : "others ask"} first.` : ".";
   const text = `⚠️ ${writers.length} tool(s) can change things: ${writers.map((t) => t.tool).join(", ")}. `
-    + (unasked.length ? `${unasked.join(", ")} ${unasked.length === 1 ? "runs" : "run"} without asking because you allowed ${unasked.length === 1 ? "it" : "them"}; the others ask first.` : "Each call asks you first.");
+    + (unasked.length ? `${unasked.join(", ")} ${unasked.length === 1 ? "runs" : "run"} without asking because you allowed ${unasked.length === 1 ? "it" : "them"}${others}` : "Each call asks you first.");
   return h("p.banner.warn.small", { "data-testid": "mcp-write-warning" }, text);
 }
 
@@ -79,9 +81,9 @@ export async function renderMcp() {
     const toggle = h("input", { type: "checkbox", checked: server.enabled !== false, "aria-label": `Enable ${name}` });
     toggle.addEventListener("change", async () => { await ctx.saveConfig({ mcpServers: { [name]: { enabled: toggle.checked } } }); renderMcp(); });
     list.append(h("li", { "data-testid": "mcp-server", "data-server": name }, toggle,
-      h("div.grow", {}, h("strong", {}, name), h("div.mono.small.muted", {}, server.url || [server.command, ...(server.args || [])].join(" "))),
-      h("button.btn.small", { type: "button", onclick: () => mcpEditor(name, server) }, "Edit"),
-      h("button.btn.small.danger-outline", { type: "button", onclick: () => removeMcp(name) }, "Remove"),
+      h("div.grow.mcp-name", {}, h("strong", {}, name), h("div.mono.small.muted", { "data-testid": "mcp-command" }, server.url || [server.command, ...(server.args || [])].join(" "))),
+      h("button.btn.small", { type: "button", "data-testid": "mcp-edit", onclick: () => mcpEditor(name, server) }, "Edit"),
+      h("button.btn.small.danger-outline", { type: "button", "data-testid": "mcp-remove", onclick: () => removeMcp(name) }, "Remove"),
       writeWarning(mine),
       h("ul.mcp-tools", {}, mine.length ? mine.map((t) => toolRow(name, server, t)) : h("li", {}, server.enabled === false ? "Disabled." : "No tools reported."))));
   }

@@ -32,6 +32,13 @@ export function clear(el) {
   return el;
 }
 
+/** Replace `el`'s children, skipping null/undefined/false as h() does (the DOM's own append would
+ * write them as the text "null"). */
+export function fill(el, ...children) {
+  append(clear(el), children);
+  return el;
+}
+
 export function toast(message, kind = "info", ms = 5000) {
   const el = h(`div.toast.${kind}`, { role: kind === "error" ? "alert" : "status" }, message);
   $("#toasts").append(el);

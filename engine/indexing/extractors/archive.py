@@ -12,14 +12,21 @@ inflating anything, so the check is free:
 * a member of at least `RATIO_FLOOR_BYTES` packed tighter than `MAX_RATIO`:1 is a bomb, not a document
   (real document XML deflates 5–30:1; deflate itself cannot exceed ~1030:1).
 
-The stated sizes can lie; zipfile then stops reading a member at its stated size ("Bad CRC" or a short
-read), so a member never inflates past what was checked here.
+The stated sizes can lie, and zipfile does not protect against it: it stops *returning* a member at its
+stated size, but a reader's `read()` inflates each compressed block in one call with no output limit, so
+a DOCX whose directory says 400 KB for an XML that inflates to 300 MB peaked at 640 MB before failing
+(issue 31, N4: 2.46 GB from a 1.96 MB file). So every member a reader reads whole is also inflated here,
+in 64 KiB steps with the output capped at its stated size plus one byte (`verify_sizes`): a member that
+gives more than it states is refused before any parser opens the file. Parts a reader streams are read
+in small steps by zipfile itself and are not inflated here. Members use deflate or no compression
+(documents use nothing else); another method is refused.
 """
 
 from __future__ import annotations
 
 import os
 import zipfile
+import zlib
 
 from engine.errors import ExtractionError
 
@@ -107,6 +114,56 @@ def check_archive(path: str, label: str, streamed: str | None = None) -> None:
         raise ExtractionError(
             f"This {label} would inflate to {_mb(total)} (limit {_mb(MAX_ARCHIVE_BYTES)}), so it is not read"
         )
+    whole = [m for m in members if not (streamed and m.filename.startswith(streamed))]
+    verify_sizes(path, label, whole)
+
+
+STEP = 64 * 1024
+
+
+def verify_sizes(path: str, label: str, members: list[zipfile.ZipInfo]) -> None:
+    """Inflate each member in bounded steps and refuse the file when one gives more than it states."""
+    with open(path, "rb") as raw:
+        for member in members:
+            if member.compress_type == zipfile.ZIP_STORED:
+                continue  # read as stored: never more than its compressed size
+            if member.compress_type != zipfile.ZIP_DEFLATED:
+                raise ExtractionError(
+                    f"{member.filename} in this {label} uses a compression documents do not use, so it is "
+                    "not read"
+                )
+            if _inflated_size(raw, member, member.file_size + 1) > member.file_size:
+                raise ExtractionError(
+                    f"{member.filename} in this {label} inflates to more than the {_mb(member.file_size)} "
+                    "its archive states, which only zip bombs do, so it is not read"
+                )
+
+
+def _inflated_size(raw, member: zipfile.ZipInfo, cap: int) -> int:  # raw: a binary file
+    """How many bytes the member's deflate stream gives, counting no further than `cap`."""
+    raw.seek(member.header_offset)
+    header = raw.read(30)
+    if len(header) < 30 or header[:4] != b"PK\x03\x04":
+        raise ExtractionError(f"Damaged archive: no local header for {member.filename}")
+    name_len, extra_len = int.from_bytes(header[26:28], "little"), int.from_bytes(header[28:30], "little")
+    raw.seek(member.header_offset + 30 + name_len + extra_len)
+    inflate, left, given = zlib.decompressobj(-15), member.compress_size, 0
+    pending = b""
+    while given < cap and not inflate.eof:
+        if not pending:
+            if left <= 0:
+                break
+            pending = raw.read(min(STEP, left))
+            left -= len(pending)
+            if not pending:
+                break
+        try:
+            out = inflate.decompress(pending, min(STEP, cap - given))
+        except zlib.error as exc:
+            raise ExtractionError(f"Damaged archive: {member.filename} cannot be inflated") from exc
+        pending = inflate.unconsumed_tail
+        given += len(out)
+    return given
 
 
 def _is_media(name: str) -> bool:
