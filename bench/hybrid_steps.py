@@ -99,7 +99,7 @@ def instrument(search: HybridSearch, steps: Steps) -> None:
     search.vectors.start_search = timed_start  # type: ignore[method-assign]
     search._results = steps.timed("results", search._results)  # type: ignore[method-assign]
     hybrid_module.fuse = steps.timed("fuse", hybrid_module.fuse)
-    hybrid_module.above_floor = steps.timed("floor", hybrid_module.above_floor)
+    hybrid_module.shown = steps.timed("floor", hybrid_module.shown)
     hybrid_module.make_snippet = steps.timed("snippets", hybrid_module.make_snippet)
 
 

@@ -10,7 +10,7 @@ that of its best chunk. Embeddings are cached in bench/.cache/. The relevance fl
 
     python bench/quality.py [--data DIR] [--split train] [--int8]
     python bench/quality.py --floor             # only the relevance floor's figures
-    python bench/quality.py --calibrate-floor   # choose the floor on SciFact train, write it, report it
+    (the floor is chosen on SciFact and personal folders together: bench/search_meaning.py --calibrate)
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def main() -> None:
     parser.add_argument(
         "--calibrate-floor",
         action="store_true",
-        help="choose the relevance floor on this split, write it into engine/retrieval/relevance.py, report",
+        help="moved: bench/search_meaning.py --calibrate (SciFact and personal folders together)",
     )
     parser.add_argument(
         "--chunker",
@@ -277,7 +277,7 @@ def main() -> None:
             print("hybrid + rerank                    skipped: no reranker configured (rerank.kind is off)")
         if args.int8:
             measure_int8(beir, files, to_embed, qids, Path(tmp), figures, args.data.name)
-        summarise(figures)  # before the floor's figures, which need a word list (floor_report.DICTIONARY)
+        summarise(figures)
         floor_report.report(search, beir, qvecs, embedder.embed, calibrate=False)
         search.keywords.close()
 

@@ -45,10 +45,22 @@ def run(tree: dict[str, Any] | None, as_json: bool, out: TextIO) -> int:
     return 0
 
 
+def _holds(node: dict[str, Any]) -> str:
+    """What a folder of the map holds: its matching files, counted through its subfolders."""
+    files = _files(node)
+    return f"{files} matching file{'' if files == 1 else 's'}"
+
+
+def _files(node: dict[str, Any]) -> int:
+    return sum(_files(child) if child["is_dir"] else 1 for child in node["children"])
+
+
 def tree_lines(node: dict[str, Any], top: float, depth: int = 0) -> list[str]:
     filled = round(BAR * node["score"] / top) if top > 0 else 0
     bar = "█" * filled + "·" * (BAR - filled)
     label = (node["path"] if depth == 0 and node["path"] else node["name"]) + ("/" if node["is_dir"] else "")
+    if node["is_dir"]:  # said before the name, so every line still ends with the path or name
+        label = f"[folder, {_holds(node)}] {label}"
     lines = [f"{bar} {node['score']:6.3f}  {'  ' * depth}{label}"]
     for child in node["children"]:
         lines.extend(tree_lines(child, top, depth + 1))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, TextIO
 
@@ -34,6 +35,11 @@ def run(args: argparse.Namespace, context: Context, out: TextIO) -> int:
         print("No matches. Is the folder indexed? Try `sensetree status`.", file=out)
         return 1
     for i, hit in enumerate(results, 1):
-        print(f"{i:2}. {hit['score']:.2f}  {hit['path']}", file=out)
+        print(f"{i:2}. {hit['score']:.2f}  {result_label(hit['path'])}", file=out)
         print(f"      {hit['snippet']}", file=out)
     return 0
+
+
+def result_label(path: str) -> str:
+    """`name  (in folder)`: the name a person knows, and the folder that tells same-named files apart."""
+    return f"{os.path.basename(path)}  (in {os.path.dirname(path)}{os.sep})"

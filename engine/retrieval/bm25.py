@@ -76,10 +76,12 @@ from engine.retrieval.keyword_writes import (
     remove_rows,
     reweighted_postings_sql,
 )
+from engine.retrieval.names import NameIndex
 from engine.retrieval.pending_writes import ensure_marker, recover_if_marked
 from engine.retrieval.postings_cache import PostingsCache, compact_ids, split_by_term, top_k
 from engine.retrieval.query_words import TermLookup
 from engine.retrieval.sql_literal import sql_string
+from engine.retrieval.terms import shared_matcher
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +172,7 @@ class KeywordIndex:
         self._terms_of = QueryTermCache()  # query -> its terms, ids and reference (keyword_query.py)
         self._words = TermLookup()  # word -> stem, term -> id and df, without SQL (query_words.py)
         self._state = WriteState()  # corpus statistics and term ids between writes (keyword_point.py)
+        self._names = NameIndex(shared_matcher().stems)  # path words, filled by the first search (names.py)
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -243,14 +246,18 @@ class KeywordIndex:
         """Replace the chunks of several files in one transaction (bulk loads, benchmarks)."""
         paths, indexes, texts = [], [], []
         replaced: list[str] = []
+        kept: list[str] = []
         for path, chunks in files:
             replaced.append(path)
+            if chunks:
+                kept.append(path)
             for i, text in enumerate(chunks):
                 paths.append(path)
                 indexes.append(i)
                 texts.append(text)
         if len(paths) < POINT_ROWS and len(replaced) <= POINT_FILES:
             with self._transaction("update the keyword index") as cur:
+                self._name_change(lambda names: names.replace(replaced, kept))
                 self._point_replace(cur, replaced, list(zip(paths, indexes, texts, strict=True)))
             return
         incoming = pa.table(
@@ -263,6 +270,7 @@ class KeywordIndex:
         # the batch is split and counted before the transaction begins (keyword_batch.py says why)
         with self._write_lock, self._all_threads(self._writer, incoming.num_rows), self._staged(incoming):
             with self._transaction("update the keyword index") as cur:
+                self._name_change(lambda names: names.replace(replaced, kept))
                 if replaced:
                     # The replaced paths travel as Arrow, not a list parameter (10k strings took seconds)
                     cur.register("replaced", pa.table({"path": pa.array(replaced, pa.string())}))
@@ -276,6 +284,7 @@ class KeywordIndex:
     def delete(self, path: str) -> None:
         """Remove a file, or a folder and everything beneath it (segment-exact)."""
         with self._transaction(f"remove {path} from the keyword index") as cur:
+            self._name_change(lambda names: names.remove([path], subtrees=True))
             self._point(cur, "path = ? OR starts_with(path, ?)", [path, scope_prefix(path)], [])
 
     def rename(self, old: str, new: str) -> None:
@@ -294,6 +303,7 @@ class KeywordIndex:
                     [[new for _, new in pairs]],
                 ).fetchall()
             }
+            self._name_change(lambda names: _rename_names(names, pairs, occupied))
             for old, new in pairs:
                 if new in occupied:
                     self._point(cur, "path = ? OR starts_with(path, ?)", [new, scope_prefix(new)], [])
@@ -418,6 +428,25 @@ class KeywordIndex:
     def _bury(self, ids: np.ndarray) -> None:
         if len(ids):
             self._after_commit.append(lambda: self._filter.bury(ids))
+
+    def _name_change(self, change: Callable[[NameIndex], None]) -> None:
+        """Apply `change` to the path words once this write commits (none kept yet: the fill reads it)."""
+        names = self._names
+        if names.filled:
+            self._after_commit.append(lambda: change(names))
+
+    def name_scores(self, terms: frozenset[str], scope: str | None = None) -> dict[str, float]:
+        """path -> its name score for these stemmed query terms (names.py); the first call reads every
+        indexed path, under the write lock so no write falls between the read and the hooks."""
+        if not self._names.filled:
+            with self._write_lock:
+                if not self._names.filled:
+                    try:
+                        rows = self._reader().execute("SELECT DISTINCT path FROM chunks").fetchall()
+                    except duckdb.Error as exc:
+                        raise store_error("read the indexed paths for name search", exc) from exc
+                    self._names.fill(row[0] for row in rows)
+        return self._names.scores(terms, scope)
 
     def _changed(self, tids: np.ndarray) -> None:
         if self._changed_tids is not None:
@@ -644,3 +673,10 @@ def postings_sql(tids: Sequence[int]) -> str:
 
 def keyword_index_path(data_dir: Path) -> Path:
     return Path(data_dir) / "keywords.duckdb"
+
+
+def _rename_names(names: NameIndex, pairs: Sequence[tuple[str, str]], occupied: set[str]) -> None:
+    """rename_many's effect on the path words: an occupied target is replaced, then each pair moves."""
+    names.remove([new for _, new in pairs if new in occupied], subtrees=True)
+    for old, new in pairs:
+        names.rename(old, new)

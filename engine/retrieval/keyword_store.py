@@ -203,6 +203,9 @@ class KeywordStore:
     def answer(self, query: str, k: int = 50, scope: str | None = None) -> KeywordAnswer:
         return self._call(lambda index: index.answer(query, k, scope))
 
+    def name_scores(self, terms: frozenset[str], scope: str | None = None) -> dict[str, float]:
+        return self._call(lambda index: index.name_scores(terms, scope))
+
     def texts(self, paths: Sequence[str]) -> dict[ChunkKey, str]:
         return self._call(lambda index: index.texts(paths))
 

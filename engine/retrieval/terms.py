@@ -80,6 +80,10 @@ class TermMatcher:
                 cur.close()
         return frozenset(row[0] for row in rows if row[0])
 
+    def stems(self, words: Iterable[str]) -> dict[str, str]:
+        """Each word's stem as the keyword index stems it, "" for a stop word (names.NameIndex's words)."""
+        return {word: "" if found.stop else found.stem for word, found in self._lookup(words).items()}
+
     def _lookup(self, words: Iterable[str]) -> dict[str, _Word]:
         """Each word's stem and stop flag. An ASCII word is folded and checked against the stop list in
         Python (for ASCII, DuckDB's `lower(strip_accents(w))` is Python's `lower`) and its stem comes from

@@ -17,7 +17,7 @@ from engine.retrieval import terms as terms_module
 from engine.retrieval import tokenize
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import KEYWORD_WEIGHT, HybridSearch
-from engine.retrieval.relevance import above_floor
+from engine.retrieval.relevance import Floor
 from engine.retrieval.snippet import ELLIPSIS, make_snippet
 from engine.retrieval.vectors import VectorIndex
 
@@ -55,12 +55,28 @@ def corpus(tmp_path_factory):
     keywords.close()
 
 
-def plain_fused(keyword, reference, dense, weights, depth):
+def plain_arms(keyword, reference, dense):
     lexical, semantic = {}, {}
     for key, score in keyword:
         lexical.setdefault(key, min(score / reference, 1.0) if reference > 0 else 0.0)
     for key, score in dense:
         semantic.setdefault(key, min(max(score, 0.0), 1.0))
+    return lexical, semantic
+
+
+def plain_shown(fused, lexical, semantic, floor):
+    """The relevance floor written the obvious way: hits with evidence in an arm, and those close to the
+    best of them (no path word of this corpus is a query term, so names add nothing)."""
+    evidenced = [
+        (k, s) for k, s in fused if lexical.get(k, 0) >= floor.lexical or semantic.get(k, 0) >= floor.semantic
+    ]
+    if not evidenced:
+        return []
+    return [(k, s) for k, s in fused if (k, s) in evidenced or s >= evidenced[0][1] - floor.margin]
+
+
+def plain_fused(keyword, reference, dense, weights, depth):
+    lexical, semantic = plain_arms(keyword, reference, dense)
     absent = [min(arm.values()) if len(arm) >= depth > 0 else 0.0 for arm in (lexical, semantic)]
     keys = list(dict.fromkeys([*lexical, *semantic]))
     fused = {
@@ -89,7 +105,8 @@ QUERIES = ["relational budgets", "hoping controls", "happiness of the formalizat
 @pytest.mark.parametrize("query", QUERIES)
 def test_a_hybrid_search_equals_the_plain_pipeline(corpus, query):
     keywords, vectors, embedder, texts, stemmer = corpus
-    search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True, floor=0.05)
+    floor = Floor(lexical=0.5, semantic=0.3, margin=0.1)
+    search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True, floor=floor)
     got = search.search(query, limit=8, candidates=20)
 
     vector = embedder.embed([query])[0]
@@ -103,7 +120,10 @@ def test_a_hybrid_search_equals_the_plain_pipeline(corpus, query):
         20,
     )
     best: dict[str, tuple[int, float]] = {}
-    for (path, index), score in above_floor(fused, 0.05):
+    lexical, semantic = plain_arms(
+        [(h.key, h.score) for h in answer.hits], answer.terms.reference, [(h.key, h.score) for h in dense]
+    )
+    for (path, index), score in plain_shown(fused, lexical, semantic, floor):
         if path not in best and len(best) < 8:
             best[path] = (index, score)
     assert [(r.path, r.chunk_index, r.score) for r in got] == [

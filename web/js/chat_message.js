@@ -7,7 +7,7 @@
 import { call } from "./api.js";
 import { copyButton, linkifySources, renderMarkdown, setFileOpener } from "./markdown.js";
 import { planCard } from "./plan.js";
-import { basename, clear, fill, h, reportError } from "./ui.js";
+import { basename, clear, fill, folderHints, h, reportError } from "./ui.js";
 
 export const MAX_CHIPS = 5; // engine/agent/sources.py decides which sources; the page shows 5 of them
 
@@ -90,7 +90,7 @@ export function renderTrace(list, trace) {
 }
 
 // ---- sources ----------------------------------------------------------------------------------
-function chip(source) {
+function sourceChip(source, folder) {
   const tip = h("span.chip-tip", { role: "tooltip" }, h("strong", {}, source.name || basename(source.path)),
     h("span.mono.small", {}, source.path), source.snippet ? h("span.chip-snippet", {}, source.snippet) : null);
   const button = h("button.chip", {
@@ -98,6 +98,7 @@ function chip(source) {
     "aria-label": `Open ${source.name || basename(source.path)}${source.snippet ? ": " + source.snippet.slice(0, 120) : ""}`,
     onclick: (e) => openPath(source.path, e.altKey),
   }, h("span", { "aria-hidden": "true" }, source.used ? "📄" : "🔎"), h("span.chip-name", {}, source.name || basename(source.path)),
+  folder ? h("span.chip-folder", { "data-testid": "chip-folder" }, folder) : null,
   typeof source.score === "number" ? h("span.chip-score", {}, source.score.toFixed(2)) : null);
   return h("span.chip-wrap", {}, button, tip);
 }
@@ -105,6 +106,8 @@ function chip(source) {
 export function sourceChips(sources) {
   if (!sources || !sources.length) return null;
   const sorted = [...sources].sort((a, b) => (b.score || 0) - (a.score || 0));
+  const folders = folderHints(sorted.map((s) => s.path)); // same-named files show where they are
+  const chip = (source) => sourceChip(source, folders.get(source.path));
   const box = h("div.sources", { "aria-label": "Sources", "data-testid": "chat-sources" }, sorted.slice(0, MAX_CHIPS).map(chip));
   const rest = sorted.slice(MAX_CHIPS);
   if (rest.length) {

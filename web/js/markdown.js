@@ -8,7 +8,7 @@
 // shown as code, and an emphasis marker still waiting for its closing half is held back rather than
 // shown raw, so the reader never sees a stray `**`.
 
-import { basename, h } from "./ui.js";
+import { basename, folderHints, h } from "./ui.js";
 
 const WEB_LINK = /^(https?:|mailto:)/i;
 const FILE_LINK = /^(file:\/\/|\/|[A-Za-z]:[\\/])/;
@@ -224,6 +224,7 @@ export function renderMarkdown(text, { partial = false } = {}) {
 /** Turn mentions of the sources' paths or names inside `root` into buttons calling `open(path)`. */
 export function linkifySources(root, sources, open) {
   const byMention = new Map();
+  const folders = folderHints((sources || []).map((s) => s.path)); // a name two sources share shows its folder
   for (const source of sources || []) {
     byMention.set(source.path, source.path);
     const name = source.name || basename(source.path);
@@ -242,7 +243,9 @@ export function linkifySources(root, sources, open) {
     const replacement = pieces.map((piece, i) => {
       if (i % 2 === 0) return document.createTextNode(piece);
       const path = byMention.get(piece);
-      return h("button.file-link", { type: "button", title: `Open ${path}`, onclick: () => open(path) }, piece);
+      const folder = piece === path ? "" : folders.get(path);
+      return h("button.file-link", { type: "button", title: `Open ${path}`, onclick: () => open(path) }, piece,
+        folder ? h("span.link-folder", { "data-testid": "link-folder" }, ` (${folder})`) : null);
     });
     node.replaceWith(...replacement);
   }

@@ -4,14 +4,15 @@
 import { call } from "./api.js";
 import { openPath } from "./chat.js";
 import { bindScopeSelect, showFile } from "./state.js";
-import { $, basename, clear, h, highlight, markSpans, reportError } from "./ui.js";
+import { $, basename, clear, folderHints, h, highlight, markSpans, reportError } from "./ui.js";
 
-function resultItem(result, query) {
+function resultItem(result, query, folder) {
   const score = typeof result.score === "number" ? result.score : 0;
   const fill = h("span");
   fill.style.width = `${Math.round(Math.max(0, Math.min(1, score)) * 100)}%`;
   return h("li.result", { "data-testid": "search-result" },
-    h("button.result-name", { type: "button", title: `Open ${result.path}`, onclick: () => openPath(result.path) }, result.name || basename(result.path)),
+    h("button.result-name", { type: "button", title: `Open ${result.path}`, onclick: () => openPath(result.path) }, result.name || basename(result.path),
+      folder ? h("span.result-folder", { "data-testid": "result-folder" }, ` · ${folder}`) : null),
     h("span.score", { title: "Relevance" }, h("span.score-bar", {}, fill), score.toFixed(3)),
     h("span.result-path", {}, result.path),
     h("p.result-snippet", {}, Array.isArray(result.highlights) ? markSpans(result.snippet || "", result.highlights) : highlight(result.snippet || "", query)),
@@ -29,7 +30,8 @@ async function runSearch(query) {
     const scope = $("#search-scope").value || undefined;
     const results = await call("semantic_search", { query, scope, limit: 20 });
     status.textContent = results.length ? `${results.length} result${results.length === 1 ? "" : "s"}` : "No matches. Try other words, or check that the folder is indexed.";
-    for (const result of results) list.append(resultItem(result, query));
+    const folders = folderHints(results.map((r) => r.path)); // same-named files show where they are
+    for (const result of results) list.append(resultItem(result, query, folders.get(result.path)));
   } catch (error) {
     status.textContent = "";
     reportError(error, "Search failed");

@@ -77,6 +77,27 @@ export function dirname(path) {
   return i <= 0 ? p.slice(0, i + 1) || "/" : p.slice(0, i);
 }
 
+/** path -> the folders that tell it apart from the other paths of the same file name ("" when its name is
+ * unique among `paths`): the fewest parent folders, nearest first, in which the same-named paths differ. */
+export function folderHints(paths) {
+  const byName = new Map();
+  for (const path of new Set(paths)) {
+    const name = basename(path);
+    byName.set(name, [...(byName.get(name) || []), path]);
+  }
+  const hints = new Map();
+  for (const group of byName.values()) {
+    if (group.length === 1) { hints.set(group[0], ""); continue; }
+    const parents = group.map((p) => String(dirname(p)).split(/[\\/]/).filter(Boolean));
+    const deepest = Math.max(...parents.map((p) => p.length));
+    let depth = 1;
+    const tail = (parts, d) => parts.slice(Math.max(0, parts.length - d)).join("/");
+    while (depth < deepest && new Set(parents.map((p) => tail(p, depth))).size < group.length) depth += 1;
+    group.forEach((path, i) => hints.set(path, tail(parents[i], depth) || "/"));
+  }
+  return hints;
+}
+
 export function separator(path) {
   return String(path).includes("\\") && !String(path).includes("/") ? "\\" : "/";
 }

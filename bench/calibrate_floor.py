@@ -1,0 +1,177 @@
+"""Choose the relevance floor and the name weight on personal folders and SciFact together, write them.
+
+Run through `python bench/search_meaning.py --calibrate --seeds 0 1 2 --held-out 3 4`. The rule is
+engine/retrieval/relevance.py's: each evidence threshold is `relevance.above_noise` of the best evidence
+nonsense reaches (each collection a group; the right answers' evidence is printed beside it); the margin
+is `relevance.calibrate_margin` of SciFact's gaps (kept as it is without SciFact); the name weight is
+the one of NAME_WEIGHTS with the best mean of topic and keyword top-1 on the calibration seeds (ties to
+the smallest). Then the held-out seeds are measured with what was written.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import tempfile
+from pathlib import Path
+
+import floor_report
+import quality
+from _common import embed_cached, load_beir
+
+from engine.indexing.embed import TransformerEmbedder
+from engine.retrieval import hybrid, relevance
+
+NAME_WEIGHTS = (0.25, 0.5, 0.75)
+QUANTILES = (("5%", 0.05), ("median", 0.5), ("95%", 0.95))
+RELEVANCE_MODULE = Path(relevance.__file__)
+HYBRID_MODULE = Path(hybrid.__file__)
+
+
+def scifact(data: Path, tmp: Path):
+    """SciFact train indexed as bench/quality.py indexes it (cached embeddings), with its query vectors."""
+    beir = load_beir(data, "train")
+    files, to_embed = quality.build_chunks(beir, 1200, 150, True)
+    embedder = TransformerEmbedder()
+    vectors = embed_cached(embedder, to_embed, f"{data.name}-chunks")
+    qids = list(beir.queries)
+    qvecs = dict(
+        zip(
+            qids, embed_cached(embedder, [beir.queries[q] for q in qids], f"{data.name}-queries"), strict=True
+        )
+    )
+    search = quality.build_search(files, vectors, tmp, (hybrid.KEYWORD_WEIGHT, 1 - hybrid.KEYWORD_WEIGHT))
+    return beir, search, qvecs, embedder.embed
+
+
+def _q(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(share * len(ordered)), len(ordered) - 1)] if ordered else 0.0
+
+
+def _describe(label: str, values: list[float]) -> str:
+    quantiles = " ".join(f"{name} {_q(values, share):.3f}" for name, share in QUANTILES)
+    return f"{label} n={len(values)} {quantiles}"
+
+
+def choose(personal, sci) -> relevance.Floor:
+    """The thresholds and margin, by relevance.above_noise / calibrate_margin (the module docstring)."""
+    lexical_right = [s.right_lexical for s in personal if s.kind in ("keyword", "known_item", "topic")]
+    semantic_right = [s.right_semantic for s in personal if s.kind == "meaning"]
+    noise_lexical = [s.best_lexical for s in personal if s.kind == "nonsense"]
+    noise_semantic = [s.best_semantic for s in personal if s.kind == "nonsense"]
+    for line in (
+        _describe("personal keyword/known-item/topic right, keyword-or-name evidence:", lexical_right),
+        _describe("SciFact relevant, keyword-or-name evidence:", sci.right_lexical),
+        _describe("personal nonsense best keyword-or-name evidence:", noise_lexical),
+        _describe("SciFact nonsense best keyword-or-name evidence:", sci.noise_lexical),
+        _describe("personal meaning right, cosine:", semantic_right),
+        _describe("personal nonsense best cosine:", noise_semantic),
+        _describe("SciFact nonsense best cosine:", sci.noise_semantic),
+        _describe("SciFact best minus weakest relevant top-10:", sci.gaps),
+    ):
+        print("  " + line)
+    lexical = relevance.above_noise([noise_lexical, sci.noise_lexical])
+    semantic = relevance.above_noise([noise_semantic, sci.noise_semantic])
+    for label, value, right in (
+        ("keyword-or-name", lexical, lexical_right),
+        ("cosine", semantic, semantic_right),
+    ):
+        above = sum(v > value for v in right) / max(len(right), 1)
+        print(f"  {label} threshold {value:.4f}: right answers above it {above:.1%}")
+    margin = (
+        relevance.calibrate_margin(sci.gaps) if sci.gaps else relevance.RELEVANCE_MARGIN
+    )  # no SciFact: kept
+    return relevance.Floor(round(lexical, 4), round(semantic, 4), round(margin, 4))
+
+
+def write(floor: relevance.Floor, name_weight: float, seeds: list[int], size: str, scifact: bool) -> None:
+    """Rewrite the constants in relevance.py and NAME_WEIGHT in hybrid.py."""
+    note = f"seeds {' '.join(map(str, seeds))}, {size}" + (", SciFact train" if scifact else ", no SciFact")
+    source = RELEVANCE_MODULE.read_text(encoding="utf-8")
+    block = (
+        f"# Written by `python bench/search_meaning.py --calibrate` ({note}).\n"
+        f"LEXICAL_EVIDENCE = {floor.lexical}\nSEMANTIC_EVIDENCE = {floor.semantic}\n"
+        f"RELEVANCE_MARGIN = {floor.margin}\n"
+    )
+    pattern = (
+        r"# Written by `python bench/[^\n]*\n"
+        r"LEXICAL_EVIDENCE = [^\n]*\nSEMANTIC_EVIDENCE = [^\n]*\nRELEVANCE_MARGIN = [^\n]*\n"
+    )
+    source, count = re.subn(pattern, block, source)
+    if count != 1:
+        raise SystemExit(f"could not find the floor's block in {RELEVANCE_MODULE}")
+    RELEVANCE_MODULE.write_text(source, encoding="utf-8")
+    source = HYBRID_MODULE.read_text(encoding="utf-8")
+    source, count = re.subn(r"\nNAME_WEIGHT = [^\n]*\n", f"\nNAME_WEIGHT = {name_weight}\n", source)
+    if count != 1:
+        raise SystemExit(f"could not find NAME_WEIGHT in {HYBRID_MODULE}")
+    HYBRID_MODULE.write_text(source, encoding="utf-8")
+    print(
+        f"wrote {floor} into {RELEVANCE_MODULE.name}, NAME_WEIGHT = {name_weight} into {HYBRID_MODULE.name}"
+    )
+
+
+def _set(indexed, floor, name_weight) -> None:
+    for one in indexed:
+        one.engine.search.floor = floor
+        one.engine.search.name_weight = name_weight
+
+
+def main(args, index, run, table, verdict) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        indexed = [index(seed, args.size, None if args.keep else Path(tmp)) for seed in args.seeds]
+        _set(indexed, None, hybrid.NAME_WEIGHT)
+        personal = [s for one in indexed for s in run(one, evidence=True)]
+        sci, collection = floor_report.SciFactEvidence([], [], [], [], []), None
+        if args.skip_scifact:
+            print(f"calibration on seeds {args.seeds} ({args.size}) ONLY (--skip-scifact: no SciFact)")
+        else:
+            collection = scifact(args.data, Path(tmp) / "scifact")
+            beir, search, qvecs, embed = collection
+            sci = floor_report.evidence(search, beir, qvecs, embed)
+            print(f"calibration on seeds {args.seeds} ({args.size}) and SciFact train")
+        floor = choose(personal, sci)
+        weight = _name_weight(indexed, floor, run, table)
+        write(floor, weight, args.seeds, args.size, scifact=collection is not None)
+        if collection is not None:
+            _scifact_figures(collection, floor, weight)
+        for one in indexed:
+            one.engine.close()
+        held = []
+        for seed in args.held_out:
+            one = index(seed, args.size, None if args.keep else Path(tmp))
+            _set([one], floor, weight)
+            held += run(one, evidence=False)
+            one.engine.close()
+        if held:
+            figures = table(
+                f"held-out seeds {args.held_out} ({args.size}), the calibrated floor in force", held
+            )
+            print("SUMMARY held-out: " + verdict(figures))
+
+
+def _name_weight(indexed, floor, run, table) -> float:
+    """The NAME_WEIGHTS entry with the best mean of topic and keyword top-1 on the calibration seeds."""
+    best_weight, best_score = NAME_WEIGHTS[0], -1.0
+    for weight in NAME_WEIGHTS:
+        _set(indexed, floor, weight)
+        figures = table(
+            f"  name weight {weight}, floor {floor}", [s for one in indexed for s in run(one, False)]
+        )
+        score = statistics.fmean([figures["topic"]["top1"], figures["keyword"]["top1"]])
+        if score > best_score + 1e-9:
+            best_weight, best_score = weight, score
+    return best_weight
+
+
+def _scifact_figures(collection, floor, weight) -> None:
+    beir, search, qvecs, embed = collection
+    search.name_weight = weight
+    on, off, lost, empty = floor_report.figures(search, beir, qvecs, embed, floor)
+    print(
+        f"SciFact train hybrid nDCG@10: {on:.4f} floor on, {off:.4f} off (Δ {on - off:+.4f}); losing "
+        f"a relevant top-10 result {lost:.1%}; nonsense 'No matches' "
+        + ", ".join(f"{k} {v:.0%}" for k, v in empty.items())
+    )
+    search.keywords.close()

@@ -1,0 +1,152 @@
+"""Names and folders as a field of their own: the words of a file's path, searchable with their own weight.
+
+People name things: a folder `Recipes/`, a photo `kyoto-bamboo.png`, a note `MeetingNotes-2024.md`. The
+chunk text rarely repeats those words, so neither arm found "recipes" under Recipes/ (issue 28). Here
+each indexed file's path is split into words (on separators and on case: `MeetingNotes` is "meeting" and
+"notes"), stemmed exactly as the keyword index stems text (terms.TermMatcher), and kept in memory as a
+small inverted index, file → words and word → files.
+
+A query's name score for a file is the share of the query's idf mass its path holds, with idf counted
+over files (a word in every path, such as the root's own folders, weighs nothing), so the score lies in
+[0, 1] like the other arms' calibrated scores: 1 when every query term names the file or a folder above
+it. Ranking and the relevance floor use it as evidence beside the keyword and dense arms (hybrid.py,
+relevance.py).
+
+The index follows the keyword index's writes (bm25.KeywordIndex calls `add`, `remove` and `rename`
+after each commit), so a renamed or moved file's name words follow it without re-embedding; it is
+filled from the keyword index's stored paths the first time a search asks for it (`fill`), so opening
+the app costs nothing and an index of an older format needs no migration.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import threading
+from collections.abc import Callable, Iterable, Mapping
+
+from engine.retrieval import tokenize
+from engine.retrieval.fusion import scope_prefix
+
+Stemmer = Callable[[Iterable[str]], Mapping[str, str]]  # word -> stem ("" for a stop word)
+
+_SEPARATORS = re.compile(rf"(?:{tokenize.IGNORE_PATTERN}|\s)+")
+# a lower-case letter or digit followed by a capital, or a run of capitals before a capitalised word
+_CASE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def path_words(path: str) -> list[str]:
+    """The words of a path's segments: split on separators (`/ \\ _ - .` and the tokenizer's others) and
+    on case (`MeetingNotes` -> `Meeting`, `Notes`; `PDFReader` -> `PDF`, `Reader`); not yet folded."""
+    words: list[str] = []
+    for part in _SEPARATORS.split(path):
+        words.extend(w for w in _CASE.split(part) if w)
+    return words
+
+
+def name_only(text: str, path: str) -> bool:
+    """Whether a chunk holds nothing but its file's name: `[doc_type] name`, what the indexer stores for a
+    file catalogued by name only (an image, an archive, a scan without text). Its vector is an embedding
+    of a few name words, near to anything short, so the dense arm's cosine on it is no evidence; its name
+    is evidence through this field."""
+    head = "] " + os.path.basename(path.rstrip("/\\"))
+    return (
+        text.startswith("[")
+        and text.endswith(head)
+        and "\n" not in text
+        and text.find("] ") == len(text) - len(head)
+    )
+
+
+def idf(files: int, df: int) -> float:
+    """BM25's idf (tokenize.py's formula, keyword_writes.idf) counted over files."""
+    return math.log((files - df + 0.5) / (df + 0.5) + 1.0)
+
+
+class NameIndex:
+    """In-memory path words of every indexed file; see the module docstring. Thread-safe."""
+
+    def __init__(self, stem: Stemmer):
+        self._stem = stem
+        self._lock = threading.Lock()
+        self._words: dict[str, frozenset[str]] = {}  # path -> its stemmed words
+        self._files: dict[str, set[str]] = {}  # stemmed word -> paths holding it
+        self.filled = False
+
+    def fill(self, paths: Iterable[str]) -> None:
+        """Load every indexed path (the first search's call; later writes arrive through add/remove)."""
+        self.add(paths)
+        self.filled = True
+
+    def add(self, paths: Iterable[str]) -> None:
+        """Index these paths (a path already known is re-read: its words may be new)."""
+        paths = list(paths)
+        if not paths:
+            return
+        split = {path: path_words(path) for path in paths}
+        stems = self._stem({w for words in split.values() for w in words})
+        with self._lock:
+            for path, words in split.items():
+                self._drop(path)
+                stemmed = frozenset(s for s in (stems.get(w, "") for w in words) if s)
+                self._words[path] = stemmed
+                for word in stemmed:
+                    self._files.setdefault(word, set()).add(path)
+
+    def replace(self, removed: Iterable[str], added: Iterable[str]) -> None:
+        """An upsert: the `removed` paths' words forgotten, the `added` paths' read."""
+        self.remove(removed)
+        self.add(added)
+
+    def remove(self, paths: Iterable[str], subtrees: bool = False) -> None:
+        """Forget these paths (and, with `subtrees`, every path beneath them)."""
+        with self._lock:
+            for path in list(self._beneath(paths) if subtrees else paths):
+                self._drop(path)
+
+    def rename(self, old: str, new: str) -> None:
+        """A file or folder moved: every path at or beneath `old` takes its new words."""
+        with self._lock:
+            moved = list(self._beneath([old]))
+            for path in moved:
+                self._drop(path)
+        self.add(new + path[len(old) :] for path in moved)
+
+    def _beneath(self, roots: Iterable[str]) -> Iterable[str]:
+        roots = list(roots)
+        prefixes = tuple(scope_prefix(root) for root in roots)
+        wanted = set(roots)
+        return [path for path in self._words if path in wanted or path.startswith(prefixes)]
+
+    def _drop(self, path: str) -> None:
+        for word in self._words.pop(path, ()):
+            holders = self._files.get(word)
+            if holders is not None:
+                holders.discard(path)
+                if not holders:
+                    del self._files[word]
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def scores(self, terms: Iterable[str], scope: str | None = None) -> dict[str, float]:
+        """path -> the share of the query terms' idf mass (over files) its path words hold, for every
+        path inside `scope` that holds at least one term of weight; `terms` are stemmed query terms."""
+        terms = [t for t in set(terms) if t]
+        with self._lock:
+            files = len(self._words)
+            weights = {t: idf(files, len(self._files.get(t, ()))) for t in terms}
+            total = math.fsum(weights.values())
+            if total <= 0:
+                return {}
+            found: dict[str, float] = {}
+            for term, weight in weights.items():
+                if weight <= 0:
+                    continue
+                for path in self._files.get(term, ()):
+                    found[path] = found.get(path, 0.0) + weight / total
+        if scope is not None:
+            inside = scope_prefix(scope)
+            found = {p: s for p, s in found.items() if p == scope or p.startswith(inside)}
+        return {path: min(score, 1.0) for path, score in found.items()}

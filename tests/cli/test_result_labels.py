@@ -1,0 +1,48 @@
+"""`sensetree search` and `sensetree map` tell things apart: a result shows its name and the folder it is
+in (two files of one name are two different lines), a folder of the map says it is a folder and what it
+holds, and a one-word folder topic puts that folder first because names are evidence (issue 28)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import app
+
+
+def _indexed(tmp_path, sensetree_home):
+    docs = tmp_path / "Docs"
+    for folder, text in (
+        ("Work", "Standup notes: the release slipped a week."),
+        ("Garden", "Tomatoes need staking."),
+    ):
+        (docs / folder).mkdir(parents=True)
+        (docs / folder / "notes.md").write_text(text + "\n")
+    (docs / "Recipes").mkdir()
+    (docs / "Recipes" / "leek-soup.md").write_text("Leeks, potatoes, stock; simmer twenty minutes.\n")
+    (docs / "Recipes" / "flatbread.md").write_text("Flour, water, salt; a hot pan.\n")
+    (docs / "Letters").mkdir()
+    (docs / "Letters" / "aunt.md").write_text("Thank you for the recipe book, I tried the soup.\n")
+    (sensetree_home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
+    assert app.main(["index", str(docs)]) == 0
+    return os.path.realpath(docs)
+
+
+def test_same_named_results_show_the_folders_that_tell_them_apart(tmp_path, sensetree_home, capsys):
+    docs = _indexed(tmp_path, sensetree_home)
+    capsys.readouterr()
+    assert app.main(["search", "notes", "--scope", docs]) == 0
+    out = capsys.readouterr().out.splitlines()
+    labels = [line.split("  ", 1)[1] for line in out if line[:3].strip().rstrip(".").isdigit()]
+    assert sorted(label for label in labels if label.startswith("notes.md")) == [
+        f"notes.md  (in {docs}/Garden/)",
+        f"notes.md  (in {docs}/Work/)",
+    ]
+
+
+def test_a_one_word_folder_topic_maps_that_folder_first_and_labels_folders(tmp_path, sensetree_home, capsys):
+    docs = _indexed(tmp_path, sensetree_home)
+    capsys.readouterr()
+    assert app.main(["map", "recipes", "--scope", docs]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith("[folder, 2 matching files] Recipes/")

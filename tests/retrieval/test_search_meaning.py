@@ -1,0 +1,75 @@
+"""Search finds what people mean, with the product's model and floor (issue 28): a paraphrase that shares
+no word with its file, a one-word folder topic, a photo known only by its name, and still nothing for
+gibberish. Indexed by the real Engine, as a person's folder is."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from engine.engine import Engine
+from engine.retrieval import relevance
+
+pytestmark = pytest.mark.model
+
+FILES = {
+    "Pets/milo-checkup.md": "Milo's yearly check-up at the veterinary clinic: vaccinations renewed, weight "
+    "4.2 kg, claws trimmed. Next appointment in March.",
+    "Finance/mortgage-offer.txt": "Mortgage offer from Northbank: 25-year term, 3.9% fixed rate, monthly "
+    "repayment 1,240 EUR on the purchase of 14 Elm Road.",
+    "Work/standup.md": "Standup: the release slipped one week; QA found two blockers in the export.",
+    "Recipes/leek-soup.md": "Leeks, potatoes and stock; simmer twenty minutes, blend, season.",
+    "Recipes/flatbread.md": "Flour, water, salt and oil; roll thin and cook in a hot dry pan.",
+    "Recipes/lentil-dal.md": "Red lentils, turmeric, cumin and garlic; simmer until soft.",
+    "Letters/aunt.md": "Thank you for the cookery book you sent; the soup chapter is wonderful.",
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("meaning")
+    root = tmp / "Home"
+    for relative, text in FILES.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text + "\n", encoding="utf-8")
+    (root / "Pictures").mkdir()
+    (root / "Pictures" / "kyoto-bamboo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    home = tmp / "sensetree"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"indexing": {"qualify_with_model": False}}))
+    engine = Engine(home)
+    engine.add_indexed_folder(str(root))
+    engine.drain()
+    assert engine.search.floor == relevance.RELEVANCE  # the product's floor is in force
+    yield engine, os.path.realpath(root)
+    engine.close()
+
+
+def found(engine, query: str) -> list[str]:
+    search, root = engine
+    return [os.path.relpath(r.path, root) for r in search.search.search(query, limit=10)]
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [("animal doctor visit", "Pets/milo-checkup.md"), ("loan to buy a house", "Finance/mortgage-offer.txt")],
+)
+def test_a_paraphrase_sharing_no_word_with_its_file_is_found(engine, query, path):
+    assert path in found(engine, query)[:3]
+
+
+def test_a_one_word_folder_topic_returns_that_folders_files_first(engine):
+    shown = found(engine, "recipes")
+    assert shown[0].startswith("Recipes/")
+    assert {p for p in shown[:3]} == {"Recipes/leek-soup.md", "Recipes/flatbread.md", "Recipes/lentil-dal.md"}
+
+
+def test_a_photo_catalogued_by_name_only_is_found_by_its_name(engine):
+    assert found(engine, "kyoto")[0] == "Pictures/kyoto-bamboo.png"
+
+
+@pytest.mark.parametrize("query", ["qwxzv plorkt", "zzkrbl vlorp", "mumblefrotz snarkle quibbet"])
+def test_gibberish_finds_nothing(engine, query):
+    assert found(engine, query) == []
