@@ -80,12 +80,22 @@ def write_folder(root: Path, files: int) -> None:
         (root / f"doc{n:05d}.txt").write_text(f"{TOPICS[n % len(TOPICS)]} note {n}\n\n{words}\n", "utf-8")
 
 
+def settled(stats: object) -> bool:
+    """Both phases done (keyword and semantic), nothing queued, scanning or in hand."""
+    if not isinstance(stats, dict) or not stats.get("files") or stats.get("queued") or stats.get("current"):
+        return False
+    phases = [stats.get(name) or {} for name in ("keyword", "semantic")]
+    return not stats.get("scanning") and all(
+        int(p.get("done") or 0) >= int(p.get("total") or 0) for p in phases
+    )
+
+
 def poll(client: Client, pid: int, polls: int, every: int) -> tuple[list[Sample], int | None]:
-    """`polls` progress calls; returns the samples and the call at which the queue first ran dry."""
+    """`polls` progress calls; returns the samples and the call at which indexing first settled."""
     samples, drained_at = [sample(pid, 0)], None
     for n in range(1, polls + 1):
         stats = client.call("indexing_stats")
-        if drained_at is None and isinstance(stats, dict) and not stats.get("queued") and stats.get("files"):
+        if drained_at is None and settled(stats):
             drained_at = n
             samples.append(sample(pid, n))
         if n % every == 0:
@@ -149,7 +159,7 @@ def run(args: argparse.Namespace, tmp: Path) -> None:
         server.terminate()
         server.wait(60)
     print(
-        f"{args.files} files indexed while polling: queue empty after poll {drained_at} of {args.polls} "
+        f"{args.files} files indexed while polling: indexing settled at poll {drained_at} of {args.polls} "
         f"({poll_s:.0f} s for the polls, {args.requests} requests in {ask_s:.0f} s)"
     )
     after_indexing = next((s for s in polled if s.calls == drained_at), polled[-1])
