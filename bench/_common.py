@@ -13,6 +13,7 @@ import math
 import re
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -147,3 +148,15 @@ def time_calls(fn: Callable[[], object], repeats: int) -> tuple[float, float]:
 def peak_rss_mb() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return usage / 1024 if sys.platform != "darwin" else usage / 1024 / 1024
+
+
+def start_serve(env: dict[str, str]) -> subprocess.Popen[str]:
+    """`app.py serve` on the data folder `env` names (SENSETREE_HOME); the first line it prints is
+    `SenseTree UI: <url with the token>`."""
+    return subprocess.Popen(
+        [sys.executable, str(REPO / "app.py"), "serve"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )

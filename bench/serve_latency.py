@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import percentiles
+from _common import percentiles, start_serve
 from search_latency import chunk_texts, vocabulary
 
 REPO = Path(__file__).resolve().parents[1]
@@ -114,13 +114,7 @@ def main() -> None:
             f"indexed {args.files} files with the real model in {time.perf_counter() - began:.0f} s",
             flush=True,
         )
-        server = subprocess.Popen(
-            [sys.executable, str(REPO / "app.py"), "serve"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
+        server = start_serve(env)
         busy = None
         try:
             assert server.stdout is not None

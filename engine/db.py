@@ -4,18 +4,26 @@ One `connect()` (WAL, foreign keys, FULL sync so the action journal survives pow
 connection per thread (pywebview calls arrive on arbitrary threads), one `atomic()` that nests with
 savepoints, and named migrations applied together with their bookkeeping row in one transaction.
 Each module that owns tables declares its own `MIGRATIONS = [(name, sql), ...]`.
+
+Threads come and go (the HTTP server starts one per connection, pywebview one per call), so a thread's
+connection goes back to a small idle pool when the thread ends (per_thread.py): open connections are
+bounded by the threads alive plus `IDLE_CONNECTIONS`, never by the requests served.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sqlite3
-import threading
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from engine.per_thread import PerThread
+
 Migration = tuple[str, str]
+
+IDLE_CONNECTIONS = 4  # kept open for the next threads: the HTTP server answers a few requests at once
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -29,25 +37,22 @@ def connect(path: Path | str) -> sqlite3.Connection:
 
 
 class Database:
-    """A SQLite file shared by the engine's modules; every thread gets its own connection."""
+    """A SQLite file shared by the engine's modules; every live thread has its own connection."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, idle: int = IDLE_CONNECTIONS):
         self.path = Path(path)
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._conns = PerThread(
+            partial(connect, self.path), sqlite3.Connection.close, idle=idle, reset=_rollback
+        )
         self.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL)")
 
     @property
     def conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = connect(self.path)
-            self._local.conn = conn
-            self._local.depth = 0
-            with self._lock:
-                self._all.append(conn)
-        return conn
+        return self._conns.get()
+
+    def open_connections(self) -> int:
+        """Connections open now, live threads' and idle (what the leak test and bench watch)."""
+        return self._conns.open_count()
 
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, params)
@@ -71,22 +76,23 @@ class Database:
     @contextlib.contextmanager
     def atomic(self) -> Iterator[sqlite3.Connection]:
         """A transaction; nested calls become savepoints, so an inner failure undoes only its part."""
+        lease = self._conns.lease()
         conn = self.conn
-        depth = self._local.depth
+        depth = lease.depth
         name = f"sp{depth}"
         conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT {name}")
-        self._local.depth = depth + 1
+        lease.depth = depth + 1
         try:
             yield conn
         except BaseException:
-            self._local.depth = depth
+            lease.depth = depth
             if depth == 0:
                 conn.execute("ROLLBACK")
             else:
                 conn.execute(f"ROLLBACK TO {name}")
                 conn.execute(f"RELEASE {name}")
             raise
-        self._local.depth = depth
+        lease.depth = depth
         conn.execute("COMMIT" if depth == 0 else f"RELEASE {name}")
 
     def migrate(self, migrations: Sequence[Migration]) -> list[str]:
@@ -106,12 +112,13 @@ class Database:
         return done
 
     def close(self) -> None:
-        with self._lock:
-            for conn in self._all:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.close()
-            self._all.clear()
-        self._local = threading.local()
+        self._conns.close()
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Ready a dead thread's connection for the next: a transaction it left open is rolled back."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def _statements(sql: str) -> list[str]:

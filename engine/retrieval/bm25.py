@@ -55,6 +55,7 @@ import pyarrow as pa
 
 from engine.errors import StoreError
 from engine.paths import subtree_range
+from engine.per_thread import PerThread
 from engine.retrieval import keyword_point, tokenize
 from engine.retrieval.change_count import changed_sql, ensure_mark, marked_now_sql
 from engine.retrieval.chunk_filter import ChunkFilter
@@ -100,6 +101,8 @@ _CHUNKS_INDEX = "CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks(id)"
 _PATHS_INDEX = "CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks(path)"
 
 _TABLES = ("chunks", "postings", "terms", "meta", "dead")
+
+READER_CURSORS_IDLE = 4  # reader cursors kept for the next threads (HTTP serves a few requests at once)
 
 _SCHEMA = [
     "CREATE SEQUENCE IF NOT EXISTS chunk_id_seq",
@@ -159,11 +162,10 @@ class KeywordIndex:
                     "quit it first."
                 ) from exc
             raise store_error(f"open the keyword index at {self.db_path}", exc) from exc
-        self._cursor_lock = threading.Lock()
         self._write_lock = threading.RLock()
-        self._local = threading.local()
-        self._cursors: list[duckdb.DuckDBPyConnection] = []
-        self._writer = self._new_cursor()
+        # readers: one cursor per live thread, pooled when the thread ends (per_thread.py, issue 30)
+        self._readers = PerThread(root.cursor, _close_cursor, idle=READER_CURSORS_IDLE)
+        self._writer = root.cursor()
         self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
         self._filter = ChunkFilter(np.asarray(dead, dtype=np.int64))  # dead ids, scope ids (chunk_filter.py)
         self._writes = 0  # write transactions ended: the generation of the scope ids kept in _filter
@@ -176,22 +178,17 @@ class KeywordIndex:
 
     # ---- connections -------------------------------------------------------------------------
 
-    def _new_cursor(self) -> duckdb.DuckDBPyConnection:
-        with self._cursor_lock:
-            cursor = self._root.cursor()
-            self._cursors.append(cursor)
-            return cursor
-
     def _reader(self) -> duckdb.DuckDBPyConnection:
-        cursor = getattr(self._local, "cursor", None)
-        if cursor is None:
-            cursor = self._local.cursor = self._new_cursor()
-        return cursor
+        return self._readers.get()
+
+    def open_cursors(self) -> int:
+        """Reader cursors open now, live threads' and idle (what the leak test watches)."""
+        return self._readers.open_count()
 
     def close(self) -> None:
         """Write what point writes left in memory, checkpoint (so the next open replays no WAL) and close;
         a damaged file still closes (and the next open recovers what was unwritten, pending_writes.py)."""
-        with self._write_lock, self._cursor_lock:
+        with self._write_lock:
             try:
                 if self._state.pending.has_committed():
                     with self._transaction("write the keyword index's pending changes") as cur:
@@ -202,10 +199,8 @@ class KeywordIndex:
                 self._writer.execute("CHECKPOINT")
             except duckdb.Error as exc:
                 log.warning("keyword index %s: no checkpoint at close: %s", self.db_path, exc)
-            for cursor in self._cursors:
-                with contextlib.suppress(duckdb.Error):
-                    cursor.close()
-            self._cursors.clear()
+            self._readers.close()
+            _close_cursor(self._writer)
             with contextlib.suppress(duckdb.Error):
                 self._root.close()
 
@@ -669,6 +664,11 @@ def postings_sql(tids: Sequence[int]) -> str:
     terms lie far apart in the term-sorted table, so three terms read 374k rows for 1k postings at 100k
     chunks, ~10 ms; `tid = x` prunes to the term's own row groups (~1.6 ms for the same reads)."""
     return " UNION ALL ".join(f"SELECT tid, chunk_id, w FROM postings WHERE tid = {int(tid)}" for tid in tids)
+
+
+def _close_cursor(cursor: duckdb.DuckDBPyConnection) -> None:
+    with contextlib.suppress(duckdb.Error):
+        cursor.close()
 
 
 def keyword_index_path(data_dir: Path) -> Path:

@@ -218,6 +218,10 @@ class KeywordStore:
     def stale_ratio(self) -> float:
         return self._call(lambda index: index.stale_ratio())
 
+    def open_cursors(self) -> int:
+        """Reader cursors open now (bounded by the live threads plus a small pool; the leak test)."""
+        return self._index.open_cursors()
+
     def stats(self) -> dict[str, float]:
         return self._call(lambda index: index.stats())
 
