@@ -19,7 +19,14 @@ from contextlib import contextmanager
 
 from engine.config import GardenerSettings
 from engine.gardener import duplicates, layout, misplaced, names, stale
-from engine.gardener.inputs import FileInfo, LeadVectors, read_catalog, with_vectors, without_vectors
+from engine.gardener.inputs import (
+    FileInfo,
+    LeadVectors,
+    bodies,
+    read_catalog,
+    with_vectors,
+    without_vectors,
+)
 from engine.gardener.model import Finding, FolderReport, summarise
 from engine.indexing.catalog import Catalog
 from engine.roots import Roots
@@ -90,11 +97,14 @@ class Gardener:
         timings: dict[str, float],
     ) -> list[Finding]:
         """Near-duplicates, versions and misplaced files, from the stored vectors."""
+        store = self._vectors()
         with _timed(timings, "vectors"):
-            inputs = with_vectors(files, self._vectors(), target)
+            inputs = with_vectors(files, store, target)
         copies = {p for f in exact for p in f.paths if p != f.keep}
         with _timed(timings, "near"):
-            found = duplicates.similar_groups(inputs, s.near_duplicate_cosine, copies)
+            found = duplicates.similar_groups(
+                inputs, s.near_duplicate_cosine, copies, lambda chosen: bodies(chosen, store)
+            )
         with _timed(timings, "misplaced"):
             found += misplaced.misplaced(inputs, s.misplaced_margin, s.misplaced_min_cosine)
         return found

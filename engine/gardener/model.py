@@ -67,6 +67,7 @@ class Evidence:
     modified: float | None = None
     score: float | None = None  # a similarity, where the finding rests on one
     note: str = ""
+    confident: bool = True  # a fix comes with this file's operation ticked only when True
 
 
 @dataclass(frozen=True)
