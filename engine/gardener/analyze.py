@@ -27,7 +27,7 @@ from engine.gardener.inputs import (
     with_vectors,
     without_vectors,
 )
-from engine.gardener.model import Finding, FolderReport, summarise
+from engine.gardener.model import Finding, FolderReport, pending_note, summarise
 from engine.indexing.catalog import Catalog
 from engine.roots import Roots
 
@@ -85,7 +85,15 @@ class Gardener:
         self.timings = timings
         severity, headline, counts = summarise(findings)
         return FolderReport(
-            target, severity, headline, counts, findings, self._now(), len(files.files), tree.truncated
+            target,
+            severity,
+            headline,
+            counts,
+            findings,
+            self._now(),
+            len(files.files),
+            tree.truncated,
+            pending_note(catalogued.waiting),
         )
 
     def _similar(

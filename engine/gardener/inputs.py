@@ -44,6 +44,7 @@ class FileInfo:
 class Catalogued:
     files: list[FileInfo]
     digest: str  # changes whenever anything the vector-based checks depend on changes
+    waiting: int = 0  # files not yet understood: still queued, or their vectors not written yet
 
 
 @dataclass(frozen=True)
@@ -70,13 +71,14 @@ def read_catalog(catalog: Catalog, folder: str, limit: int) -> Catalogued:
         under_params(folder),
     ).fetchall()
     kept = [r for r in rows if r[8] in ("done", "skipped")]
+    waiting = sum(1 for r in rows if r[8] not in ("done", "skipped", "failed") or r[11] == "pending")
     files = []
     for path, name, size, mtime, hash_, sense, doc_type, chunks, *_ in kept:
         path = from_store(path)
         files.append(
             FileInfo(path, from_store(name), parent(path), size, mtime, hash_, sense, doc_type, chunks or 0)
         )
-    return Catalogued(files, hashlib.blake2b(repr(kept).encode(), digest_size=16).hexdigest())
+    return Catalogued(files, hashlib.blake2b(repr(kept).encode(), digest_size=16).hexdigest(), waiting)
 
 
 def parent(path: str) -> str:

@@ -43,10 +43,10 @@ function treeNode(node, top, depth) {
       bar(node.score, top));
   }
   const children = h("ul.map-children", {}, ...node.children.map((c) => treeNode(c, top, depth + 1)));
-  return h("li.map-folder", { "data-testid": "map-folder" },
-    h("details", { open: depth < 2 },
-      h("summary", { style: `background: ${shade(node.score, top)}` }, h("span.grow", {}, `📁 ${node.name}`), bar(node.score, top)),
-      children));
+  // CSSOM, never a style attribute: the page's CSP (style-src 'self') drops inline style attributes.
+  const summary = h("summary", {}, h("span.grow", {}, `📁 ${node.name}`), bar(node.score, top));
+  summary.style.background = shade(node.score, top);
+  return h("li.map-folder", { "data-testid": "map-folder" }, h("details", { open: depth < 2 }, summary, children));
 }
 
 /** Slice-and-dice treemap: each level splits its box along the longer side, areas ∝ size (≥ 1). */
