@@ -24,7 +24,14 @@ from collections.abc import Callable
 
 from engine.gardener import images, resemble
 from engine.gardener.inputs import FileInfo, Inputs
-from engine.gardener.keep import copy_marked, folder_label, to_keep, transient_folder, why_removed
+from engine.gardener.keep import (
+    common_folder,
+    copy_marked,
+    folder_label,
+    to_keep,
+    transient_folder,
+    why_removed,
+)
 from engine.gardener.model import SEVERITY, Evidence, Finding
 from engine.gardener.similar import similar_pairs
 
@@ -173,7 +180,7 @@ def _confidence(m: FileInfo, keep: FileInfo, score: float, versions: bool) -> tu
     """Whether trashing `m` is certain enough to come ticked, and the words that say why (not)."""
     if m is keep:
         return True, ""
-    marked = transient_folder(m.path) is not None or copy_marked(m.name)
+    marked = transient_folder(m.path, common_folder([m, keep])) is not None or copy_marked(m.name)
     if score >= SURE and (marked or score >= 0.97):
         return True, f"{score:.0%} of the text shared; {why_removed(m, keep)}"
     what = "an older revision" if versions else "a close copy"
@@ -200,7 +207,9 @@ def _image_findings(inputs: Inputs, skip: set[str]) -> list[Finding]:
         for m in members:
             bits = images.distance(by_path[keep.path], by_path[m.path])
             sure = bits <= 1 and m is not keep
-            why = f"the same picture ({bits} of 64 bits differ)" + ("" if sure else ": check it before trashing")
+            why = f"the same picture ({bits} of 64 bits differ)" + (
+                "" if sure else ": check it before trashing"
+            )
             judged[m.path] = (1 - bits / 64, sure or m is keep, why)
         findings.append(
             Finding(

@@ -88,7 +88,9 @@ def _trash_copies(finding: Finding, keep: set[str]) -> list[Op]:
             continue
         sure = e.confident or picked != finding.keep
         why = e.note if picked == finding.keep else f"copy in {folder_label(e.path)}; you chose which to keep"
-        ops.append(_op("delete", e.path, reason=f"{finding.title}: keeping {kept}; this is the {why}", ticked=sure))
+        ops.append(
+            _op("delete", e.path, reason=f"{finding.title}: keeping {kept}; this is the {why}", ticked=sure)
+        )
     return ops
 
 

@@ -56,7 +56,7 @@ def fingerprint(path: str, content_hash: str | None) -> Print | None:
             width, height = image.size
             image.draft("L", (64, 64))
             small = image.convert("L").resize((9, 8), Image.Resampling.BILINEAR)
-            pixels = list(small.getdata())
+            pixels = small.tobytes()  # one byte per grey pixel, row by row
     except Exception as error:  # a broken or exotic file is not a finding
         log.debug("no fingerprint for an image: %s", type(error).__name__)
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -71,7 +72,7 @@ def read_catalog(catalog: Catalog, folder: str, limit: int) -> Catalogued:
         under_params(folder),
     ).fetchall()
     kept = [r for r in rows if r[8] in ("done", "skipped")]
-    waiting = sum(1 for r in rows if r[8] not in ("done", "skipped", "failed") or r[11] == "pending")
+    waiting = _waiting(cursor, folder)
     files = []
     for path, name, size, mtime, hash_, sense, doc_type, chunks, *_ in kept:
         path = from_store(path)
@@ -79,6 +80,22 @@ def read_catalog(catalog: Catalog, folder: str, limit: int) -> Catalogued:
             FileInfo(path, from_store(name), parent(path), size, mtime, hash_, sense, doc_type, chunks or 0)
         )
     return Catalogued(files, hashlib.blake2b(repr(kept).encode(), digest_size=16).hexdigest(), waiting)
+
+
+def _waiting(cursor: sqlite3.Cursor, folder: str) -> int:
+    """Files under `folder` not yet understood: queued for indexing, or indexed without their vectors."""
+    files = (
+        f"SELECT path FROM files WHERE {under_clause()} "
+        "AND (semantic = 'pending' OR status NOT IN ('done', 'skipped', 'failed'))"
+    )
+    has_queue = cursor.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'queue'"
+    ).fetchone()
+    if not has_queue:
+        return int(cursor.execute(f"SELECT count(*) FROM ({files})", under_params(folder)).fetchone()[0])
+    queued = f"SELECT path FROM queue WHERE state = 'queued' AND action = 'index' AND {under_clause()}"
+    sql = f"SELECT count(*) FROM ({files} UNION {queued})"
+    return int(cursor.execute(sql, under_params(folder) * 2).fetchone()[0])
 
 
 def parent(path: str) -> str:

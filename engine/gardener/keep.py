@@ -23,13 +23,19 @@ TRANSIENT = frozenset(
     "scratch unsorted to-sort backup backups".split(" ")
 )
 _COPY_MARK = re.compile(
-    r"(?:\(\d+\)|(?:^|[\s_-])(?:copy|kopie|copie|backup|bak)(?:[\s_-]*\d+)?$|^(?:copy of|kopie van)\s)", re.IGNORECASE
+    r"(?:\(\d+\)|(?:^|[\s_-])(?:copy|kopie|copie|backup|bak)(?:[\s_-]*\d+)?$|^(?:copy of|kopie van)\s)",
+    re.IGNORECASE,
 )
 
 
-def transient_folder(path: str) -> str | None:
-    """The transient folder `path` lies in (its name as written), or None."""
-    for segment in reversed(os.path.dirname(path).split(os.sep)):
+def transient_folder(path: str, base: str = "") -> str | None:
+    """The transient folder `path` lies in below `base` (its name as written), or None. Only the
+    segments below `base` count: a root that happens to lie under /tmp makes nothing in it transient."""
+    folder = os.path.dirname(path)
+    below = (
+        folder[len(base) :] if base and (folder + os.sep).startswith(base.rstrip(os.sep) + os.sep) else folder
+    )
+    for segment in reversed(below.split(os.sep)):
         if segment.casefold() in TRANSIENT:
             return segment
     return None
@@ -40,13 +46,19 @@ def copy_marked(name: str) -> bool:
     return bool(_COPY_MARK.search(stem))
 
 
+def common_folder(members: list[FileInfo]) -> str:
+    """The deepest folder holding every member: what lies above it says nothing about any copy."""
+    return os.path.commonpath([os.path.dirname(m.path) for m in members]) if members else ""
+
+
 def to_keep(members: list[FileInfo], newest: bool = False) -> FileInfo:
     """The copy to keep among `members` (see the module's order)."""
+    base = common_folder(members)
 
     def rank(f: FileInfo) -> tuple[object, ...]:
         age = -(f.modified or 0.0) if newest else (f.modified or 0.0)
         return (
-            transient_folder(f.path) is not None,
+            transient_folder(f.path, base) is not None,
             copy_marked(f.name),
             is_unhelpful(f.name),
             age,
@@ -59,8 +71,9 @@ def to_keep(members: list[FileInfo], newest: bool = False) -> FileInfo:
 
 def why_removed(removed: FileInfo, kept: FileInfo) -> str:
     """What makes `removed` the copy to go, in words: "in Downloads", "a “(1)” copy", "older"…"""
-    place = transient_folder(removed.path)
-    if place and not transient_folder(kept.path):
+    base = common_folder([removed, kept])
+    place = transient_folder(removed.path, base)
+    if place and not transient_folder(kept.path, base):
         return f"it sits in {place}"
     if copy_marked(removed.name) and not copy_marked(kept.name):
         return "its name marks it as a copy"

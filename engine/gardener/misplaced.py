@@ -50,12 +50,20 @@ def misplaced(inputs: Inputs, margin: float, min_cosine: float) -> list[Finding]
         & (other - own >= margin)
         & (own <= typical[owns] - margin)
     )
+    base = os.path.commonpath(folders)
     findings = []
     for k in np.flatnonzero(flagged).tolist():
         target = folders[best[k]]
         theme = _theme([inputs.by_path[inputs.vector_paths[r]].name for r in rows_of[target]])
         findings.append(
-            _finding(inputs, int(rows[k]), folders[owns[k]], target, float(own[k]), float(other[k]), theme, margin)
+            _finding(
+                inputs,
+                int(rows[k]),
+                (folders[owns[k]], target, base),
+                (float(own[k]), float(other[k])),
+                theme,
+                margin,
+            )
         )
     return sorted(findings, key=lambda f: f.evidence[0].path)
 
@@ -95,17 +103,25 @@ def _theme(names: list[str]) -> list[str]:
 
 
 def _finding(
-    inputs: Inputs, row: int, folder: str, target: str, own: float, other: float, theme: list[str], margin: float
+    inputs: Inputs,
+    row: int,
+    where: tuple[str, str, str],
+    scores: tuple[float, float],
+    theme: list[str],
+    margin: float,
 ) -> Finding:
+    """`where`: its folder, the folder it belongs with, the folder checked; `scores`: own fit, other fit."""
+    (folder, target, base), (own, other) = where, scores
     info = inputs.by_path[inputs.vector_paths[row]]
     about = f" ({', '.join(theme)})" if theme else ""
-    sure = transient_folder(info.path) is not None or other - own >= 2 * margin
+    sure = transient_folder(info.path, base) is not None or other - own >= 2 * margin
     return Finding(
         "misplaced",
         SEVERITY["misplaced"],
         f"{info.name} belongs with {os.path.basename(target) or target}",
         f"It fits the files in {os.path.basename(target)}{about} as well as they fit together (similarity "
-        f"{other:.3f}) and fits the other files in {os.path.basename(folder) or folder} much less ({own:.3f}).",
+        f"{other:.3f}) and fits the other files in {os.path.basename(folder) or folder} much less "
+        f"({own:.3f}).",
         [
             Evidence(info.path, info.size, info.modified, round(own, 4), f"similarity to {folder}", sure),
             Evidence(target, None, None, round(other, 4), "the folder it belongs with"),

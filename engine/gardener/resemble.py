@@ -54,7 +54,9 @@ def prepare(text: str) -> Text:
     words = _WORD.findall(text.casefold())
     if len(words) < SHINGLE:
         return Text(words, frozenset({hash(tuple(words))} if words else ()))
-    return Text(words, frozenset(hash(tuple(words[i : i + SHINGLE])) for i in range(len(words) - SHINGLE + 1)))
+    return Text(
+        words, frozenset(hash(tuple(words[i : i + SHINGLE])) for i in range(len(words) - SHINGLE + 1))
+    )
 
 
 def resemblance(a: Text, b: Text) -> float:

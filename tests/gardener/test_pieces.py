@@ -53,7 +53,14 @@ def test_version_marks_are_stripped_down_to_one_stem():
 
 
 def test_unhelpful_names_are_recognised_and_helpful_ones_left_alone():
-    for name in ["scan_0042.pdf", "Document1.docx", "Untitled 3.txt", "untitled.txt", "12345.txt", "export_0.csv"]:
+    for name in [
+        "scan_0042.pdf",
+        "Document1.docx",
+        "Untitled 3.txt",
+        "untitled.txt",
+        "12345.txt",
+        "export_0.csv",
+    ]:
         assert is_unhelpful(name), name
     for name in ["invoice-acme.pdf", "scanner-manual.pdf", "Documentation.md", "img-of-lisbon.png"]:
         assert not is_unhelpful(name), name
