@@ -184,7 +184,8 @@ def run_personal(seeds: list[int], size: str) -> dict[int, Scores]:
             finally:
                 engine.close()
             print(
-                f"seed {seed}: {len(built.files)} files indexed and judged in {time.perf_counter() - started:.0f} s"
+                f"seed {seed}: {len(built.files)} files indexed and judged "
+                f"in {time.perf_counter() - started:.0f} s"
             )
     return out
 
