@@ -114,7 +114,8 @@ class Gardener:
                 inputs, s.near_duplicate_cosine, copies, lambda chosen: bodies(chosen, store)
             )
         with _timed(timings, "misplaced"):
-            found += misplaced.misplaced(inputs, s.misplaced_margin, s.misplaced_min_cosine)
+            copies |= {p for f in found for p in f.paths if p != f.keep}  # to the trash, not moved
+            found += misplaced.misplaced(inputs, s.misplaced_margin, s.misplaced_min_cosine, copies)
         return found
 
 

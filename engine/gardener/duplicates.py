@@ -42,6 +42,7 @@ _VERSION_TAILS = re.compile(
     re.IGNORECASE,
 )
 _COPY_OF = re.compile(r"^(?:copy of|kopie van)\s+", re.IGNORECASE)
+_COPY_TAILS = re.compile(r"(?:\s*\(\d+\)|[\s_-]*(?:copy|kopie|copie|backup|bak)(?:\s*\d+)?)$", re.IGNORECASE)
 VERSION_NEAR = 0.5  # resemblance two files of one name stem need to be versions of one document
 SURE = 0.9  # resemblance above which trashing the copy comes ticked
 STEM_GROUP = 30  # files of one stem compared by text even when their vectors are not close
@@ -50,10 +51,19 @@ Texts = Callable[[list[FileInfo]], dict[str, str]]
 
 def version_stem(name: str) -> str:
     """The name with copy and revision marks removed: `Report-final-v2 (1).docx` → `report.docx`."""
+    return _stripped(name, _VERSION_TAILS)
+
+
+def copy_stem(name: str) -> str:
+    """The name with only copy marks removed: `report v2 (1).docx` → `report v2.docx`."""
+    return _stripped(name, _COPY_TAILS)
+
+
+def _stripped(name: str, tails: re.Pattern[str]) -> str:
     stem, ext = os.path.splitext(name)
     stem = _COPY_OF.sub("", stem)
     while True:
-        shorter = _VERSION_TAILS.sub("", stem)
+        shorter = tails.sub("", stem)
         if shorter == stem or not shorter.strip(" _-."):
             break
         stem = shorter
@@ -148,12 +158,16 @@ def _components(links: list[tuple[FileInfo, FileInfo]]) -> list[list[FileInfo]]:
 
 
 def _text_finding(members: list[FileInfo], prepared: dict[str, resemble.Text]) -> Finding:
-    versions = len({version_stem(m.name) for m in members}) == 1
+    """A version group when the names differ by revision marks (draft, v2, final), else copies."""
+    versions = (
+        len({version_stem(m.name) for m in members}) == 1 and len({copy_stem(m.name) for m in members}) > 1
+    )
     keep = to_keep(members, newest=versions)
     judged = {}
     for m in members:
-        score = resemble.resemblance(prepared[keep.path], prepared[m.path])
-        judged[m.path] = (score, *_confidence(m, keep, score, versions))
+        a, b = prepared[keep.path], prepared[m.path]
+        score = resemble.resemblance(a, b)
+        judged[m.path] = (score, *_confidence(m, keep, (score, resemble.judge(a, b).same), versions))
     low = min(s for s, _, _ in judged.values())
     if versions:
         return Finding(
@@ -176,12 +190,17 @@ def _text_finding(members: list[FileInfo], prepared: dict[str, resemble.Text]) -
     )
 
 
-def _confidence(m: FileInfo, keep: FileInfo, score: float, versions: bool) -> tuple[bool, str]:
-    """Whether trashing `m` is certain enough to come ticked, and the words that say why (not)."""
+def _confidence(
+    m: FileInfo, keep: FileInfo, evidence: tuple[float, bool], versions: bool
+) -> tuple[bool, str]:
+    """Whether trashing `m` is certain enough to come ticked, and the words that say why (not): a copy
+    marked as one (in Downloads, named "(1)") that is the same document as the one kept, a revision at
+    `SURE`, or any copy at 0.97."""
     if m is keep:
         return True, ""
+    score, same = evidence
     marked = transient_folder(m.path, common_folder([m, keep])) is not None or copy_marked(m.name)
-    if score >= SURE and (marked or score >= 0.97):
+    if score >= 0.97 or (marked and (score >= SURE if versions else same)):
         return True, f"{score:.0%} of the text shared; {why_removed(m, keep)}"
     what = "an older revision" if versions else "a close copy"
     return False, f"{what} sharing {score:.0%} of the text: check it before trashing"
