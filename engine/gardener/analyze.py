@@ -73,7 +73,7 @@ class Gardener:
                 self._memo[target] = (key, similar)
         findings: list[Finding] = [*exact, *similar]
         with _timed(timings, "names"):
-            findings += names.unhelpful_names(files)
+            findings += names.unhelpful_names(files, lambda chosen: bodies(chosen, self._vectors()))
         with _timed(timings, "stale"):
             findings += stale.stale_large(files, s.large_file_mb, s.stale_days, self._now())
         with _timed(timings, "clutter"):

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 
-from engine.gardener.inputs import Inputs
+from engine.gardener.inputs import FileInfo, Inputs
 from engine.gardener.model import SEVERITY, Evidence, Finding
 
 _UNHELPFUL = re.compile(
@@ -50,22 +51,27 @@ def is_unhelpful(name: str) -> bool:
     return not is_conventional(name) and bool(_UNHELPFUL.fullmatch(stem))
 
 
-def proposed_name(name: str, sense: str | None) -> str | None:
-    """A name from the sense's leading meaningful words, keeping the extension; None unless it reads as
-    a name (two to six words of letters, one number allowed) and is not itself unhelpful."""
-    if not sense:
-        return None
-    text = re.sub(r"^\s*\[[^\]]*\]\s*", "", sense)  # the "[doc_type]" prefix
+def proposed_name(name: str, sense: str | None, text: str = "") -> str | None:
+    """A name from the file's own title (its first line, when that is short) or else from the sense's
+    first sentence, keeping the extension; None unless it reads as a name (two to six words of letters,
+    one number allowed) and is not itself unhelpful."""
+    first_line = text.strip().split("\n", 1)[0] if text.strip() else ""
+    for source in (
+        first_line if len(first_line.split()) <= 2 * MAX_WORDS else "",
+        _first_sentence(name, sense),
+    ):
+        words = [w.lower() for w in re.findall(r"[^\W_]+", source) if w.casefold() not in _STOP][:MAX_WORDS]
+        slug = "-".join(words)
+        if _reads_as_a_name(words) and not is_unhelpful(slug):
+            return slug[:80] + os.path.splitext(name)[1].lower()
+    return None
+
+
+def _first_sentence(name: str, sense: str | None) -> str:
+    text = re.sub(r"^\s*\[[^\]]*\]\s*", "", sense or "")  # the "[doc_type]" prefix
     if text.casefold().startswith(name.casefold() + ":"):  # the extractive sense names the file first
         text = text[len(name) + 1 :]
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    words = [w.lower() for w in re.findall(r"[^\W_]+", first) if w.casefold() not in _STOP][:MAX_WORDS]
-    if not _reads_as_a_name(words):
-        return None
-    slug = "-".join(words)
-    if is_unhelpful(slug):
-        return None
-    return slug[:80] + os.path.splitext(name)[1].lower()
+    return re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
 
 
 _JUNK = frozenset("asdf qwerty lorem ipsum dolor test testing foo bar baz xxx tmp temp untitled".split())
@@ -80,12 +86,15 @@ def _reads_as_a_name(words: list[str]) -> bool:
     return len(real) >= 2 and len(real) + len(numbers) == len(words) and len(numbers) <= 1
 
 
-def unhelpful_names(inputs: Inputs) -> list[Finding]:
+def unhelpful_names(
+    inputs: Inputs, texts: Callable[[list[FileInfo]], dict[str, str]] | None = None
+) -> list[Finding]:
+    """`texts` gives the extracted text of the few files flagged, for their titles."""
+    flagged = [f for f in inputs.files if is_unhelpful(f.name)]
+    bodies = texts(flagged) if texts and flagged else {}
     findings = []
-    for f in inputs.files:
-        if not is_unhelpful(f.name):
-            continue
-        better = proposed_name(f.name, f.sense)
+    for f in flagged:
+        better = proposed_name(f.name, f.sense, bodies.get(f.path, ""))
         taken = better is not None and os.path.lexists(os.path.join(f.folder, better))
         if better and not taken:
             why = f"“{f.name}” says nothing about the file; its own text suggests “{better}”."

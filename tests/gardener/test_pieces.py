@@ -81,6 +81,13 @@ def test_a_camera_name_a_scanner_date_or_a_journal_day_is_conventional_not_unhel
         assert not is_unhelpful(name), name
 
 
+def test_a_short_first_line_of_the_text_is_the_title_a_name_comes_from():
+    text = "Letter to the council\nDear Sir or Madam, I am writing about the street light."
+    assert proposed_name("Document1.docx", "Document1.docx: Letter to the council Dear Sir or", text) == (
+        "letter-council.docx"
+    )
+
+
 def test_no_name_is_suggested_unless_it_reads_clearly_better_than_the_old_one():
     assert proposed_name("Document3.txt", "Document3.txt: asdf asdf.") is None
     assert proposed_name("export_0.csv", "export_0.csv: id,value 0,0.0437 1") is None
