@@ -3,9 +3,13 @@
 The operations go through the same `propose_plan` as the agent's proposals (validation on a virtual
 tree, a draft with fingerprints), so a Gardener fix is reviewed in the plan card, applied
 transactionally and undone like any other plan. Duplicates go to SenseTree's trash keeping the
-newest copy or the one the person picked; misplaced files move to the folder they belong with;
-unhelpful names are renamed from the sense; empty folders and stale large files go to the trash;
-a junk drawer's loose files are grouped into subfolders by kind. Deep nesting has no automatic fix.
+filed copy (engine/gardener/keep.py) or the one the person picked; misplaced files move to the folder
+they belong with; unhelpful names are renamed from the file's title or sense; empty folders and stale
+large files go to the trash; a junk drawer's loose files are grouped into subfolders by kind. Deep
+nesting has no automatic fix.
+
+Each operation carries `ticked`: only what the finding is sure of comes ticked (its evidence says
+`confident`); the rest is listed unticked with the reason why, after the sure lines.
 """
 
 from __future__ import annotations
