@@ -237,8 +237,9 @@ def judge(args: argparse.Namespace) -> None:
     for n, seed in enumerate(seeds):
         table(f"personal folder, seed {seed} ({args.size})", per_seed[seed])
         (calibration if n < args.calibrate else held_out).merge(per_seed[seed])
-    table(f"calibration seeds {seeds[: args.calibrate]}", calibration)
-    table(f"held-out seeds {seeds[args.calibrate :]}", held_out)
+    if seeds:
+        table(f"calibration seeds {seeds[: args.calibrate]}", calibration)
+        table(f"held-out seeds {seeds[args.calibrate :]}", held_out)
     if args.scifact:
         table(
             f"SciFact near-duplicate set ({args.bases} bases, {args.distractors} others)",

@@ -54,7 +54,9 @@ def test_a_fix_ticks_only_its_sure_lines_and_the_map_shades_under_the_csp(tmp_pa
     try:
         page, errors = open_page(browser, server.url, height=1000)
         violations: list[str] = []
-        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+        page.on(
+            "console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None
+        )
         page.get_by_test_id("nav-tidy").click()
         page.get_by_test_id("tidy-root").first.click()
         headline = page.get_by_test_id("tidy-headline")
