@@ -6,8 +6,9 @@ about the same thing, and so are ten meeting notes written from one template. On
 they are the same document. Two measures, over word 3-shingles of the normalised text (ligatures
 unfolded, words re-joined across hyphenated line breaks, case folded — what a re-saved PDF changes):
 
-* **resemblance** (Jaccard of the shingle sets) — an edited copy keeps most shingles, a copy with a
-  line appended or a page header added keeps nearly all;
+* **resemblance** (Jaccard of the shingle sets) — an edited copy keeps most shingles; or, length-aware,
+  **containment** — a copy with a line appended or a page header and footer added holds nearly all
+  of the other's shingles, and is not much longer (an excerpt is not a copy);
 * **slot changes** — where a difference replaces a number, a date or a month by another one, the
   files are records of one template (a series), not copies: the figures are what makes each record
   what it is. A difference in the last few words of a long text (a "printed on" or "downloaded on"
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 SHINGLE = 3
 NEAR = 0.8  # resemblance a long text needs to count as the same document (bench/gardener.py calibrates)
 SHORT = 40  # below this many words the bar rises towards 1
+CONTAINED = 0.9  # ... or this share of the shorter text's phrases inside the longer,
+LENGTH_RATIO = 0.75  # when the shorter is at least this share of the longer (an excerpt is no copy)
 EDGE = 12  # words at the end of a long text where copying adds a footer
 _WORD = re.compile(r"\w+")
 _HYPHEN_BREAK = re.compile(r"(\w)-\s*\n\s*(\w)")
@@ -66,6 +69,14 @@ def resemblance(a: Text, b: Text) -> float:
     return shared / (len(a.shingles) + len(b.shingles) - shared)
 
 
+def containment(a: Text, b: Text) -> float:
+    """The share of the shorter text's shingles found in the longer: 1.0 when one is the other plus a
+    header, a footer or an added line."""
+    if not a.shingles or not b.shingles:
+        return 0.0
+    return len(a.shingles & b.shingles) / min(len(a.shingles), len(b.shingles))
+
+
 def required(words: int, near: float = NEAR) -> float:
     """The resemblance a text of `words` words needs: `near` for long texts, rising to 0.95 for short."""
     if words >= SHORT:
@@ -93,7 +104,9 @@ def judge(a: Text, b: Text, near: float = NEAR) -> Verdict:
     bar = required(min(len(a.words), len(b.words)), near)
     if not a.words or not b.words:
         return Verdict(False, 0.0, "no extracted text to compare")
-    if score < bar:
+    contained = containment(a, b)
+    ratio = min(len(a.words), len(b.words)) / max(len(a.words), len(b.words))
+    if score < bar and not (contained >= max(bar, CONTAINED) and ratio >= LENGTH_RATIO):
         return Verdict(False, score, f"the texts share {score:.0%} of their phrases (needs {bar:.0%})")
     slots = slot_changes(a, b)
     if slots:
