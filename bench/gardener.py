@@ -5,6 +5,10 @@ python bench/gardener.py near        near-duplicate precision/recall per thresho
                                      packaged MiniLM model, so chunk #0 is exactly what the product stores
 python bench/gardener.py background  one background pass over a 50,000-file tree (files on disk, catalog
                                      rows and stored vectors written directly), timed, counting embeddings
+python bench/gardener.py judge       precision/recall per finding kind and of each fix's ticked operations
+                                     on the labelled personal folder (--seeds; the first --calibrate of
+                                     them are the ones the rules were looked at on, the rest held out) and
+                                     on the SciFact near-duplicate set (--scifact); bench/gardener_judge.py
 python bench/gardener.py tree        the meaning map on SciFact train: the whole corpus (every train query's
                                      relevant abstracts among them; --docs N for a subset) laid into
                                      generated topic folders (two-level k-means of their embeddings); how
@@ -224,11 +228,34 @@ def tree(args: argparse.Namespace) -> None:
     print(f"relevant subfolder among the top 3 sub-branches of the top 3 branches: {leaf_ok / n:.3f}")
 
 
+def judge(args: argparse.Namespace) -> None:
+    from gardener_judge import Scores, run_personal, run_scifact, table
+
+    seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
+    per_seed = run_personal(seeds, args.size)
+    calibration, held_out = Scores(), Scores()
+    for n, seed in enumerate(seeds):
+        table(f"personal folder, seed {seed} ({args.size})", per_seed[seed])
+        (calibration if n < args.calibrate else held_out).merge(per_seed[seed])
+    if seeds:
+        table(f"calibration seeds {seeds[: args.calibrate]}", calibration)
+        table(f"held-out seeds {seeds[args.calibrate :]}", held_out)
+    if args.scifact:
+        table(
+            f"SciFact near-duplicate set ({args.bases} bases, {args.distractors} others)",
+            run_scifact(args.data, args.bases, args.distractors),
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("part", choices=["near", "background", "tree"])
+    parser.add_argument("part", choices=["near", "background", "tree", "judge"])
+    parser.add_argument("--seeds", default="0,1,2,3", help="judge: personal folder seeds")
+    parser.add_argument("--calibrate", type=int, default=2, help="judge: how many of the seeds calibrate")
+    parser.add_argument("--size", choices=["full", "small"], default="full")
+    parser.add_argument("--scifact", action="store_true", help="judge: also the SciFact near-duplicate set")
     parser.add_argument("--data", type=Path, default=DEFAULT_SCIFACT)
     parser.add_argument("--bases", type=int, default=100)
     parser.add_argument("--distractors", type=int, default=300)
@@ -241,7 +268,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=50)
     parser.add_argument("--profile", type=Path, help="background: cProfile the first pass into this file")
     args = parser.parse_args()
-    {"near": near, "background": background, "tree": tree}[args.part](args)
+    {"near": near, "background": background, "tree": tree, "judge": judge}[args.part](args)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ def report_lines(report: FolderReport) -> list[str]:
     lines = [f"{report.path}: {report.severity.upper()} — {report.headline} ({report.files} indexed files)"]
     if report.truncated:
         lines.append("  (the folder listing stopped at the entries cap; empty folders were not checked)")
+    lines.extend(f"  ({note})" for note in report.pending)
     for kind, label in LABELS.items():
         group = [f for f in report.findings if f.kind == kind]
         if not group:

@@ -19,8 +19,15 @@ from contextlib import contextmanager
 
 from engine.config import GardenerSettings
 from engine.gardener import duplicates, layout, misplaced, names, stale
-from engine.gardener.inputs import FileInfo, LeadVectors, read_catalog, with_vectors, without_vectors
-from engine.gardener.model import Finding, FolderReport, summarise
+from engine.gardener.inputs import (
+    FileInfo,
+    LeadVectors,
+    bodies,
+    read_catalog,
+    with_vectors,
+    without_vectors,
+)
+from engine.gardener.model import Finding, FolderReport, pending_note, summarise
 from engine.indexing.catalog import Catalog
 from engine.roots import Roots
 
@@ -66,7 +73,7 @@ class Gardener:
                 self._memo[target] = (key, similar)
         findings: list[Finding] = [*exact, *similar]
         with _timed(timings, "names"):
-            findings += names.unhelpful_names(files)
+            findings += names.unhelpful_names(files, lambda chosen: bodies(chosen, self._vectors()))
         with _timed(timings, "stale"):
             findings += stale.stale_large(files, s.large_file_mb, s.stale_days, self._now())
         with _timed(timings, "clutter"):
@@ -78,7 +85,15 @@ class Gardener:
         self.timings = timings
         severity, headline, counts = summarise(findings)
         return FolderReport(
-            target, severity, headline, counts, findings, self._now(), len(files.files), tree.truncated
+            target,
+            severity,
+            headline,
+            counts,
+            findings,
+            self._now(),
+            len(files.files),
+            tree.truncated,
+            pending_note(catalogued.waiting),
         )
 
     def _similar(
@@ -90,13 +105,17 @@ class Gardener:
         timings: dict[str, float],
     ) -> list[Finding]:
         """Near-duplicates, versions and misplaced files, from the stored vectors."""
+        store = self._vectors()
         with _timed(timings, "vectors"):
-            inputs = with_vectors(files, self._vectors(), target)
+            inputs = with_vectors(files, store, target)
         copies = {p for f in exact for p in f.paths if p != f.keep}
         with _timed(timings, "near"):
-            found = duplicates.similar_groups(inputs, s.near_duplicate_cosine, copies)
+            found = duplicates.similar_groups(
+                inputs, s.near_duplicate_cosine, copies, lambda chosen: bodies(chosen, store)
+            )
         with _timed(timings, "misplaced"):
-            found += misplaced.misplaced(inputs, s.misplaced_margin, s.misplaced_min_cosine)
+            copies |= {p for f in found for p in f.paths if p != f.keep}  # to the trash, not moved
+            found += misplaced.misplaced(inputs, s.misplaced_margin, s.misplaced_min_cosine, copies)
         return found
 
 

@@ -3,9 +3,13 @@
 The operations go through the same `propose_plan` as the agent's proposals (validation on a virtual
 tree, a draft with fingerprints), so a Gardener fix is reviewed in the plan card, applied
 transactionally and undone like any other plan. Duplicates go to SenseTree's trash keeping the
-newest copy or the one the person picked; misplaced files move to the folder they belong with;
-unhelpful names are renamed from the sense; empty folders and stale large files go to the trash;
-a junk drawer's loose files are grouped into subfolders by kind. Deep nesting has no automatic fix.
+filed copy (engine/gardener/keep.py) or the one the person picked; misplaced files move to the folder
+they belong with; unhelpful names are renamed from the file's title or sense; empty folders and stale
+large files go to the trash; a junk drawer's loose files are grouped into subfolders by kind. Deep
+nesting has no automatic fix.
+
+Each operation carries `ticked`: only what the finding is sure of comes ticked (its evidence says
+`confident`); the rest is listed unticked with the reason why, after the sure lines.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.errors import InvalidInput
+from engine.gardener.keep import folder_label
 from engine.gardener.layout import Lister
 from engine.gardener.model import LABELS, SINGULAR, Finding, FolderReport
 from engine.indexing.crawl import is_junk_file_name
@@ -48,6 +53,7 @@ def fix_plan(
     ops: list[Op] = []
     for finding in findings:
         ops.extend(_operations(finding, chosen, lister))
+    ops.sort(key=lambda op: not op["ticked"])  # the sure lines first, then those to check (stable)
     if not ops:
         raise InvalidInput(f"The {LABELS[kind]} in {report.path} have no automatic fix; tidy them by hand.")
     what = LABELS[kind] if len(findings) > 1 else SINGULAR[kind]
@@ -57,24 +63,39 @@ def fix_plan(
 def _operations(finding: Finding, keep: set[str], lister: Lister) -> list[Op]:
     kind = finding.kind
     if kind in ("duplicate", "near_duplicate", "version"):
-        picked = next((p for p in finding.paths if p in keep), finding.keep)
-        return [
-            _op("delete", p, reason=f"{finding.title}; keeping {os.path.basename(picked or '')}")
-            for p in finding.paths
-            if p != picked
-        ]
+        return _trash_copies(finding, keep)
     if kind == "misplaced" and finding.target:
         source = finding.paths[0]
         target = os.path.join(finding.target, os.path.basename(source))
-        return [] if os.path.lexists(target) else [_op("move", source, target, finding.why)]
+        sure = finding.evidence[0].confident
+        return [] if os.path.lexists(target) else [_op("move", source, target, finding.why, sure)]
     if kind == "unhelpful_name" and finding.target:
         source = finding.paths[0]
-        return [_op("rename", source, os.path.join(os.path.dirname(source), finding.target), finding.why)]
+        new = os.path.join(os.path.dirname(source), finding.target)
+        return [_op("rename", source, new, finding.why, finding.evidence[0].confident)]
     if kind in ("empty_folder", "stale_large"):
         return [_op("delete", finding.paths[0], reason=finding.why)]
     if kind == "clutter":
         return _grouping(finding.paths[0], lister)
     return []
+
+
+def _trash_copies(finding: Finding, keep: set[str]) -> list[Op]:
+    """Trash every copy but the one kept; each reason names both folders. A copy comes ticked only when
+    the finding is sure of it (and the person did not pick another copy to keep than the one the
+    finding chose, in which case the person's choice is the reason)."""
+    picked = next((p for p in finding.paths if p in keep), finding.keep) or finding.paths[0]
+    kept = f"{os.path.basename(picked)} in {folder_label(picked)}"
+    ops = []
+    for e in finding.evidence:
+        if e.path == picked:
+            continue
+        sure = e.confident or picked != finding.keep
+        why = e.note if picked == finding.keep else f"copy in {folder_label(e.path)}; you chose which to keep"
+        ops.append(
+            _op("delete", e.path, reason=f"{finding.title}: keeping {kept}; this is the {why}", ticked=sure)
+        )
+    return ops
 
 
 def _grouping(folder: str, lister: Lister) -> list[Op]:
@@ -101,8 +122,8 @@ def _group_of(name: str) -> str:
     return next((group for group, exts in GROUPS.items() if ext in exts), "Other")
 
 
-def _op(kind: str, old: str | None, new: str | None = None, reason: str = "") -> Op:
-    op: Op = {"kind": kind, "reason": reason}
+def _op(kind: str, old: str | None, new: str | None = None, reason: str = "", ticked: bool = True) -> Op:
+    op: Op = {"kind": kind, "reason": reason, "ticked": ticked}
     if old is not None:
         op["old_path"] = old
     if new is not None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -23,6 +25,8 @@ from engine.indexing.pathtext import from_store
 class LeadVectors(Protocol):
     def lead_vectors(self, scope: str | None = None) -> tuple[list[str], np.ndarray]: ...
 
+    def texts(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]: ...
+
 
 @dataclass(frozen=True)
 class FileInfo:
@@ -34,12 +38,14 @@ class FileInfo:
     hash: str | None
     sense: str | None
     doc_type: str | None
+    chunks: int = 0  # stored chunks: how much text the index holds for the file
 
 
 @dataclass(frozen=True)
 class Catalogued:
     files: list[FileInfo]
     digest: str  # changes whenever anything the vector-based checks depend on changes
+    waiting: int = 0  # files not yet understood: still queued, or their vectors not written yet
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,7 @@ class Inputs:
     vectors: np.ndarray  # unit rows
 
 
-_COLUMNS = "path, name, size, mtime, hash, sense, doc_type, status, indexed_at, embed_model, semantic"
+_COLUMNS = "path, name, size, mtime, hash, sense, doc_type, chunks, status, indexed_at, embed_model, semantic"
 
 
 def read_catalog(catalog: Catalog, folder: str, limit: int) -> Catalogued:
@@ -65,12 +71,31 @@ def read_catalog(catalog: Catalog, folder: str, limit: int) -> Catalogued:
         f"SELECT {_COLUMNS} FROM files WHERE {under_clause()} ORDER BY path LIMIT {int(limit)}",
         under_params(folder),
     ).fetchall()
-    kept = [r for r in rows if r[7] in ("done", "skipped")]
+    kept = [r for r in rows if r[8] in ("done", "skipped")]
+    waiting = _waiting(cursor, folder)
     files = []
-    for path, name, size, mtime, hash_, sense, doc_type, *_ in kept:
+    for path, name, size, mtime, hash_, sense, doc_type, chunks, *_ in kept:
         path = from_store(path)
-        files.append(FileInfo(path, from_store(name), parent(path), size, mtime, hash_, sense, doc_type))
-    return Catalogued(files, hashlib.blake2b(repr(kept).encode(), digest_size=16).hexdigest())
+        files.append(
+            FileInfo(path, from_store(name), parent(path), size, mtime, hash_, sense, doc_type, chunks or 0)
+        )
+    return Catalogued(files, hashlib.blake2b(repr(kept).encode(), digest_size=16).hexdigest(), waiting)
+
+
+def _waiting(cursor: sqlite3.Cursor, folder: str) -> int:
+    """Files under `folder` not yet understood: queued for indexing, or indexed without their vectors."""
+    files = (
+        f"SELECT path FROM files WHERE {under_clause()} "
+        "AND (semantic = 'pending' OR status NOT IN ('done', 'skipped', 'failed'))"
+    )
+    has_queue = cursor.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'queue'"
+    ).fetchone()
+    if not has_queue:
+        return int(cursor.execute(f"SELECT count(*) FROM ({files})", under_params(folder)).fetchone()[0])
+    queued = f"SELECT path FROM queue WHERE state = 'queued' AND action = 'index' AND {under_clause()}"
+    sql = f"SELECT count(*) FROM ({files} UNION {queued})"
+    return int(cursor.execute(sql, under_params(folder) * 2).fetchone()[0])
 
 
 def parent(path: str) -> str:
@@ -94,3 +119,27 @@ def with_vectors(files: list[FileInfo], store: LeadVectors, folder: str) -> Inpu
 def without_vectors(files: list[FileInfo]) -> Inputs:
     """`files` for the checks that need no vectors (exact duplicates, names, stale files)."""
     return Inputs(files, {f.path: f for f in files}, [], np.zeros((0, 0), np.float32))
+
+
+MAX_CHUNKS = 12  # text read per compared file: enough to tell copies from a series, bounded for big files
+
+
+def bodies(files: list[FileInfo], store: LeadVectors) -> dict[str, str]:
+    """The extracted text the index keeps for `files` (their first `MAX_CHUNKS` chunks), without the
+    sense chunk #0 carries in front: what two files *say*, for the textual duplicate check. A file
+    catalogued by name only has no body (an empty string)."""
+    keys = [(f.path, i) for f in files for i in range(max(1, min(f.chunks, MAX_CHUNKS)))]
+    stored = store.texts(keys) if keys else {}
+    out = {}
+    for f in files:
+        lead = stored.get((f.path, 0), "")
+        head = f"[{f.doc_type}] {f.sense or ''}".strip()
+        if lead.startswith(head) and lead[len(head) : len(head) + 2] == "\n\n":
+            lead = lead[len(head) + 2 :]
+        elif "\n\n" in lead:
+            lead = lead.split("\n\n", 1)[1]
+        else:
+            lead = ""  # "[doc_type] name": nothing was extracted
+        rest = [stored.get((f.path, i), "") for i in range(1, max(1, min(f.chunks, MAX_CHUNKS)))]
+        out[f.path] = "\n".join([lead, *rest]).strip()
+    return out

@@ -1,64 +1,152 @@
-"""Misplaced files: a file whose stored sense vector (chunk #0) is much closer to another folder's
-centroid than to its own folder's (its own centroid computed without it, so a file cannot vouch for
-itself). Only folders with at least `MIN_FOLDER` indexed files have a centroid worth trusting."""
+"""Misplaced files: a file whose stored sense vector (chunk #0) fits another folder's theme as well as
+the files filed there do, and fits its own folder clearly worse than the files filed with it
+(issue 29: a passport form "belonged with" rent receipts at similarity 0.33).
+
+Every figure is leave-one-out (a file cannot vouch for itself) and relative to the folders themselves,
+so it holds on tight and on loose folders alike: a folder's *typical fit* is the median similarity of
+its files to the centroid of the others. A file is misplaced when
+
+* its similarity to the other folder is at least `min_cosine` and within `margin` of that folder's
+  typical fit (it fits there about as well as the files filed there);
+* it beats its own folder's fit by `margin`, and its own fit is `margin` below its folder's typical fit
+  — unless it sits in a transient place (Downloads, Desktop…), which has no theme to fit and is never
+  a destination;
+* it has extracted text (a name-only file's vector says nothing about where it belongs), and it is not
+  a copy a duplicate fix trashes.
+
+The finding names the other folder's theme (the words its file names share). A move comes ticked only
+when the file sits in a transient place (Downloads, Desktop…) or the evidence is twice the margin."""
 
 from __future__ import annotations
 
 import os
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 
 import numpy as np
 
+from engine.gardener.images import is_image
 from engine.gardener.inputs import Inputs
+from engine.gardener.keep import folder_label, transient_folder
 from engine.gardener.model import SEVERITY, Evidence, Finding
 
 MIN_FOLDER = 3
 BLOCK = 4096  # files scored against every centroid at once
+NAME_ONLY = frozenset({"binary", None})
 
 
-def misplaced(inputs: Inputs, margin: float, min_cosine: float) -> list[Finding]:
+def misplaced(
+    inputs: Inputs, margin: float, min_cosine: float, copies: frozenset[str] | set[str] = frozenset()
+) -> list[Finding]:
+    """`copies` (the copies a duplicate fix trashes) are not proposed for a move."""
     rows_of: dict[str, list[int]] = defaultdict(list)
     for row, path in enumerate(inputs.vector_paths):
-        rows_of[inputs.by_path[path].folder].append(row)
-    folders = sorted(f for f, rows in rows_of.items() if len(rows) >= MIN_FOLDER)
-    if len(folders) < 2:
+        info = inputs.by_path[path]
+        if info.doc_type not in NAME_ONLY and not is_image(info.name):
+            rows_of[info.folder].append(row)
+    base = os.path.commonpath(list(rows_of)) if rows_of else ""
+    # A transient place (Downloads, Desktop) is no theme: its files are scored, never moved into it.
+    loose = {f for f in rows_of if transient_folder(os.path.join(f, "x"), base) is not None}
+    homes = sorted(f for f, rows in rows_of.items() if len(rows) >= MIN_FOLDER and f not in loose)
+    folders = homes + sorted(loose)
+    if not homes:
         return []
-    vectors = inputs.vectors
-    index = {f: k for k, f in enumerate(folders)}
     rows = np.array([r for f in folders for r in rows_of[f]])
-    own_of = np.array([index[f] for f in folders for _ in rows_of[f]])
-    sums = np.stack([vectors[rows_of[f]].sum(axis=0) for f in folders])
-    centroids = sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-9)
+    owns = np.array([k for k, f in enumerate(folders) for _ in rows_of[f]])
+    own, best, other = _scores(inputs.vectors, rows, owns, folders, rows_of, len(homes))
+    typical = np.array([np.median(own[owns == k]) if k < len(homes) else 1.0 for k in range(len(folders))])
+    filed = owns < len(homes)
+    flagged = (other >= np.maximum(min_cosine, typical[best] - margin)) & (
+        ~filed | ((other - own >= margin) & (own <= typical[owns] - margin))
+    )
     findings = []
-    for start in range(0, len(rows), BLOCK):
-        block, owns = rows[start : start + BLOCK], own_of[start : start + BLOCK]
-        v = vectors[block]
-        scores = v @ centroids.T  # each file against every centroid
-        dot = np.einsum("ij,ij->i", v, sums[owns])  # v · S_own
-        rest_norm = np.sqrt(np.maximum((sums[owns] ** 2).sum(axis=1) - 2 * dot + (v**2).sum(axis=1), 1e-18))
-        own = (dot - (v**2).sum(axis=1)) / rest_norm  # v · (S_own − v) / |S_own − v|: without itself
-        scores[np.arange(len(block)), owns] = -1.0
-        best = np.argmax(scores, axis=1)
-        other = scores[np.arange(len(block)), best]
-        for k in np.flatnonzero((other >= min_cosine) & (other - own >= margin)).tolist():
-            findings.append(
-                _finding(
-                    inputs, int(block[k]), folders[owns[k]], folders[best[k]], float(own[k]), float(other[k])
-                )
-            )
+    for k in np.flatnonzero(flagged).tolist():
+        if inputs.vector_paths[rows[k]] in copies:
+            continue
+        target = folders[best[k]]
+        theme = _theme([inputs.by_path[inputs.vector_paths[r]].name for r in rows_of[target]])
+        where = (folders[owns[k]], target, base)
+        findings.append(
+            _finding(inputs, int(rows[k]), where, (float(own[k]), float(other[k])), theme, margin)
+        )
     return sorted(findings, key=lambda f: f.evidence[0].path)
 
 
-def _finding(inputs: Inputs, row: int, folder: str, target: str, own: float, other: float) -> Finding:
+def _scores(
+    vectors: np.ndarray,
+    rows: np.ndarray,
+    owns: np.ndarray,
+    folders: list[str],
+    rows_of: dict[str, list[int]],
+    homes: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per file: its leave-one-out similarity to its own folder, the best other of the first `homes`
+    folders (the others are transient places, never a destination), and that score."""
+    sums = np.stack([vectors[rows_of[f]].sum(axis=0) for f in folders])
+    centroids = sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-9)
+    own_all, best_all, other_all = [], [], []
+    for start in range(0, len(rows), BLOCK):
+        block, own_k = rows[start : start + BLOCK], owns[start : start + BLOCK]
+        v = vectors[block]
+        scores = v @ centroids.T  # each file against every centroid
+        dot = np.einsum("ij,ij->i", v, sums[own_k])  # v · S_own
+        vv = (v**2).sum(axis=1)
+        rest_norm = np.sqrt(np.maximum((sums[own_k] ** 2).sum(axis=1) - 2 * dot + vv, 1e-18))
+        own_all.append((dot - vv) / rest_norm)  # v · (S_own − v) / |S_own − v|: without itself
+        scores[np.arange(len(block)), own_k] = -1.0
+        scores[:, homes:] = -1.0
+        best = np.argmax(scores, axis=1)
+        best_all.append(best)
+        other_all.append(scores[np.arange(len(block)), best])
+    return np.concatenate(own_all), np.concatenate(best_all), np.concatenate(other_all)
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_COMMON = frozenset("the and for with from final copy draft new old scan file document notes note".split())
+
+
+def _theme(names: list[str]) -> list[str]:
+    """The words a folder's file names share most (at least two files each), up to three."""
+    counts: Counter[str] = Counter()
+    for name in names:
+        counts.update({w.casefold() for w in _WORD.findall(os.path.splitext(name)[0])} - _COMMON)
+    return [w for w, n in counts.most_common(3) if n >= 2]
+
+
+def _finding(
+    inputs: Inputs,
+    row: int,
+    where: tuple[str, str, str],
+    scores: tuple[float, float],
+    theme: list[str],
+    margin: float,
+) -> Finding:
+    """`where`: its folder, the folder it belongs with, the folder checked; `scores`: own fit, other fit."""
+    (folder, target, base), (own, other) = where, scores
     info = inputs.by_path[inputs.vector_paths[row]]
+    about = f" ({', '.join(theme)})" if theme else ""
+    loose = transient_folder(info.path, base)
+    sure = loose is not None or other - own >= 2 * margin
+    place = (
+        f"sits in {loose}, a place for things on their way"
+        if loose
+        else f"fits the other files in {os.path.basename(folder) or folder} much less ({own:.3f})"
+    )
     return Finding(
         "misplaced",
         SEVERITY["misplaced"],
         f"{info.name} belongs with {os.path.basename(target) or target}",
-        f"Its sense is much closer to the files in {target} (similarity {other:.3f}) than to the other "
-        f"files in {folder} ({own:.3f}).",
+        f"It fits the files in {os.path.basename(target)}{about} as well as they fit together (similarity "
+        f"{other:.3f}) and {place}.",
         [
-            Evidence(info.path, info.size, info.modified, round(own, 4), f"similarity to {folder}"),
+            Evidence(
+                info.path,
+                info.size,
+                info.modified,
+                round(own, 4),
+                f"similarity to {folder_label(info.path)}",
+                sure,
+            ),
             Evidence(target, None, None, round(other, 4), "the folder it belongs with"),
         ],
         target=target,

@@ -67,6 +67,7 @@ class Evidence:
     modified: float | None = None
     score: float | None = None  # a similarity, where the finding rests on one
     note: str = ""
+    confident: bool = True  # a fix comes with this file's operation ticked only when True
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,8 @@ class FolderReport:
     scanned_at: float
     files: int
     truncated: bool = False  # the listing stopped at the entries cap: disk checks saw part of the tree
+    # Checks that need understood files and are incomplete while some are not: "… waiting for N files".
+    pending: list[str] = field(default_factory=list)
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> FolderReport:
@@ -122,6 +125,16 @@ class RootHealth:
 class Health:
     roots: list[RootHealth]
     scanned_at: float | None
+
+
+PENDING_CHECKS = "Near-duplicates, versions and misplaced files"
+
+
+def pending_note(waiting: int) -> list[str]:
+    """What a report says while files are still being understood, instead of silently finding nothing."""
+    if waiting <= 0:
+        return []
+    return [f"{PENDING_CHECKS}: waiting for {waiting} file{'s' if waiting != 1 else ''} to be understood."]
 
 
 def summarise(findings: list[Finding]) -> tuple[Severity, str, dict[str, int]]:

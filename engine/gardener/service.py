@@ -73,6 +73,7 @@ class GardenerService:
         """The report as text for the chat agent: headline, then findings with their evidence."""
         report = self.gardener.analyze(path)
         lines = [f"{report.path}: {report.severity} — {report.headline} ({report.files} indexed files)"]
+        lines.extend(report.pending)
         for finding in report.findings[:AGENT_FINDINGS]:
             lines.append(f"- [{LABELS[finding.kind]}] {finding.title}. {finding.why}")
             for e in finding.evidence[:6]:

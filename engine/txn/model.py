@@ -29,6 +29,9 @@ class Operation(BaseModel):
     new_path: str | None = None
     new_summary: str | None = None
     reason: str = ""
+    # Whether the plan card starts with this line ticked. A Gardener fix leaves its low-confidence
+    # lines unticked (their reason says why); presentation only, so not part of `key()`.
+    ticked: bool = True
 
     def key(self) -> tuple[Any, ...]:
         """Every field, in order: two operations are the same only when all of them are."""

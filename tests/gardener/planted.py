@@ -61,7 +61,9 @@ def plant(root: Path) -> None:
     write(root, "Archive/invoice-acme-backup.txt", invoice, OLD + 5_000)  # exact duplicate (older)
     pancakes = topic_text("Recipes", 8)
     write(root, "Recipes/pancakes.txt", pancakes, OLD + 20_000)
-    write(root, "Archive/pancake-draft.txt", edited(pancakes, 1), OLD + 30_000)  # near-duplicate (newer)
+    write(
+        root, "Archive/pancake-draft.txt", edited(pancakes, 1), OLD + 30_000
+    )  # near-duplicate (a later copy)
     trip = topic_text("Travel", 9)
     write(root, "Travel/itinerary.txt", trip, OLD + 40_000)
     write(root, "Travel/itinerary (1).txt", edited(trip, 2), OLD + 50_000)
@@ -82,7 +84,7 @@ def expected(root: Path) -> set[tuple[str, str]]:
     r = str(root)
     return {
         ("duplicate", f"{r}/Finance/invoice-acme.txt"),
-        ("near_duplicate", f"{r}/Archive/pancake-draft.txt"),
+        ("near_duplicate", f"{r}/Recipes/pancakes.txt"),
         ("version", f"{r}/Travel/itinerary-final-v2.txt"),
         ("misplaced", f"{r}/Recipes/lisbon-hotels.txt"),
         ("unhelpful_name", f"{r}/Finance/scan_0042.txt"),

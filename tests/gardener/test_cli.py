@@ -43,7 +43,7 @@ def test_tidy_prints_the_findings_and_their_evidence_as_text_and_json(tmp_path, 
     assert app.main(["tidy", docs, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     kinds = sorted((f["kind"], f["evidence"][0]["path"]) for f in report["findings"])
-    assert kinds == [("duplicate", f"{docs}/Trips/acme-copy.txt"), ("empty_folder", f"{docs}/Empty")]
+    assert kinds == [("duplicate", f"{docs}/Invoices/acme.txt"), ("empty_folder", f"{docs}/Empty")]
 
 
 def test_map_prints_the_scored_tree_with_the_best_branch_first(tmp_path, sensetree_home, capsys):
@@ -73,7 +73,7 @@ def test_tidy_and_map_ask_the_running_instance_and_open_no_store(tmp_path, sense
     assert tidy.returncode == 0, tidy.stderr
     report = json.loads(tidy.stdout)
     assert [(f["kind"], f["evidence"][0]["path"]) for f in report["findings"]] == [
-        ("duplicate", str(docs / "copy-of-a.txt"))
+        ("duplicate", str(docs / "a.txt"))
     ]
     assert text.returncode == 0 and "Exact duplicates (1):" in text.stdout
     assert mapped.returncode == 0, mapped.stderr

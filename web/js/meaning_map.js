@@ -24,9 +24,9 @@ function strong(node, floor, hidden) {
   return { ...node, children, size: children.reduce((sum, c) => sum + (c.size || 0), 0) };
 }
 
-function shade(score, top) {
+function shade(score, top, strength = 1) {
   const t = top > 0 ? Math.max(0, Math.min(1, score / top)) : 0;
-  return `color-mix(in srgb, var(--accent) ${Math.round(12 + 70 * t)}%, transparent)`;
+  return `color-mix(in srgb, var(--accent) ${Math.round((12 + 70 * t) * strength)}%, transparent)`;
 }
 
 function bar(score, top) {
@@ -43,10 +43,10 @@ function treeNode(node, top, depth) {
       bar(node.score, top));
   }
   const children = h("ul.map-children", {}, ...node.children.map((c) => treeNode(c, top, depth + 1)));
-  return h("li.map-folder", { "data-testid": "map-folder" },
-    h("details", { open: depth < 2 },
-      h("summary", { style: `background: ${shade(node.score, top)}` }, h("span.grow", {}, `📁 ${node.name}`), bar(node.score, top)),
-      children));
+  // CSSOM, never a style attribute: the page's CSP (style-src 'self') drops inline style attributes.
+  const summary = h("summary", {}, h("span.grow", {}, `📁 ${node.name}`), bar(node.score, top));
+  summary.style.background = shade(node.score, top, 0.4); // light enough for its own bar to show
+  return h("li.map-folder", { "data-testid": "map-folder" }, h("details", { open: depth < 2 }, summary, children));
 }
 
 /** Slice-and-dice treemap: each level splits its box along the longer side, areas ∝ size (≥ 1). */

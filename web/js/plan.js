@@ -104,8 +104,9 @@ function opLine(op, index, root, onToggle) {
     : op.kind === "delete" || op.kind === "requalify" ? rel(op.old_path)
     : `${rel(op.old_path)} → ${rel(op.new_path)}`;
   const full = [op.old_path, op.new_path].filter(Boolean).join(" → ");
-  const box = h("input", { type: "checkbox", checked: true, "aria-label": `Include ${op.kind} ${paths}`, "data-testid": "plan-op-checkbox" });
-  const line = h("li.op", { "data-testid": "plan-op" },
+  const ticked = op.ticked !== false; // a Gardener fix leaves its low-confidence lines unticked
+  const box = h("input", { type: "checkbox", checked: ticked, "aria-label": `Include ${op.kind} ${paths}`, "data-testid": "plan-op-checkbox" });
+  const line = h(ticked ? "li.op" : "li.op.off", { "data-testid": "plan-op" },
     box, h("span", { class: `op-kind ${op.kind}` }, op.kind),
     h("div.op-body", {}, h("div.op-paths", { title: full }, paths),
       op.new_summary ? h("div.op-reason", {}, `New sense: ${op.new_summary}`) : null,
@@ -184,7 +185,7 @@ function askForNewPlan(plan, message) {
  */
 export function planCard(plan, { refused = null, onSettle = null } = {}) {
   const ops = plan.operations || [];
-  const selected = ops.map(() => true);
+  const selected = ops.map((op) => op.ticked !== false);
   const root = commonFolder(affectedFolders(ops));
   const diff = h("div.tree-diff", { "aria-label": "Before and after" }, h("p.muted.small", {}, "Reading the affected folders…"));
   const outcome = h("div.plan-outcome");
@@ -209,7 +210,12 @@ export function planCard(plan, { refused = null, onSettle = null } = {}) {
       h("span.tree-arrow", { "aria-hidden": "true" }, "→"),
       h("div.tree-pane", {}, h("h3", {}, "After"), renderTree(after, before, root, "added")));
   };
-  ops.forEach((op, i) => opsList.append(opLine(op, i, root, (index, on) => { selected[index] = on; redraw(); })));
+  ops.forEach((op, i) => {
+    if (op.ticked === false && (i === 0 || ops[i - 1].ticked !== false)) {
+      opsList.append(h("li.op-group.muted.small", { "data-testid": "plan-unticked-heading" }, "Left unticked — less certain; each line says why:"));
+    }
+    opsList.append(opLine(op, i, root, (index, on) => { selected[index] = on; redraw(); }));
+  });
   readBefore(ops).then((tree) => { before = tree; redraw(); }).catch((e) => reportError(e, "Could not read the folders"));
   redraw();
   const setStatus = (label) => { status.textContent = label.replace("_", " "); status.className = `badge ${label}`; };

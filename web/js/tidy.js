@@ -47,7 +47,7 @@ async function refreshHealth() {
   for (const root of health.roots) {
     list.append(h("li.tidy-root", {},
       h("button.btn.link", { type: "button", "data-testid": "tidy-root", onclick: () => analyze(root.path) }, basename(root.path)),
-      badge(root.severity), h("span.muted.small.grow", {}, root.headline),
+      badge(root.severity), h("span.muted.small.grow", {}, root.path === current ? "" : root.headline),
       root.scanned_at ? h("span.muted.small", {}, formatTime(root.scanned_at)) : null));
     dots.append(h("li", { title: `${root.path}: ${root.headline}` },
       h(`span.health-dot.health-${root.severity}`, { "data-testid": "health-dot" }), basename(root.path)));
@@ -74,6 +74,7 @@ function renderReport(box, report) {
     h("span.grow", { "data-testid": "tidy-headline" }, report.headline),
     h("span.muted.small", {}, `${formatNumber(report.files)} indexed files`)));
   if (report.truncated) box.append(h("p.banner.warn", {}, "The folder is larger than the entries cap: empty folders were not checked."));
+  for (const note of report.pending || []) box.append(h("p.banner.info", { "data-testid": "tidy-pending" }, note));
   for (const [kind, label] of Object.entries(LABELS)) {
     const group = report.findings.filter((f) => f.kind === kind);
     if (group.length) box.append(groupCard(report.path, kind, label, group));
