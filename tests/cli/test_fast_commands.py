@@ -4,6 +4,7 @@ they are run as the person runs them, in a fresh interpreter, which then lists w
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_search_with_none_running_imports_neither_the_agent_nor_the_file_readers
     docs = indexed_home(tmp_path, sensetree_home)  # the hashing embedder: nothing needs torch either
     done, modules = run_cli(["search", "orchard"], sensetree_home)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0].endswith(str(docs / "a.txt"))
+    assert done.stdout.splitlines()[0].endswith(f"a.txt  (in {docs}{os.sep})")  # name, then its folder
     assert sorted(modules & set(AGENT_AND_READERS)) == []
 
 

@@ -7,6 +7,7 @@ test-artifacts/ (gitignored)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -120,9 +121,9 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
             chips = page.get_by_test_id("chat-sources").first.get_by_test_id("source-chip")
             scores = [float(s) for s in chips.evaluate_all("els => els.map(e => e.dataset.score)")]
             assert 0 < len(scores) <= 5 and scores == sorted(scores, reverse=True)
-            expect(page.get_by_test_id("sources-more")).to_have_text(
-                "2 more"
-            )  # 6 named in the answer + the top 3, overlapping
+            # 6 named in the answer + the top 3 of the search, overlapping: some wait behind "n more"
+            # (how many of the top 3 overlap depends on the ranking, which issue 28 recalibrated)
+            expect(page.get_by_test_id("sources-more")).to_have_text(re.compile(r"^[1-4] more$"))
 
             # The trace: a step opens onto its arguments and its result.
             step = page.get_by_test_id("trace-step").first
