@@ -23,6 +23,19 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
+# the words of the generated files of the soak and memory benches (ten everyday topics)
+TOPIC_WORDS = [
+    "invoice",
+    "contract",
+    "harbour",
+    "orchard",
+    "meeting",
+    "budget",
+    "travel",
+    "recipe",
+    "garden",
+    "letter",
+]
 CACHE_DIR = REPO / "bench" / ".cache"
 DEFAULT_SCIFACT = Path(__file__).resolve().parents[2] / "shared" / "data" / "scifact"
 

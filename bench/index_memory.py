@@ -25,21 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import REPO  # noqa: E402
+from _common import REPO, TOPIC_WORDS  # noqa: E402
 
 TARGET_MB = 600.0
-WORDS = [
-    "invoice",
-    "contract",
-    "harbour",
-    "orchard",
-    "meeting",
-    "budget",
-    "travel",
-    "recipe",
-    "garden",
-    "letter",
-]
 
 
 def write_folder(root: Path, files: int) -> None:
@@ -47,7 +35,7 @@ def write_folder(root: Path, files: int) -> None:
         sub = root / f"part{n // 1000:03d}"
         if n % 1000 == 0:
             sub.mkdir(parents=True)
-        words = " ".join(WORDS[(n * 3 + k) % len(WORDS)] for k in range(12))
+        words = " ".join(TOPIC_WORDS[(n * 3 + k) % len(TOPIC_WORDS)] for k in range(12))
         (sub / f"note{n:06d}.txt").write_text(f"note {n}\n{words}\n", "utf-8")
 
 

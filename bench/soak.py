@@ -42,21 +42,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from _common import TOPIC_WORDS  # noqa: E402
+
 from engine.engine import Engine  # noqa: E402
 from engine.indexing.embed import HashingEmbedder  # noqa: E402
-
-TOPICS = [
-    "invoice",
-    "contract",
-    "harbour",
-    "orchard",
-    "meeting",
-    "budget",
-    "travel",
-    "recipe",
-    "garden",
-    "letter",
-]
 
 CHILD = """
 import sys, time
@@ -90,8 +79,8 @@ class Folder:
 
     def write(self, name: str) -> str:
         unique = word(self.rng)
-        topic = self.rng.choice(TOPICS)
-        body = " ".join(self.rng.choice(TOPICS) for _ in range(self.rng.randint(40, 400)))
+        topic = self.rng.choice(TOPIC_WORDS)
+        body = " ".join(self.rng.choice(TOPIC_WORDS) for _ in range(self.rng.randint(40, 400)))
         (self.root / name).write_text(f"{topic} {unique}\n\n{body}\n", encoding="utf-8")
         self.words[name] = unique
         return unique
