@@ -23,23 +23,29 @@ playwright_api = pytest.importorskip(
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
 
 
+def indexed_engine(home: Path, root: Path, gardener: dict[str, object] | None = None) -> Engine:
+    """An Engine in `home` (hashing embedder, extractive senses, no background Gardener pass; `gardener`
+    adds settings) that has indexed `root` to the end: what the Tidy browser tests open the page on."""
+    home.mkdir()
+    settings = {
+        "embedding": {"model": "hashing-384"},
+        "indexing": {"qualify_with_model": False},
+        "gardener": {"background": False, **(gardener or {})},
+    }
+    (home / "settings.json").write_text(json.dumps(settings))
+    engine = Engine(home)
+    engine.add_indexed_folder(str(root))
+    engine.drain()
+    return engine
+
+
 def test_tidy_view_shows_findings_proposes_a_duplicate_fix_applies_and_undoes_and_the_map_renders(
     tmp_path, browser
 ):
     root = tmp_path / "Home"
     plant(root)
     real = Path(os.path.realpath(root))
-    home = tmp_path / "home"
-    home.mkdir()
-    settings = {
-        "embedding": {"model": "hashing-384"},
-        "indexing": {"qualify_with_model": False},
-        "gardener": {"large_file_mb": 0.05, "background": False},
-    }
-    (home / "settings.json").write_text(json.dumps(settings))
-    engine = Engine(home)
-    engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine = indexed_engine(tmp_path / "home", root, {"large_file_mb": 0.05})
     server = start_server(Api(engine))
     expect = playwright_api.expect
     try:

@@ -6,7 +6,6 @@ test-artifacts/ (gitignored)."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -14,7 +13,6 @@ import pytest
 
 from bridge import Api
 from bridge.server import start_server
-from engine.engine import Engine
 from tests.gardener.planted import write
 from tests.gardener.test_judgement import LEASE, MONTHS, RECEIPT
 
@@ -23,6 +21,7 @@ playwright_api = pytest.importorskip(
 )
 
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
+from tests.e2e.test_tidy_journey import indexed_engine  # noqa: E402
 
 
 def _home(root: Path) -> None:
@@ -38,17 +37,7 @@ def test_a_fix_ticks_only_its_sure_lines_and_the_map_shades_under_the_csp(tmp_pa
     root = tmp_path / "Home"
     _home(root)
     real = Path(os.path.realpath(root))
-    home = tmp_path / "home"
-    home.mkdir()
-    settings = {
-        "embedding": {"model": "hashing-384"},
-        "indexing": {"qualify_with_model": False},
-        "gardener": {"background": False},
-    }
-    (home / "settings.json").write_text(json.dumps(settings))
-    engine = Engine(home)
-    engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine = indexed_engine(tmp_path / "home", root)
     server = start_server(Api(engine))
     expect = playwright_api.expect
     try:
