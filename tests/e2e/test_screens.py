@@ -4,11 +4,9 @@
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +24,7 @@ playwright_api = pytest.importorskip(
 
 from tests.e2e.test_approval_journey import _docs, _rename, notes_over_stdio  # noqa: E402
 from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the same Chromium fixture)
-from tests.e2e.test_chat_journey import _ask  # noqa: E402
+from tests.e2e.test_chat_journey import _ask, _settings  # noqa: E402
 
 WIPE_HINTS = {"readOnlyHint": True, "destructiveHint": True}  # what the notes server's `wipe` declares
 
@@ -36,23 +34,10 @@ LONG_TITLE = (
 DOWN = "http://127.0.0.1:9/v1"  # nothing listens there: every answer is an error
 
 
-def _settings(home: Path, base_url: str = DOWN) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "settings.json").write_text(
-        json.dumps(
-            {
-                "embedding": {"model": "hashing-384"},
-                "indexing": {"qualify_with_model": False},
-                "reasoning": {"enabled": True, "base_url": base_url, "model": "scripted", "max_retries": 0},
-            }
-        )
-    )
-
-
 @pytest.fixture
 def served(tmp_path):
     """A real Engine behind `serve`, its reasoning endpoint unreachable."""
-    _settings(tmp_path / "home")
+    _settings(tmp_path / "home", DOWN)
     engine = Engine(tmp_path / "home")
     server = start_server(Api(engine))
     try:
@@ -189,7 +174,7 @@ def test_settings_name_the_url_slip_first_refuse_to_save_it_and_refresh_reads_th
     tmp_path, browser
 ):
     expect = playwright_api.expect
-    _settings(tmp_path / "home")
+    _settings(tmp_path / "home", DOWN)
     with FakeOpenAI([]) as endpoint:
         engine = Engine(tmp_path / "home")
         engine.set_config({"reasoning": {"enabled": False}})
@@ -250,7 +235,7 @@ def test_an_mcp_server_row_keeps_edit_and_remove_clear_of_its_command_and_says_n
         "write_note": pin("write_note", "Write a note, replacing what was there.", None),
         "wipe": pin("wipe", "Empty a note (its annotations contradict themselves).", WIPE_HINTS),
     }
-    _settings(tmp_path / "home")
+    _settings(tmp_path / "home", DOWN)
     engine = Engine(tmp_path / "home")
     engine.set_config({"mcpServers": servers})
     server = start_server(Api(engine))
@@ -275,7 +260,7 @@ def test_history_lists_a_refused_plans_reasons_one_per_line_and_names_an_undo_as
 ):
     expect = playwright_api.expect
     docs = _docs(tmp_path)
-    _settings(tmp_path / "home")
+    _settings(tmp_path / "home", DOWN)
     engine = Engine(tmp_path / "home")
     engine.add_indexed_folder(str(docs))
     engine.drain()
@@ -312,7 +297,7 @@ def test_the_folders_view_says_by_name_only_and_what_it_means_instead_of_an_unex
     expect = playwright_api.expect
     docs = _docs(tmp_path)
     (docs / "holiday.bin").write_bytes(bytes(range(256)) * 8)
-    _settings(tmp_path / "home")
+    _settings(tmp_path / "home", DOWN)
     engine = Engine(tmp_path / "home")
     engine.add_indexed_folder(str(docs))
     engine.drain()
