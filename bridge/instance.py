@@ -41,10 +41,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from bridge.slow_clients import Gate, reader_of
 from engine.errors import EngineError
 
 INSTANCE_FILE = "instance.json"
 HANDSHAKE_S = 2.0  # connecting and the first line: a live instance answers at once
+REQUEST_S = 10.0  # the listener's whole wait for a client's hello, secret, verb and arguments (N10)
+SLOW_CLIENTS = 16  # clients still sending those at once; past it, the one that waited longest is cut off
 MAX_LINE = 16 * 1024 * 1024  # a command's arguments, as over HTTP
 HEARTBEAT_S = 15.0  # an idle watch writes an empty line this often, to notice a client that left
 
@@ -70,7 +73,9 @@ class SingleInstance:
     """The listening side: the first launch calls `listen`; `notify_running` asks a running one to
     show its window (or to quit) and says whether one answered."""
 
-    def __init__(self, home: Path | None = None) -> None:
+    def __init__(
+        self, home: Path | None = None, *, request_s: float = REQUEST_S, slow_clients: int = SLOW_CLIENTS
+    ) -> None:
         if home is None:
             from engine.config import data_dir
 
@@ -78,6 +83,8 @@ class SingleInstance:
         self._file = home / INSTANCE_FILE
         self._secret = secrets.token_hex(16)
         self._listener: socket.socket | None = None
+        self._request_s = request_s  # a total deadline, not one per read (slow_clients.py)
+        self._gate = Gate(slow_clients)
 
     def notify_running(self, command: str = "show") -> bool:
         """True when another instance answered (it has been asked to show its window, or to quit)."""
@@ -122,24 +129,35 @@ class SingleInstance:
             ).start()
 
     def _answer(self, conn: socket.socket, actions: dict[str, Callable[[], None]], api: Any) -> None:
-        with conn, conn.makefile("rb") as reader, contextlib.suppress(OSError, ValueError):
-            conn.settimeout(HANDSHAKE_S)
-            if not _prove(conn, reader, self._secret):
-                return
-            secret, _, verb = reader.readline(256).decode(errors="replace").strip().partition(" ")
-            if not secrets.compare_digest(secret.encode(), self._secret.encode()):
-                return
-            if verb in actions:
-                conn.sendall(b"ok\n")
-                actions[verb]()
-            elif verb in ("call", "watch") and api is not None:
-                request = json.loads(reader.readline(MAX_LINE) or b"{}")
-                conn.settimeout(None)  # a chat turn may run for minutes; the client decides how long
-                conn.sendall(b"ok\n")
-                if verb == "call":
-                    _serve_call(conn, api, request)
-                else:
-                    _serve_watch(conn, api, request)
+        incoming, reader = reader_of(conn, self._request_s)
+        self._gate.enter(incoming)
+        try:
+            with conn, reader, contextlib.suppress(OSError, ValueError, RecursionError):
+                verb, request = self._request(conn, reader)
+                self._gate.leave(incoming)
+                if verb in actions:
+                    conn.sendall(b"ok\n")
+                    actions[verb]()
+                elif verb in ("call", "watch") and api is not None:
+                    conn.settimeout(None)  # a chat turn may run for minutes; the client decides how long
+                    conn.sendall(b"ok\n")
+                    if verb == "call":
+                        _serve_call(conn, api, request)
+                    else:
+                        _serve_watch(conn, api, request)
+        finally:
+            self._gate.leave(incoming)
+
+    def _request(self, conn: socket.socket, reader: Any) -> tuple[str, dict[str, Any]]:
+        """The verb and arguments of a client that proved nothing and then sent the secret; ("", {})
+        for anyone else. All of it must arrive within the one deadline of `reader`."""
+        if not _prove(conn, reader, self._secret):
+            return "", {}
+        secret, _, verb = reader.readline(256).decode(errors="replace").strip().partition(" ")
+        if not secrets.compare_digest(secret.encode(), self._secret.encode()):
+            return "", {}
+        request = json.loads(reader.readline(MAX_LINE) or b"{}") if verb in ("call", "watch") else {}
+        return verb, request if isinstance(request, dict) else {}
 
     def release(self) -> None:
         if self._listener is not None:

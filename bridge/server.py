@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.api import COMMANDS, Api, event_bus, failure
+from bridge.slow_clients import Gate, reader_of
 from engine.events import EventBus
 from engine.resources import web_dir
 
@@ -42,7 +43,8 @@ log = logging.getLogger(__name__)
 
 TOKEN_HEADER = "X-SenseTree-Token"
 MAX_BODY = 16 * 1024 * 1024
-REQUEST_TIMEOUT_S = 30.0  # a client silent this long in the middle of a request is answered 408
+REQUEST_TIMEOUT_S = 30.0  # a request (line, headers, body) must arrive within this, in total (N9)
+SLOW_CLIENTS = 32  # connections waiting for their request at once; past it, the oldest is pushed out
 HEARTBEAT_S = 15.0
 _LOOPBACK = {"127.0.0.1", "localhost"}
 _CSP = (
@@ -102,6 +104,7 @@ class UiServer(http.server.ThreadingHTTPServer):
         self.web_root = web_dir().resolve()
         self.hub = EventHub(events)
         self.request_timeout_s = REQUEST_TIMEOUT_S
+        self.gate = Gate(SLOW_CLIENTS)
         self._thread: threading.Thread | None = None
 
     @property
@@ -170,14 +173,30 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        # StreamRequestHandler's `timeout` is a class-wide setting; this server's bound is per instance
-        self.connection.settimeout(self.server.request_timeout_s)
+        # StreamRequestHandler's `timeout` is a class-wide setting; this server's bound is per instance.
+        # Reads share one deadline per request (slow_clients.py); each write waits as long at most.
+        self._incoming, self.rfile = reader_of(self.connection, self.server.request_timeout_s)
+
+    def handle_one_request(self) -> None:
+        """Each request (a kept-alive connection's next one too) gets the whole budget, and waits in the
+        gate until it has been read."""
+        self._incoming.restart()
+        self.server.gate.enter(self._incoming)
+        try:
+            super().handle_one_request()
+        finally:
+            self.server.gate.leave(self._incoming)
+
+    def _request_read(self) -> None:
+        """The request is in: it leaves the gate while it is answered (a command may run for minutes)."""
+        self.server.gate.leave(self._incoming)
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)
 
     # Routing
     def do_GET(self) -> None:
+        self._request_read()
         url = urllib.parse.urlsplit(self.path)
         if not self._host_is_loopback():
             return self._send_json(403, failure("forbidden", "Open SenseTree through http://127.0.0.1 only."))
@@ -205,6 +224,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             kwargs = self._read_json_object()
         except _BadRequest as exc:
             return self._refuse(exc.status, failure("invalid_input", exc.message))
+        self._request_read()
         self._send_json(200, getattr(self.server.api, command)(**kwargs))
 
     # Checks
