@@ -36,6 +36,7 @@ from typing import Any
 
 from bridge.api import COMMANDS, Api, event_bus, failure
 from bridge.slow_clients import Gate, reader_of
+from bridge.static_paths import MalformedPath, web_relative
 from engine.events import EventBus
 from engine.resources import web_dir
 
@@ -279,9 +280,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _send_static(self, url_path: str) -> None:
-        file = self._static_file(url_path)
+        try:
+            file = self._static_file(url_path)
+        except MalformedPath as exc:
+            return self._refuse(400, failure("invalid_input", str(exc)))
         if file is None:
-            return self._send_json(404, failure("not_found", f"{url_path} is not part of the UI."))
+            return self._send_json(404, failure("not_found", f"{url_path[:200]} is not part of the UI."))
         body = file.read_bytes()
         self.send_response(200)
         self.send_header("Content-Type", _content_type(file))
@@ -294,9 +298,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _static_file(self, url_path: str) -> Path | None:
-        relative = urllib.parse.unquote(url_path).lstrip("/") or "index.html"
-        candidate = (self.server.web_root / relative).resolve()
-        if not candidate.is_relative_to(self.server.web_root) or not candidate.is_file():
+        """The UI's file at `url_path`; None when there is none, MalformedPath when no file could be."""
+        candidate = (self.server.web_root / web_relative(url_path)).resolve()
+        try:
+            if not candidate.is_relative_to(self.server.web_root) or not candidate.is_file():
+                return None
+        except OSError:  # a name the file system refuses (one part longer than it allows): no such file
             return None
         return candidate
 

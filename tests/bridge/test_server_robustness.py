@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import urllib.request
 
 import pytest
 
@@ -120,3 +121,34 @@ def test_a_good_request_still_works_and_a_name_that_is_not_utf8_survives_the_rou
     assert code == 200 and envelope == {"ok": True, "data": ["/home/jane/Rechnung_M\udcfcller"]}
     code, envelope, _ = _post(server, b"", "\r\nContent-Length: 0\r\nConnection: close")
     assert code == 200 and engine.calls == ["get_roots", "get_roots"]
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("/%00", "control character"),
+        ("/\x00", "control character"),
+        ("/index.html%00.js", "control character"),
+        ("/" + "a" * 5000, "5,001 characters"),
+        ("/../bridge/server.py", "'..'"),
+        ("/%2e%2e/%2e%2e/etc/passwd", "'..'"),
+        ("/js/%2e%2e/index.html", "'..'"),
+        ("/./index.html", "'.'"),
+        ("/js%2Fapp.js", "%2F"),
+        ("/%5c..%5cindex.html", "%2F or %5C"),
+        ("/js\\app.js", "backslash"),
+        ("/%ff", "not UTF-8"),
+    ],
+)
+def test_a_malformed_static_path_is_answered_400_with_the_reason(server, path, reason):
+    """Issue 31, F11: these closed the connection with no answer, or were quietly resolved."""
+    code, envelope, header = _exchange(server, f"GET {path} HTTP/1.1", token=False)
+    assert code == 400 and envelope["error"]["code"] == "invalid_input"
+    assert reason in envelope["error"]["message"] and b"Connection: close" in header
+
+
+def test_a_well_formed_static_path_is_still_served_and_an_unknown_one_is_404(server):
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/js/app.js", timeout=15) as answer:
+        assert answer.status == 200 and "javascript" in answer.headers["Content-Type"]
+    code, envelope, _ = _exchange(server, f"GET /{'a' * 300} HTTP/1.1\r\nConnection: close", token=False)
+    assert code == 404 and envelope["error"]["code"] == "not_found"  # one name too long for the disk
