@@ -37,7 +37,16 @@ def run(args: argparse.Namespace, context: Context, out: TextIO) -> int:
     for i, hit in enumerate(results, 1):
         print(f"{i:2}. {hit['score']:.2f}  {result_label(hit['path'])}", file=out)
         print(f"      {hit['snippet']}", file=out)
+    if any(hit.get("semantic") == "keyword-only" for hit in results):
+        print(KEYWORD_ONLY, file=out)
     return 0
+
+
+# what a search that could not ask the vector index says beside its results (the page says the same)
+KEYWORD_ONLY = (
+    "Meaning search is unavailable right now (its index is being rebuilt, or the embedding model "
+    "cannot be reached): these results match your words only."
+)
 
 
 def result_label(path: str) -> str:

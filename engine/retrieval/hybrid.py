@@ -125,9 +125,10 @@ class HybridSearch:
         time the stores alone)."""
         if not query.strip() or limit <= 0:
             return []
-        fused, texts, answer, evidence = self._fuse(query, scope, candidates, vector, limit)
+        fused, texts, answer, evidence, keyword_only = self._fuse(query, scope, candidates, vector, limit)
         ranked = self._rerank(query, shown(fused, evidence, self.floor), texts)
-        return self._results(query, ranked, limit, texts, answer.terms.terms if answer is not None else None)
+        terms = answer.terms.terms if answer is not None else None
+        return self._results(query, ranked, limit, texts, terms, keyword_only)
 
     def fused(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None = None
@@ -140,12 +141,14 @@ class HybridSearch:
     ) -> tuple[list[tuple[ChunkKey, float]], Evidenced[ChunkKey]]:
         """`fused`, and each hit's score per arm (the relevance floor's evidence; benchmarks calibrate
         it from these)."""
-        fused, _, _, evidence = self._fuse(query, scope, candidates, vector)
+        fused, _, _, evidence, _ = self._fuse(query, scope, candidates, vector)
         return fused, evidence
 
     def _fuse(
         self, query: str, scope: str | None, candidates: int, vector: np.ndarray | None, shown: int = 0
-    ) -> tuple[list[tuple[ChunkKey, float]], dict[ChunkKey, str], KeywordAnswer | None, Evidenced[ChunkKey]]:
+    ) -> tuple[
+        list[tuple[ChunkKey, float]], dict[ChunkKey, str], KeywordAnswer | None, Evidenced[ChunkKey], bool
+    ]:
         """The arms run at the same time: the vector search is started on LanceDB's own threads and the
         keyword arm runs on the caller's thread meanwhile (DuckDB releases the GIL), then the vector hits
         are collected (lance_calls.py says why not a thread of its own); a query that must be embedded
@@ -153,7 +156,8 @@ class HybridSearch:
         arms return their hits' text, so the snippets need no further read, and the keyword arm the query's
         stemmed terms (None when it could not answer), so the snippets need not stem the query again.
         (Reading the keyword hits' keys in one statement and the text of its ten best in a second was
-        slower on two loaded cores than reading all fifty texts in one: docs/search-latency.md.)"""
+        slower on two loaded cores than reading all fifty texts in one: docs/search-latency.md.) The last
+        value says whether the answer is the keyword arm's alone (the vectors failed, or hold nothing)."""
         embedding = self._queries.embed_later(self.embedder, query) if vector is None else None
         if embedding is not None and not embedding.done():  # the keyword arm runs while the query embeds
             answer = self._keyword_arm(query, candidates, scope, shown)
@@ -169,7 +173,8 @@ class HybridSearch:
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
         texts = {**(answer.texts if answer is not None else {}), **texts}
-        if keyword_hits and not dense_hits:  # the vectors hold nothing here (rebuilding) or failed
+        keyword_only = bool(keyword_hits) and not dense_hits  # the vectors are empty (rebuilding) or failed
+        if keyword_only:
             fused = _single_arm(keyword_hits)
         else:
             depth = candidates if ABSENT_AT_CUTOFF else None
@@ -184,7 +189,7 @@ class HybridSearch:
             dense = 0.0 if name_only(texts.get(key, ""), key[0]) else semantic.get(key, 0.0)
             return Evidence(lexical.get(key, 0.0), dense, names.get(key[0], 0.0))
 
-        return fused, texts, answer, evidence
+        return fused, texts, answer, evidence, keyword_only
 
     def _names(self, answer: KeywordAnswer | None, scope: str | None) -> dict[str, float]:
         """Each file's name score for the query's terms (names.py); none when the keyword index cannot
@@ -261,9 +266,12 @@ class HybridSearch:
         limit: int,
         texts: dict[ChunkKey, str] | None = None,
         terms: frozenset[str] | None = None,
+        keyword_only: bool = False,
     ) -> list[SearchResult]:
         """Best chunk per existing file, with a snippet (text already read is reused; `terms`, the
-        query's stemmed terms, when the keyword arm has read them)."""
+        query's stemmed terms, when the keyword arm has read them). `semantic` says, per file, whether
+        its vectors are in ("done"), still to come ("pending"), or whether this search could not ask the
+        vectors at all ("keyword-only": they are being rebuilt, or the embedding model failed)."""
         best: dict[str, tuple[int, float]] = {}
         for (path, chunk_index), score in ranked:
             if path in best:
@@ -297,7 +305,7 @@ class HybridSearch:
                     snippet.text,
                     index,
                     snippet.highlights,
-                    "pending" if path in pending else "done",
+                    "pending" if path in pending else "keyword-only" if keyword_only else "done",
                 )
             )
         return results

@@ -5,7 +5,10 @@ Declared once so every path serialises the same keys (`bridge.to_jsonable` turns
 page reads `path`, `name`, `score`, `snippet` and, when present, `highlights`: character ranges of
 the snippet that are whole query terms (stemmed forms included, never stop words), so the page marks
 exactly what the keyword index matched instead of guessing with its own regular expression.
-`semantic` says whether the file's vectors are in yet ("done") or only its keyword rows ("pending").
+`semantic` says whether the file's vectors are in yet ("done") or only its keyword rows ("pending"), or
+that this search could not ask the vectors at all and matched words only ("keyword-only": the vector
+store is being rebuilt after it was set aside, or the embedding model failed); the page and the CLI
+say so beside the results (issue 31, item 1).
 """
 
 from __future__ import annotations
@@ -23,4 +26,4 @@ class SearchResult:
     snippet: str
     chunk_index: int
     highlights: list[Span] = field(default_factory=list)
-    semantic: str = "done"  # "pending": found by keyword; its vectors are still being computed
+    semantic: str = "done"  # "pending": its vectors are still being computed; "keyword-only": see above

@@ -46,3 +46,27 @@ def test_a_one_word_folder_topic_maps_that_folder_first_and_labels_folders(tmp_p
     assert app.main(["map", "recipes", "--scope", docs]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].endswith("[folder, 2 matching files] Recipes/")
+
+
+def test_a_search_that_matched_words_only_says_so_under_its_results(sensetree_home):
+    """Issue 31, item 1: while the vectors are rebuilt or the embedding model fails, search answers from the
+    keyword index, and the terminal says that the results match words only."""
+    import argparse
+    import io
+
+    from cli import search
+    from cli.context import Context
+    from engine.retrieval.results import SearchResult
+
+    class KeywordOnlyEngine:
+        def close(self) -> None:
+            pass
+
+        def semantic_search(self, **_kwargs):
+            return [SearchResult("/d/bread.txt", "bread.txt", 0.9, "flour", 0, [], "keyword-only")]
+
+    out = io.StringIO()
+    context = Context(build_engine=KeywordOnlyEngine, home=lambda: sensetree_home)
+    args = argparse.Namespace(query="flour", limit=10, scope=None, json=False)
+    assert search.run(args, context, out) == 0
+    assert out.getvalue().splitlines()[-1] == search.KEYWORD_ONLY

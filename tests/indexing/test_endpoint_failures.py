@@ -4,7 +4,10 @@ vectors of the wrong size made every search fail though the keyword index could 
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,23 +45,31 @@ def _endpoint_engine(home, server) -> Engine:
     return Engine(home)
 
 
+@contextlib.contextmanager
+def indexed_on_endpoint(tmp_path, home) -> Iterator[tuple[Path, FailingEndpoint, Engine]]:
+    """SAMPLE indexed through a FailingEndpoint that still answers; (root, endpoint, engine), closed after."""
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    with FailingEndpoint(dim=256) as server:
+        engine = _endpoint_engine(home, server)
+        try:
+            engine.add_indexed_folder(str(root))
+            engine.drain()
+            yield root, server, engine
+        finally:
+            engine.close()
+
+
 @pytest.mark.parametrize(
     ("mode", "query"), [("500", "sourdough flour"), ("nan", "sourdough starter"), ("dim", "bake flour salt")]
 )
 def test_search_answers_from_the_keyword_index_when_the_embedding_endpoint_fails(
     tmp_path, sensetree_home, mode, query
 ):
-    root = write_docs(tmp_path / "Docs", SAMPLE)
-    with FailingEndpoint(dim=256) as server:
-        engine = _endpoint_engine(sensetree_home, server)
-        try:
-            engine.add_indexed_folder(str(root))
-            engine.drain()
-            server.mode = mode
-            hits = engine.semantic_search(query)
-        finally:
-            engine.close()
+    with indexed_on_endpoint(tmp_path, sensetree_home) as (root, server, engine):
+        server.mode = mode
+        hits = engine.semantic_search(query)
     assert hits and hits[0].path == str(root / BREAD)
+    assert {hit.semantic for hit in hits} == {"keyword-only"}  # and each result says so
 
 
 def test_vectors_with_nan_or_the_wrong_size_from_an_endpoint_are_refused_with_a_sentence(tmp_path):

@@ -21,15 +21,34 @@ function resultItem(result, query, folder) {
       h("button.btn.link.small", { type: "button", onclick: () => showFile(result.path) }, "Details")));
 }
 
+/** Why some results match the query's words only (issue 31): the search could not ask the vector index
+ * (it is being rebuilt, or the embedding model failed), or some files' meaning is not indexed yet. */
+export function wordsOnlyNotice(results) {
+  if (results.some((r) => r.semantic === "keyword-only")) {
+    return "Meaning search is unavailable right now (its index is being rebuilt, or the embedding model cannot be reached): these results match your words only.";
+  }
+  const pending = results.filter((r) => r.semantic === "pending").length;
+  if (!pending) return "";
+  return `${pending === results.length ? "These results match" : `${pending} of these results match`} your words only: the meaning of ${pending === 1 ? "that file is" : "those files is"} still being indexed.`;
+}
+
+function showNotice(text) {
+  const notice = $("#search-notice");
+  notice.textContent = text;
+  notice.hidden = !text;
+}
+
 async function runSearch(query) {
   const status = $("#search-status");
   const list = clear($("#search-results"));
+  showNotice("");
   if (!query.trim()) { status.textContent = ""; return; }
   status.textContent = "Searching…";
   try {
     const scope = $("#search-scope").value || undefined;
     const results = await call("semantic_search", { query, scope, limit: 20 });
     status.textContent = results.length ? `${results.length} result${results.length === 1 ? "" : "s"}` : "No matches. Try other words, or check that the folder is indexed.";
+    showNotice(wordsOnlyNotice(results));
     const folders = folderHints(results.map((r) => r.path)); // same-named files show where they are
     for (const result of results) list.append(resultItem(result, query, folders.get(result.path)));
   } catch (error) {
