@@ -21,6 +21,7 @@ from engine.indexing.crawl import FILE_TOO_LONG, FOLDER_TOO_LONG
 from engine.indexing.extract import extract
 from engine.indexing.extractors import archive
 from tests.indexing.bombs import docx_bomb, lying_docx
+from tests.indexing.extractor_memory import run_child
 from tests.indexing.helpers import indexed_engine, make_engine, write_docs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,16 +46,7 @@ print(json.dumps({"reason": reason, "grew_mb": grew_kb / 1024}))
 
 def _extract_measured(path: Path) -> dict:
     """`extract(path)` in a fresh process: the reason it was refused, and how much its peak RSS grew."""
-    done = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_child(MEASURE, [str(path)])
 
 
 def test_a_docx_zip_bomb_is_refused_with_a_reason_before_it_costs_memory(tmp_path):
