@@ -16,6 +16,11 @@ words, since it is the model's similarity, not a list of synonyms.
 
 The cosine is the packaged model's (relevance.RELEVANCE_FLOOR_MODEL): with another embedder the
 threshold means nothing, so hybrid.py uses this evidence only where the floor is calibrated.
+
+Cost: a search embeds at most NEW_PER_SEARCH folder names it has not seen (the shared 2-core test
+machine, loaded, embedded 11 a second; an idle laptop many more), so a tree of thousands of folders
+gains its folder evidence over its first searches rather than making the first one wait for all of
+them; each search compares the query with every embedded folder in one matrix product.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ import numpy as np
 
 from engine.retrieval.names import path_words
 
-BATCH = 256  # folder names embedded per call
+BATCH = 64  # folder names embedded per call
+NEW_PER_SEARCH = 256  # folder names one search embeds at most; the rest wait for the next searches
 
 
 def folder_text(folder: str) -> str:
@@ -43,23 +49,44 @@ class FolderMeanings:
         self._embed = embed
         self._lock = threading.Lock()
         self._vectors: dict[str, np.ndarray] = {}  # folder text -> its unit vector
+        self._texts: dict[str, str] = {}  # folder -> its text (split once, not at every search)
+
+    def _text(self, folder: str) -> str:
+        text = self._texts.get(folder)
+        if text is None:
+            text = self._texts[folder] = folder_text(folder)
+        return text
 
     def cosines(self, query: np.ndarray, folders: Sequence[str]) -> dict[str, float]:
         """folder -> the cosine of `query` (a query vector) with the folder's name."""
-        texts = {folder: folder_text(folder) for folder in folders}
+        texts = {folder: self._text(folder) for folder in folders}
         texts = {folder: text for folder, text in texts.items() if text}
         if not texts:
             return {}
-        self._learn(sorted(set(texts.values())))
+        self._learn(self._unseen(texts))
         with self._lock:
+            texts = {folder: text for folder, text in texts.items() if text in self._vectors}
+            if not texts:
+                return {}
             matrix = np.stack([self._vectors[text] for text in texts.values()])
         unit = np.asarray(query, dtype=np.float32)
         unit = unit / max(float(np.linalg.norm(unit)), 1e-12)
         return dict(zip(texts, (float(c) for c in matrix @ unit), strict=True))
 
-    def _learn(self, texts: list[str]) -> None:
+    def _unseen(self, texts: Mapping[str, str]) -> list[str]:
+        """At most NEW_PER_SEARCH names not embedded yet, of the folders nearest the root first (they
+        hold the most files, and a topic names a top folder more often than a deep one)."""
+        by_depth = sorted(texts, key=lambda folder: (folder.count("/") + folder.count("\\"), folder))
+        out: dict[str, None] = {}
         with self._lock:
-            missing = [text for text in texts if text not in self._vectors]
+            for folder in by_depth:
+                if texts[folder] not in self._vectors:
+                    out[texts[folder]] = None
+                    if len(out) == NEW_PER_SEARCH:
+                        break
+        return list(out)
+
+    def _learn(self, missing: list[str]) -> None:
         for start in range(0, len(missing), BATCH):
             part = missing[start : start + BATCH]
             vectors = np.asarray(self._embed(part), dtype=np.float32)

@@ -152,15 +152,16 @@ class NameIndex:
         return len(self._words)
 
     def folders(self, scope: str | None = None) -> list[str]:
-        """The folders that tell files apart: those holding some indexed file inside `scope` but not
-        every indexed file (the root's own folders and those above it name everything, so nothing)."""
+        """The folders that tell files apart: those holding some indexed file but not every one (the
+        root's own folders and those above it name everything, so nothing); with a `scope`, those
+        strictly inside it (the scope and the folders above it hold every file searched)."""
         with self._lock:
             files = len(self._words)
             held = [folder for folder, paths in self._under.items() if len(paths) < files]
         if scope is None:
             return held
         inside = scope_prefix(scope)
-        return [f for f in held if f.startswith(inside) or inside.startswith(scope_prefix(f))]
+        return [folder for folder in held if folder.startswith(inside)]
 
     def beneath(self, scores: Mapping[str, float], scope: str | None = None) -> dict[str, float]:
         """path -> the best of `scores` (folder -> score) over the folders above it, inside `scope`."""

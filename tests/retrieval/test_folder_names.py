@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.retrieval import relevance
+from engine.retrieval import folder_names, relevance
 from engine.retrieval.folder_names import FolderMeanings, folder_text, strengths
 from engine.retrieval.names import NameIndex
 
@@ -31,7 +31,8 @@ def test_only_folders_that_tell_files_apart_count_and_a_collection_in_one_folder
     names = NameIndex(plain_stems)
     names.add(["/home/me/Health/a.md", "/home/me/Health/b.md", "/home/me/Recipes/soup.md"])
     assert sorted(names.folders()) == ["/home/me/Health", "/home/me/Recipes"]  # not /home/me, /home
-    assert names.folders(scope="/home/me/Recipes") == ["/home/me/Recipes"]
+    assert sorted(names.folders(scope="/home/me")) == ["/home/me/Health", "/home/me/Recipes"]
+    assert names.folders(scope="/home/me/Recipes") == []  # inside a scope, its own folder tells nothing
     flat = NameIndex(plain_stems)
     flat.add([f"/scifact/{i}" for i in range(5)])  # SciFact's layout: every document in one folder
     assert flat.folders() == []
@@ -59,8 +60,17 @@ def test_a_folder_is_embedded_by_its_own_name_once_and_compared_by_cosine():
     cosines = meanings.cosines(query, ["/h/Health", "/h/Recipes", "/h/Code/PhotoSorter"])
     assert cosines["/h/Health"] == 1.0 and cosines["/h/Recipes"] == 0.0
     meanings.cosines(query, ["/h/Health", "/x/Health"])
-    assert calls == [["Health", "Photo Sorter", "Recipes"]]  # each name embedded once, kept
+    assert calls == [["Health", "Recipes", "Photo Sorter"]]  # each name embedded once, kept
     assert folder_text("/h/Code/PhotoSorter/") == "Photo Sorter"
+
+
+def test_a_search_embeds_a_bounded_number_of_new_names_nearest_the_root_first(monkeypatch):
+    monkeypatch.setattr(folder_names, "NEW_PER_SEARCH", 1)
+    meanings = FolderMeanings(one_hot)
+    query = np.array([0.0, 1.0, 0.0], dtype=np.float32)
+    folders = ["/h/Code/PhotoSorter", "/h/Recipes"]
+    assert set(meanings.cosines(query, folders)) == {"/h/Recipes"}  # the shallower one first
+    assert set(meanings.cosines(query, folders)) == set(folders)  # the next search learns the other
 
 
 def test_strength_is_how_far_a_cosine_lies_above_the_threshold():
