@@ -3,9 +3,14 @@
 Run through `python bench/search_meaning.py --calibrate --seeds 0 1 2 --held-out 3 4`. The rule is
 engine/retrieval/relevance.py's: each evidence threshold is `relevance.above_noise` of the best evidence
 nonsense reaches (each collection a group; the right answers' evidence is printed beside it); the margin
-is `relevance.calibrate_margin` of SciFact's gaps (kept as it is without SciFact); the name weight is
-the one of NAME_WEIGHTS with the best mean of topic and keyword top-1 on the calibration seeds (ties to
-the smallest). Then the held-out seeds are measured with what was written.
+is `relevance.calibrate_margin` of SciFact's gaps (kept as it is without SciFact); the folder threshold
+is `above_noise` of the best cosine nonsense reaches with any folder's name (folder_names.py; SciFact's
+documents lie in one folder, which tells nothing apart, so only the personal folders have any); the
+name weight is the one of NAME_WEIGHTS with the best mean of topic and keyword top-1 on the calibration
+seeds, then the folder weight the one of FOLDER_WEIGHTS with the best mean of the four kinds' figures
+(keyword and topic top-1, known-item top-10, meaning top-3; ties to the smallest). With --folders-only
+the arms' thresholds and margin are kept as relevance.py has them (calibrated with SciFact before).
+Then the held-out seeds are measured with what was written.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from engine.indexing.embed import TransformerEmbedder
 from engine.retrieval import hybrid, relevance
 
 NAME_WEIGHTS = (0.25, 0.5, 0.75)
+FOLDER_WEIGHTS = (0.25, 0.5, 0.75)
 QUANTILES = (("5%", 0.05), ("median", 0.5), ("95%", 0.95))
 RELEVANCE_MODULE = Path(relevance.__file__)
 HYBRID_MODULE = Path(hybrid.__file__)
@@ -54,8 +60,12 @@ def _describe(label: str, values: list[float]) -> str:
     return f"{label} n={len(values)} {quantiles}"
 
 
-def choose(personal, sci) -> relevance.Floor:
+def choose(personal, sci, keep_arms: bool = False) -> relevance.Floor:
     """The thresholds and margin, by relevance.above_noise / calibrate_margin (the module docstring)."""
+    folder = _folder_threshold(personal)
+    if keep_arms:
+        kept = relevance.Floor()
+        return relevance.Floor(kept.lexical, kept.semantic, kept.margin, folder)
     lexical_right = [s.right_lexical for s in personal if s.kind in ("keyword", "known_item", "topic")]
     semantic_right = [s.right_semantic for s in personal if s.kind == "meaning"]
     noise_lexical = [s.best_lexical for s in personal if s.kind == "nonsense"]
@@ -82,66 +92,95 @@ def choose(personal, sci) -> relevance.Floor:
     margin = (
         relevance.calibrate_margin(sci.gaps) if sci.gaps else relevance.RELEVANCE_MARGIN
     )  # no SciFact: kept
-    return relevance.Floor(round(lexical, 4), round(semantic, 4), round(margin, 4))
+    return relevance.Floor(round(lexical, 4), round(semantic, 4), round(margin, 4), folder)
 
 
-def write(floor: relevance.Floor, name_weight: float, seeds: list[int], size: str, scifact: bool) -> None:
-    """Rewrite the constants in relevance.py and NAME_WEIGHT in hybrid.py."""
-    note = f"seeds {' '.join(map(str, seeds))}, {size}" + (", SciFact train" if scifact else ", no SciFact")
+def _folder_threshold(personal) -> float:
+    """above_noise of nonsense's best folder-name cosine; the topic answers' folder cosines beside it."""
+    noise = [s.best_folder for s in personal if s.kind == "nonsense"]
+    for kind in ("topic", "meaning"):
+        right = [s.right_folder for s in personal if s.kind == kind]
+        print("  " + _describe(f"personal {kind} right, the cosine of a folder above it:", right))
+    print("  " + _describe("personal nonsense best folder cosine:", noise))
+    value = relevance.above_noise([noise])
+    right = [s.right_folder for s in personal if s.kind == "topic"]
+    above = sum(v > value for v in right) / max(len(right), 1)
+    print(f"  folder threshold {value:.4f}: topic answers whose folder is above it {above:.1%}")
+    return round(value, 4)
+
+
+def write(
+    floor: relevance.Floor, weights: tuple[float, float], seeds: list[int], size: str, note: str
+) -> None:
+    """Rewrite the constants in relevance.py and NAME_WEIGHT, FOLDER_WEIGHT in hybrid.py."""
+    note = f"seeds {' '.join(map(str, seeds))}, {size}, {note}"
     source = RELEVANCE_MODULE.read_text(encoding="utf-8")
     block = (
         f"# Written by `python bench/search_meaning.py --calibrate` ({note}).\n"
         f"LEXICAL_EVIDENCE = {floor.lexical}\nSEMANTIC_EVIDENCE = {floor.semantic}\n"
-        f"RELEVANCE_MARGIN = {floor.margin}\n"
+        f"RELEVANCE_MARGIN = {floor.margin}\nFOLDER_EVIDENCE = {floor.folder}\n"
     )
     pattern = (
         r"# Written by `python bench/[^\n]*\n"
         r"LEXICAL_EVIDENCE = [^\n]*\nSEMANTIC_EVIDENCE = [^\n]*\nRELEVANCE_MARGIN = [^\n]*\n"
+        r"FOLDER_EVIDENCE = [^\n]*\n"
     )
     source, count = re.subn(pattern, block, source)
     if count != 1:
         raise SystemExit(f"could not find the floor's block in {RELEVANCE_MODULE}")
     RELEVANCE_MODULE.write_text(source, encoding="utf-8")
     source = HYBRID_MODULE.read_text(encoding="utf-8")
-    source, count = re.subn(r"\nNAME_WEIGHT = [^\n]*\n", f"\nNAME_WEIGHT = {name_weight}\n", source)
-    if count != 1:
-        raise SystemExit(f"could not find NAME_WEIGHT in {HYBRID_MODULE}")
+    for name, value in zip(("NAME_WEIGHT", "FOLDER_WEIGHT"), weights, strict=True):
+        source, count = re.subn(rf"\n{name} = [^\n]*\n", f"\n{name} = {value}\n", source)
+        if count != 1:
+            raise SystemExit(f"could not find {name} in {HYBRID_MODULE}")
     HYBRID_MODULE.write_text(source, encoding="utf-8")
     print(
-        f"wrote {floor} into {RELEVANCE_MODULE.name}, NAME_WEIGHT = {name_weight} into {HYBRID_MODULE.name}"
+        f"wrote {floor} into {RELEVANCE_MODULE.name}, NAME_WEIGHT, FOLDER_WEIGHT = {weights} into "
+        f"{HYBRID_MODULE.name}"
     )
 
 
-def _set(indexed, floor, name_weight) -> None:
+def _where(args, tmp: str) -> Path | None:
+    """Where the seeds' folders and indexes are built: --keep-in, bench/.cache/personal, or `tmp`."""
+    return args.keep_in if args.keep_in is not None else None if args.keep else Path(tmp)
+
+
+def _set(indexed, floor, name_weight, folder_weight=hybrid.FOLDER_WEIGHT) -> None:
     for one in indexed:
         one.engine.search.floor = floor
         one.engine.search.name_weight = name_weight
+        one.engine.search.folder_weight = folder_weight
 
 
 def main(args, index, run, table, verdict) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        indexed = [index(seed, args.size, None if args.keep else Path(tmp)) for seed in args.seeds]
+        indexed = [index(seed, args.size, _where(args, tmp)) for seed in args.seeds]
         _set(indexed, None, hybrid.NAME_WEIGHT)
         personal = [s for one in indexed for s in run(one, evidence=True)]
         sci, collection = floor_report.SciFactEvidence([], [], [], [], []), None
-        if args.skip_scifact:
-            print(f"calibration on seeds {args.seeds} ({args.size}) ONLY (--skip-scifact: no SciFact)")
+        if args.skip_scifact or args.folders_only:
+            print(f"calibration on seeds {args.seeds} ({args.size}) ONLY (no SciFact)")
         else:
             collection = scifact(args.data, Path(tmp) / "scifact")
             beir, search, qvecs, embed = collection
             sci = floor_report.evidence(search, beir, qvecs, embed)
             print(f"calibration on seeds {args.seeds} ({args.size}) and SciFact train")
-        floor = choose(personal, sci)
-        weight = _name_weight(indexed, floor, run, table)
-        write(floor, weight, args.seeds, args.size, scifact=collection is not None)
+        floor = choose(personal, sci, keep_arms=args.folders_only)
+        weight = hybrid.NAME_WEIGHT if args.folders_only else _name_weight(indexed, floor, run, table)
+        folder_weight = _folder_weight(indexed, floor, weight, run, table)
+        note = "SciFact train" if collection is not None else "no SciFact"
+        if args.folders_only:
+            note = "arms kept from SciFact train"
+        write(floor, (weight, folder_weight), args.seeds, args.size, note)
         if collection is not None:
             _scifact_figures(collection, floor, weight)
         for one in indexed:
             one.engine.close()
         held = []
         for seed in args.held_out:
-            one = index(seed, args.size, None if args.keep else Path(tmp))
-            _set([one], floor, weight)
+            one = index(seed, args.size, _where(args, tmp))
+            _set([one], floor, weight, folder_weight)
             held += run(one, evidence=False)
             one.engine.close()
         if held:
@@ -160,6 +199,26 @@ def _name_weight(indexed, floor, run, table) -> float:
             f"  name weight {weight}, floor {floor}", [s for one in indexed for s in run(one, False)]
         )
         score = statistics.fmean([figures["topic"]["top1"], figures["keyword"]["top1"]])
+        if score > best_score + 1e-9:
+            best_weight, best_score = weight, score
+    return best_weight
+
+
+def _folder_weight(indexed, floor, name_weight, run, table) -> float:
+    """The FOLDER_WEIGHTS entry with the best mean of keyword and topic top-1, known-item top-10 and
+    meaning top-3 on the calibration seeds."""
+    best_weight, best_score = FOLDER_WEIGHTS[0], -1.0
+    for weight in FOLDER_WEIGHTS:
+        _set(indexed, floor, name_weight, weight)
+        figures = table(f"  folder weight {weight}", [s for one in indexed for s in run(one, False)])
+        score = statistics.fmean(
+            [
+                figures["keyword"]["top1"],
+                figures["topic"]["top1"],
+                figures["known_item"]["top10"],
+                figures["meaning"]["top3"],
+            ]
+        )
         if score > best_score + 1e-9:
             best_weight, best_score = weight, score
     return best_weight

@@ -54,6 +54,8 @@ class Seen:
     right_semantic: float = 0.0  # the best cosine of a right file
     best_lexical: float = 0.0  # the best keyword-or-name evidence of any hit (nonsense: the noise)
     best_semantic: float = 0.0
+    right_folder: float = 0.0  # the best cosine of the query with a folder above a right file
+    best_folder: float = 0.0  # the best cosine of the query with any folder's name (nonsense: the noise)
 
 
 @dataclass
@@ -124,6 +126,12 @@ def _evidence(seen: Seen, search, q, root: str) -> None:
         if os.path.relpath(key[0], root) in q.relevant:
             seen.right_lexical = max(seen.right_lexical, lexical)
             seen.right_semantic = max(seen.right_semantic, e.semantic)
+    cosines = search.folder_cosines(search.embed_query(q.text))
+    seen.best_folder = max(cosines.values(), default=0.0)
+    above = {os.path.dirname(os.path.join(root, p)) for p in q.relevant}
+    seen.right_folder = max(
+        (c for f, c in cosines.items() if any(a == f or a.startswith(f + os.sep) for a in above)), default=0.0
+    )
 
 
 KINDS = ("keyword", "known_item", "topic", "meaning", "nonsense")
@@ -179,7 +187,18 @@ def main() -> None:
     parser.add_argument(
         "--keep", action="store_true", help="keep and reuse the indexes (bench/.cache/personal)"
     )
+    parser.add_argument(
+        "--keep-in",
+        type=Path,
+        default=None,
+        help="keep and reuse the indexes here (outside the checkout: its path words name every file)",
+    )
     parser.add_argument("--skip-scifact", action="store_true", help="--calibrate on the personal seeds alone")
+    parser.add_argument(
+        "--folders-only",
+        action="store_true",
+        help="--calibrate: keep the arms' thresholds and margin, choose the folder threshold and the weights",
+    )
     args = parser.parse_args()
     _paths(args.code)
     if args.calibrate:
@@ -190,7 +209,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         seen: list[Seen] = []
         for seed in args.seeds:
-            indexed = index(seed, args.size, None if args.keep else Path(tmp))
+            where = args.keep_in if args.keep_in is not None else None if args.keep else Path(tmp)
+            indexed = index(seed, args.size, where)
             seen += run(indexed, evidence=False)
             indexed.engine.close()  # type: ignore[attr-defined]
         figures = table(f"seeds {args.seeds} ({args.size}), the product's floor in force", seen)

@@ -431,8 +431,20 @@ class KeywordIndex:
             self._after_commit.append(lambda: change(names))
 
     def name_scores(self, terms: frozenset[str], scope: str | None = None) -> dict[str, float]:
-        """path -> its name score for these stemmed query terms (names.py); the first call reads every
-        indexed path, under the write lock so no write falls between the read and the hooks."""
+        """path -> its name score for these stemmed query terms (names.py)."""
+        return self._filled_names().scores(terms, scope)
+
+    def folders(self, scope: str | None = None) -> list[str]:
+        """The folders that tell indexed files apart (names.NameIndex.folders; folder_names.py)."""
+        return self._filled_names().folders(scope)
+
+    def beneath(self, scores: dict[str, float], scope: str | None = None) -> dict[str, float]:
+        """path -> the best score of the folders above it (names.NameIndex.beneath)."""
+        return self._filled_names().beneath(scores, scope)
+
+    def _filled_names(self) -> NameIndex:
+        """The path words; the first call reads every indexed path, under the write lock so no write
+        falls between the read and the hooks."""
         if not self._names.filled:
             with self._write_lock:
                 if not self._names.filled:
@@ -441,7 +453,7 @@ class KeywordIndex:
                     except duckdb.Error as exc:
                         raise store_error("read the indexed paths for name search", exc) from exc
                     self._names.fill(row[0] for row in rows)
-        return self._names.scores(terms, scope)
+        return self._names
 
     def _changed(self, tids: np.ndarray) -> None:
         if self._changed_tids is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from engine.errors import ModelError, StoreError
 from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
     RRF_K,
     ChunkKey,
@@ -38,7 +40,7 @@ from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.lance_calls import PendingSearch
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import QueryEmbedder
-from engine.retrieval.relevance import Evidence, Evidenced, Floor, floor_for, shown
+from engine.retrieval.relevance import RELEVANCE, Evidence, Evidenced, Floor, floor_for, shown
 from engine.retrieval.rerank import Reranker
 from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippet
@@ -62,6 +64,9 @@ ABSENT_AT_CUTOFF = True
 # How far a full name match moves a hit towards the top score (fusion.with_names): written by
 # `python bench/search_meaning.py --calibrate` beside the floor (relevance.py).
 NAME_WEIGHT = 0.5
+# How far a folder whose name means the query (folder_names.py, strength 1) moves its files towards the
+# top score; written by the same calibration.
+FOLDER_WEIGHT = 0.75
 
 
 __all__ = ["FUSION", "FUSIONS", "HybridSearch", "SearchResult", "fuse"]
@@ -83,6 +88,7 @@ class HybridSearch:
         fusion: str = FUSION,
         floor: Floor | float | None = None,
         name_weight: float = NAME_WEIGHT,
+        folder_weight: float = FOLDER_WEIGHT,
     ):
         self.keywords = keywords
         self.vectors = vectors
@@ -99,6 +105,9 @@ class HybridSearch:
         default = floor_for(getattr(embedder, "name", "")) if fusion == "calibrated" else None
         self.floor: Floor | None = default if floor is None else (floor or None)  # type: ignore[assignment]
         self.name_weight = name_weight
+        self.folder_weight = folder_weight
+        # folder names compared by meaning only with the model the folder threshold is a cosine of
+        self._folders = FolderMeanings(embedder.embed) if default is not None else None
         # which result paths have keyword rows but no vectors yet (the catalog knows; set by the Engine)
         self.pending: Callable[[list[str]], set[str]] = lambda paths: set()
         self._queries = QueryEmbedder()
@@ -181,15 +190,49 @@ class HybridSearch:
             fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
         names = self._names(answer, scope)
         fused = with_names(fused, names, self.name_weight, candidates)
+        threshold = (self.floor or RELEVANCE).folder
+        folders = self._folder_evidence(embedding, vector, scope, threshold)
+        fused = with_names(fused, strengths(folders, threshold), self.folder_weight, candidates)
         lexical, semantic = arm_scales(
             [(h.key, h.score) for h in keyword_hits], reference, [(h.key, h.score) for h in dense_hits]
         )
 
         def evidence(key: ChunkKey) -> Evidence:
             dense = 0.0 if name_only(texts.get(key, ""), key[0]) else semantic.get(key, 0.0)
-            return Evidence(lexical.get(key, 0.0), dense, names.get(key[0], 0.0))
+            return Evidence(lexical.get(key, 0.0), dense, names.get(key[0], 0.0), folders.get(key[0], 0.0))
 
         return fused, texts, answer, evidence, keyword_only
+
+    def folder_cosines(self, query_vector: np.ndarray, scope: str | None = None) -> dict[str, float]:
+        """folder -> the cosine of the query with its name (folder_names.py), for every folder that
+        tells files apart inside `scope`; none with an embedder the folder threshold was not made for."""
+        if self._folders is None:
+            return {}
+        try:
+            return self._folders.cosines(query_vector, self.keywords.folders(scope))
+        except (StoreError, ModelError) as exc:
+            log.warning("folder names unavailable: %s", exc)
+            return {}
+
+    def _folder_evidence(
+        self, embedding: Future[np.ndarray] | None, vector: np.ndarray | None, scope: str | None, above: float
+    ) -> dict[str, float]:
+        """path -> the best cosine above `above` of the query with a folder over it; none when the
+        query could not be embedded."""
+        if self._folders is None or (self.folder_weight <= 0 and self.floor is None):
+            return {}
+        try:
+            query_vector = np.asarray(embedding.result() if embedding is not None else vector)
+        except ModelError:
+            return {}
+        cosines = {f: c for f, c in self.folder_cosines(query_vector, scope).items() if c > above}
+        if not cosines:
+            return {}
+        try:
+            return self.keywords.beneath(cosines, scope)
+        except StoreError as exc:
+            log.warning("folder names unavailable: %s", exc)
+            return {}
 
     def _names(self, answer: KeywordAnswer | None, scope: str | None) -> dict[str, float]:
         """Each file's name score for the query's terms (names.py); none when the keyword index cannot

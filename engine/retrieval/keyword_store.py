@@ -206,6 +206,12 @@ class KeywordStore:
     def name_scores(self, terms: frozenset[str], scope: str | None = None) -> dict[str, float]:
         return self._call(lambda index: index.name_scores(terms, scope))
 
+    def folders(self, scope: str | None = None) -> list[str]:
+        return self._call(lambda index: index.folders(scope))
+
+    def beneath(self, scores: dict[str, float], scope: str | None = None) -> dict[str, float]:
+        return self._call(lambda index: index.beneath(scores, scope))
+
     def texts(self, paths: Sequence[str]) -> dict[ChunkKey, str]:
         return self._call(lambda index: index.texts(paths))
 

@@ -59,6 +59,24 @@ def name_only(text: str, path: str) -> bool:
     )
 
 
+def folders_of(path: str) -> list[str]:
+    """The folders above a path, nearest first, up to the filesystem's root (excluded)."""
+    out = []
+    parent = os.path.dirname(path)
+    while parent and parent != os.path.dirname(parent):
+        out.append(parent)
+        parent = os.path.dirname(parent)
+    return out
+
+
+def _discard(index: dict[str, set[str]], key: str, path: str) -> None:
+    holders = index.get(key)
+    if holders is not None:
+        holders.discard(path)
+        if not holders:
+            del index[key]
+
+
 def idf(files: int, df: int) -> float:
     """BM25's idf (tokenize.py's formula, keyword_writes.idf) counted over files."""
     return math.log((files - df + 0.5) / (df + 0.5) + 1.0)
@@ -72,6 +90,7 @@ class NameIndex:
         self._lock = threading.Lock()
         self._words: dict[str, frozenset[str]] = {}  # path -> its stemmed words
         self._files: dict[str, set[str]] = {}  # stemmed word -> paths holding it
+        self._under: dict[str, set[str]] = {}  # folder -> the paths beneath it (folder_names.py)
         self.filled = False
 
     def fill(self, paths: Iterable[str]) -> None:
@@ -93,6 +112,8 @@ class NameIndex:
                 self._words[path] = stemmed
                 for word in stemmed:
                     self._files.setdefault(word, set()).add(path)
+                for folder in folders_of(path):
+                    self._under.setdefault(folder, set()).add(path)
 
     def replace(self, removed: Iterable[str], added: Iterable[str]) -> None:
         """An upsert: the `removed` paths' words forgotten, the `added` paths' read."""
@@ -120,15 +141,39 @@ class NameIndex:
         return [path for path in self._words if path in wanted or path.startswith(prefixes)]
 
     def _drop(self, path: str) -> None:
-        for word in self._words.pop(path, ()):
-            holders = self._files.get(word)
-            if holders is not None:
-                holders.discard(path)
-                if not holders:
-                    del self._files[word]
+        if path not in self._words:
+            return
+        for word in self._words.pop(path):
+            _discard(self._files, word, path)
+        for folder in folders_of(path):
+            _discard(self._under, folder, path)
 
     def __len__(self) -> int:
         return len(self._words)
+
+    def folders(self, scope: str | None = None) -> list[str]:
+        """The folders that tell files apart: those holding some indexed file but not every one (the
+        root's own folders and those above it name everything, so nothing); with a `scope`, those
+        strictly inside it (the scope and the folders above it hold every file searched)."""
+        with self._lock:
+            files = len(self._words)
+            held = [folder for folder, paths in self._under.items() if len(paths) < files]
+        if scope is None:
+            return held
+        inside = scope_prefix(scope)
+        return [folder for folder in held if folder.startswith(inside)]
+
+    def beneath(self, scores: Mapping[str, float], scope: str | None = None) -> dict[str, float]:
+        """path -> the best of `scores` (folder -> score) over the folders above it, inside `scope`."""
+        found: dict[str, float] = {}
+        with self._lock:
+            for folder, score in scores.items():
+                for path in self._under.get(folder, ()):
+                    found[path] = max(score, found.get(path, score))
+        if scope is not None:
+            inside = scope_prefix(scope)
+            found = {p: s for p, s in found.items() if p == scope or p.startswith(inside)}
+        return found
 
     def scores(self, terms: Iterable[str], scope: str | None = None) -> dict[str, float]:
         """path -> the share of the query terms' idf mass (over files) its path words hold, for every

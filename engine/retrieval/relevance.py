@@ -7,8 +7,10 @@ A hit is shown when one arm has real evidence for it:
   LEXICAL_EVIDENCE;
 * the file's name or a folder above it holds them (names.py): its name score, on the same scale (the
   share of the query's idf mass), reaches LEXICAL_EVIDENCE;
-* or the dense arm's cosine exceeds SEMANTIC_EVIDENCE, above which the model's nearest text to a
-  query is related rather than the best of noise.
+* the dense arm's cosine exceeds SEMANTIC_EVIDENCE, above which the model's nearest text to a
+  query is related rather than the best of noise;
+* or the name of a folder above the file, compared with the query by the same model (folder_names.py:
+  "medical" and Health/), has a cosine above FOLDER_EVIDENCE.
 
 Nonsense has neither: a letter string matches no term and no name, and its nearest chunk is noise, so
 it finds "No matches". Among the hits shown the order stays the fused one (hybrid.py). The hits within
@@ -27,7 +29,10 @@ is the NOISE_SHARE quantile of the best evidence nonsense reaches in that arm, t
 collections (`above_noise`), so that share of nonsense finds "No matches" and every answer above it
 is shown; the right answers' evidence is printed beside it (how many a threshold hides); the margin is
 the (1 - MARGIN_CUT_SHARE) quantile, over SciFact train, of the gap between a query's best score and its
-weakest relevant top-10 result. Seeds held out of the calibration measure it.
+weakest relevant top-10 result. The folder threshold is the same quantile of the best cosine nonsense
+reaches with any folder's name (the personal folders only: SciFact's documents lie in one folder, which
+tells nothing apart; `--folders-only` keeps the arms' thresholds and margin and chooses it alone).
+Seeds held out of the calibration measure it.
 
 The dense threshold is a cosine of the embedding model it was calibrated with (RELEVANCE_FLOOR_MODEL).
 With any other embedder (a model the person configured, the hashing embedder of the tests) `floor_for`
@@ -48,10 +53,11 @@ Key = TypeVar("Key")
 MARGIN_CUT_SHARE = 0.01  # the share of SciFact's queries whose weakest relevant top-10 hit the margin may cut
 NOISE_SHARE = 0.95  # the share of each collection's nonsense the thresholds keep out (issue 28's target)
 
-# Written by `python bench/search_meaning.py --calibrate` (seeds 0 1 2, small, SciFact train).
+# Written by `python bench/search_meaning.py --calibrate` (seeds 0 1 2, small, arms kept from SciFact train).
 LEXICAL_EVIDENCE = 0.3107
 SEMANTIC_EVIDENCE = 0.3167
 RELEVANCE_MARGIN = 0.2816
+FOLDER_EVIDENCE = 0.4124
 RELEVANCE_FLOOR_MODEL = DEFAULT_MODEL  # the embedder (its `name`) the floor was calibrated with
 
 
@@ -62,10 +68,16 @@ class Floor:
     lexical: float = LEXICAL_EVIDENCE  # keyword arm's calibrated score, or the name score
     semantic: float = SEMANTIC_EVIDENCE  # the dense arm's cosine
     margin: float = RELEVANCE_MARGIN  # hits this close to the best evidenced one are shown as well
+    folder: float = FOLDER_EVIDENCE  # the cosine of the query with a folder's name (folder_names.py)
 
-    def holds(self, lexical: float, semantic: float, name: float) -> bool:
-        """Whether a hit with these arm scores has evidence of its own."""
-        return lexical > self.lexical or name > self.lexical or semantic > self.semantic
+    def holds(self, e: Evidence) -> bool:
+        """Whether a hit with this evidence has evidence of its own."""
+        return (
+            e.lexical > self.lexical
+            or e.name > self.lexical
+            or e.semantic > self.semantic
+            or e.folder > self.folder
+        )
 
 
 RELEVANCE = Floor()
@@ -73,11 +85,13 @@ RELEVANCE = Floor()
 
 @dataclass(frozen=True)
 class Evidence:
-    """One hit's evidence in each arm: keyword (calibrated, [0, 1]), dense (cosine), name (names.py)."""
+    """One hit's evidence in each arm: keyword (calibrated, [0, 1]), dense (cosine), name (names.py), and
+    the best cosine of the query with a folder above it (folder_names.py)."""
 
     lexical: float = 0.0
     semantic: float = 0.0
     name: float = 0.0
+    folder: float = 0.0
 
 
 Evidenced = Callable[[Key], Evidence]
@@ -96,7 +110,7 @@ def shown(
     entry has evidence; else those with evidence and those within `floor.margin` of the best of them."""
     if floor is None:
         return list(ranked)
-    held = [floor.holds(e.lexical, e.semantic, e.name) for e in (evidence(key) for key, _ in ranked)]
+    held = [floor.holds(evidence(key)) for key, _ in ranked]
     best = next((score for (_, score), ok in zip(ranked, held, strict=True) if ok), None)
     if best is None:
         return []

@@ -24,6 +24,9 @@ FILES = {
     "Recipes/flatbread.md": "Flour, water, salt and oil; roll thin and cook in a hot dry pan.",
     "Recipes/lentil-dal.md": "Red lentils, turmeric, cumin and garlic; simmer until soft.",
     "Letters/aunt.md": "Thank you for the cookery book you sent; the soup chapter is wonderful.",
+    "Health/blood-test.md": "Blood test: cholesterol 4.1 mmol/L, iron within range; retest next spring.",
+    "Health/dentist.md": "Dentist: one filling on the lower left molar, cleaning booked for October.",
+    "Code/sorter.py": "def sort_photos(folder):\n    return sorted(folder.iterdir(), key=taken_at)",
 }
 
 
@@ -36,6 +39,8 @@ def engine(tmp_path_factory):
         (root / relative).write_text(text + "\n", encoding="utf-8")
     (root / "Pictures").mkdir()
     (root / "Pictures" / "kyoto-bamboo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    (root / "Downloads").mkdir()
+    (root / "Downloads" / "code_1.89.1_amd64.deb").write_bytes(b"!<arch>\n" + bytes(range(256)) * 8)
     home = tmp / "sensetree"
     home.mkdir()
     (home / "settings.json").write_text(json.dumps({"indexing": {"qualify_with_model": False}}))
@@ -64,6 +69,18 @@ def test_a_one_word_folder_topic_returns_that_folders_files_first(engine):
     shown = found(engine, "recipes")
     assert shown[0].startswith("Recipes/")
     assert {p for p in shown[:3]} == {"Recipes/leek-soup.md", "Recipes/flatbread.md", "Recipes/lentil-dal.md"}
+
+
+def test_a_one_word_topic_naming_a_folder_by_another_word_returns_that_folders_files_first(engine):
+    assert set(found(engine, "medical")[:2]) == {"Health/blood-test.md", "Health/dentist.md"}
+
+
+def test_a_photo_with_no_text_is_found_by_a_word_that_means_its_folder(engine):
+    assert found(engine, "photos")[0] == "Pictures/kyoto-bamboo.png"
+
+
+def test_a_one_word_topic_naming_a_folder_finds_it_before_a_file_whose_name_holds_the_word(engine):
+    assert found(engine, "code")[0] == "Code/sorter.py"
 
 
 def test_a_photo_catalogued_by_name_only_is_found_by_its_name(engine):

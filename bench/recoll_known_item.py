@@ -1,0 +1,117 @@
+"""Known-item search against Recoll on the same folder: how often each finds the document in its top 10.
+
+Issue 28's acceptance: known-item queries (3-5 words copied from one document, bench/personal_folder)
+find their document in the top 10 at least as often as Recoll does on the same folder. Each seed's
+folder is built and indexed by the real Engine (search_meaning.index, the product's floor in force),
+and by `recollindex` in a configuration folder of its own (RECOLL_CONFDIR, nothing of the person's own
+Recoll touched); every known-item query runs through the product's search and through `recollq` in its
+ALL TERMS mode (what Recoll's simple search does: every word must be in the document), first 10.
+
+    python bench/recoll_known_item.py --seeds 3 4
+    python bench/recoll_known_item.py --seeds 3 4 --size full --keep-in /tmp/personal
+
+Without `recollindex` and `recollq` on PATH (Debian: `apt-get install recoll`) it says so and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import unquote
+
+HERE = Path(__file__).resolve().parent
+TOP = 10
+TIMEOUT_S = 600  # recollindex over a few hundred files; a query far less
+
+
+def recoll_config(conf: Path, root: Path) -> None:
+    """A Recoll configuration that indexes `root` alone, its database inside `conf`."""
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "recoll.conf").write_text(
+        f"topdirs = {root}\ndbdir = {conf / 'xapiandb'}\nskippedNames = \nloglevel = 1\n", encoding="utf-8"
+    )
+
+
+def recoll_index(conf: Path) -> None:
+    env = {**os.environ, "RECOLL_CONFDIR": str(conf)}
+    subprocess.run(
+        ["recollindex", "-c", str(conf), "-z"], env=env, check=True, capture_output=True, timeout=TIMEOUT_S
+    )
+
+
+def recoll_top(conf: Path, query: str, root: Path) -> list[str]:
+    """The relative paths of Recoll's first TOP results for `query` in ALL TERMS mode."""
+    env = {**os.environ, "RECOLL_CONFDIR": str(conf)}
+    done = subprocess.run(
+        ["recollq", "-c", str(conf), "-a", "-b", "-n", str(TOP), query],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    out = []
+    for line in done.stdout.splitlines():
+        if line.startswith("file://"):
+            path = unquote(line[len("file://") :]).split("|", 1)[0]  # an archive member: its archive
+            out.append(os.path.relpath(path, root))
+    return out
+
+
+def measure(seed: int, size: str, where: Path, scratch: Path) -> tuple[int, int, int]:
+    """(known-item queries, found in our top 10, found in Recoll's top 10) for one seed."""
+    import search_meaning
+
+    indexed = search_meaning.index(seed, size, where)
+    root = Path(indexed.folder.root)  # type: ignore[attr-defined]
+    conf = scratch / f"recoll{seed}"
+    recoll_config(conf, root)
+    recoll_index(conf)
+    ours = theirs = total = 0
+    for q in indexed.folder.queries:  # type: ignore[attr-defined]
+        if q.kind != "known_item":
+            continue
+        total += 1
+        shown = [os.path.relpath(r.path, root) for r in indexed.engine.search.search(q.text, limit=TOP)]  # type: ignore[attr-defined]
+        ours += any(p in q.relevant for p in shown)
+        theirs += any(p in q.relevant for p in recoll_top(conf, q.text, root))
+    indexed.engine.close()  # type: ignore[attr-defined]
+    return total, ours, theirs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[3, 4])
+    parser.add_argument("--size", choices=("full", "small"), default="small")
+    parser.add_argument(
+        "--keep-in", type=Path, default=None, help="build or reuse the folders and indexes here"
+    )
+    args = parser.parse_args()
+    missing = [tool for tool in ("recollindex", "recollq") if shutil.which(tool) is None]
+    if missing:
+        print(f"skipped: {', '.join(missing)} not on PATH (Debian: apt-get install recoll)")
+        return
+    sys.path.insert(0, str(HERE.parent))
+    sys.path.insert(0, str(HERE))
+    totals = [0, 0, 0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in args.seeds:
+            where = args.keep_in if args.keep_in is not None else Path(tmp)
+            total, ours, theirs = measure(seed, args.size, where, Path(tmp))
+            print(f"seed {seed}: {total} known-item queries; top {TOP}: SenseTree {ours}, Recoll {theirs}")
+            totals = [a + b for a, b in zip(totals, (total, ours, theirs), strict=True)]
+    total, ours, theirs = totals
+    print(
+        f"SUMMARY seeds {args.seeds} ({args.size}): known-item in the top {TOP}: SenseTree {ours}/{total} "
+        f"({ours / max(total, 1):.1%}), Recoll {theirs}/{total} ({theirs / max(total, 1):.1%}); "
+        f"{'met' if ours >= theirs else 'MISSED'} (at least as often as Recoll)"
+    )
+
+
+if __name__ == "__main__":
+    main()
