@@ -238,8 +238,8 @@ def judge(args: argparse.Namespace) -> None:
         table(f"personal folder, seed {seed} ({args.size})", per_seed[seed])
         (calibration if n < args.calibrate else held_out).merge(per_seed[seed])
     if seeds:
-        table(f"calibration seeds {seeds[: args.calibrate]}", calibration)
-        table(f"held-out seeds {seeds[args.calibrate :]}", held_out)
+        table(f"calibration seeds {seeds[: args.calibrate]}", calibration, wrong=False)
+        table(f"held-out seeds {seeds[args.calibrate :]}", held_out, wrong=False)
     if args.scifact:
         table(
             f"SciFact near-duplicate set ({args.bases} bases, {args.distractors} others)",

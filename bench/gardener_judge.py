@@ -74,6 +74,14 @@ class Scores:
     unticked: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     series_grouped: int = 0
     conventional_flagged: int = 0
+    wrong: list[str] = field(default_factory=list)  # the false positives and misses, to read
+    gaps: list[tuple[float, bool]] = field(default_factory=list)  # misplaced candidates: (gap, right)
+
+    def note(self, tally: Tally, ok: bool, line: str) -> None:
+        """Count one judgement; keep the line of a wrong one."""
+        tally.add(ok)
+        if not ok:
+            self.wrong.append(line)
 
     def merge(self, other: Scores) -> None:
         for mine, theirs in (
@@ -87,6 +95,8 @@ class Scores:
         for k, n in other.unticked.items():
             self.unticked[k] += n
         self.series_grouped += other.series_grouped
+        self.wrong += other.wrong
+        self.gaps += other.gaps
         self.conventional_flagged += other.conventional_flagged
 
 
@@ -104,47 +114,85 @@ def index(folder: Path, home: Path):  # -> Engine
 def score(engine, folder: Path, truth: Truth) -> Scores:
     report = engine.analyze_directory(str(folder))
     s = Scores()
-    same = truth.same()
-    grouped: set[frozenset[str]] = set()
-    for f in report.findings:
-        if f.kind in DUPLICATE_KINDS:
-            for pair in combinations(f.paths, 2):
-                s.precision[f.kind].add(frozenset(pair) in same)
-                grouped.add(frozenset(pair))
-    for kind, gs in truth.groups.items():
-        for paths, _ in gs:
-            for pair in combinations(paths, 2):
-                s.recall[kind].add(frozenset(pair) in grouped)
-    s.series_grouped = sum(frozenset(p) in grouped for g in truth.series for p in combinations(g, 2))
+    _score_duplicates(report.findings, truth, folder, s)
     flagged = {f.paths[0] for f in report.findings if f.kind == "unhelpful_name"}
     for p in flagged:
-        s.precision["unhelpful_name"].add(p in truth.unhelpful)
+        s.note(s.precision["unhelpful_name"], p in truth.unhelpful, f"unhelpful name: {_short(p, folder)}")
     for p in truth.unhelpful:
-        s.recall["unhelpful_name"].add(p in flagged)
+        s.note(s.recall["unhelpful_name"], p in flagged, f"missed unhelpful name: {_short(p, folder)}")
     s.conventional_flagged = len(flagged & truth.conventional)
-    moved = {f.paths[0]: f.target for f in report.findings if f.kind == "misplaced"}
-    for p, target in moved.items():
-        s.precision["misplaced"].add(truth.misplaced.get(p) == target)
+    moved = {f.paths[0]: f for f in report.findings if f.kind == "misplaced"}
+    for p, f in moved.items():
+        line = f"misplaced: {_short(p, folder)} → {_short(f.target, folder)}: {f.why}"
+        s.note(s.precision["misplaced"], truth.misplaced.get(p) == f.target, line)
     for p, target in truth.misplaced.items():
-        s.recall["misplaced"].add(moved.get(p) == target)
+        ok = p in moved and moved[p].target == target
+        s.note(s.recall["misplaced"], ok, f"missed misplaced: {_short(p, folder)} → {_short(target, folder)}")
+    s.gaps = misplaced_gaps(engine, folder, report.findings, truth)
     for kind in FIX_KINDS:
         if report.counts.get(kind):
-            _score_fix(engine.propose_gardener_fix(str(folder), kind).operations, kind, truth, s)
+            _score_fix(engine.propose_gardener_fix(str(folder), kind).operations, kind, (truth, folder), s)
     return s
 
 
-def _score_fix(operations: Iterable, kind: str, truth: Truth, s: Scores) -> None:
+def misplaced_gaps(engine, folder: Path, findings: list, truth: Truth) -> list[tuple[float, bool]]:
+    """The calibration of `misplaced.DISTINCT`: every move the rule would propose without that bar, as
+    (how much better its destination fits than the next folder, whether the move is right)."""
+    from engine.gardener import misplaced
+    from engine.gardener.inputs import read_catalog, with_vectors
+
+    s = engine.settings.gardener
+    files = read_catalog(engine.index.catalog, str(folder), s.max_entries).files
+    copies = {p for f in findings if f.kind in DUPLICATE_KINDS for p in f.paths if p != f.keep}
+    inputs = with_vectors(files, engine.vectors, str(folder))
+    found = misplaced.misplaced(inputs, s.misplaced_margin, s.misplaced_min_cosine, copies, distinct=0.0)
+    return [
+        (
+            f.evidence[1].score - (f.evidence[2].score if len(f.evidence) > 2 else -1.0),
+            truth.misplaced.get(f.paths[0]) == f.target,
+        )
+        for f in found
+    ]
+
+
+def _score_duplicates(findings: list, truth: Truth, folder: Path, s: Scores) -> None:
+    same = truth.same()
+    grouped: set[frozenset[str]] = set()
+    for f in findings:
+        if f.kind in DUPLICATE_KINDS:
+            for a, b in combinations(f.paths, 2):
+                line = f"{f.kind}: {_short(a, folder)} ~ {_short(b, folder)}"
+                s.note(s.precision[f.kind], frozenset((a, b)) in same, line)
+                grouped.add(frozenset((a, b)))
+    for kind, gs in truth.groups.items():
+        for paths, _ in gs:
+            for a, b in combinations(paths, 2):
+                line = f"missed {kind}: {_short(a, folder)} ~ {_short(b, folder)}"
+                s.note(s.recall[kind], frozenset((a, b)) in grouped, line)
+    s.series_grouped = sum(frozenset(p) in grouped for g in truth.series for p in combinations(g, 2))
+
+
+def _score_fix(operations: Iterable, kind: str, labelled: tuple[Truth, Path], s: Scores) -> None:
+    truth, folder = labelled
     copies = truth.copies()
     for op in operations:
         if not getattr(op, "ticked", True):  # main's code ticks every line
             s.unticked[kind] += 1
             continue
         if op.kind == "delete":
-            s.ticked[kind].add(op.old_path in copies and copies[op.old_path] is not None)
+            ok = op.old_path in copies and copies[op.old_path] is not None
         elif op.kind == "move":
-            s.ticked[kind].add(truth.misplaced.get(op.old_path) == os.path.dirname(op.new_path))
+            ok = truth.misplaced.get(op.old_path) == os.path.dirname(op.new_path)
         elif op.kind == "rename":
-            s.ticked[kind].add(op.old_path in truth.unhelpful)
+            ok = op.old_path in truth.unhelpful
+        else:
+            continue
+        line = f"ticked {kind}: {op.kind} {_short(op.old_path, folder)} → {_short(op.new_path, folder)}"
+        s.note(s.ticked[kind], ok, line)
+
+
+def _short(path: str | None, folder: Path) -> str:
+    return os.path.relpath(path, folder) if path else "?"
 
 
 def personal_truth(folder, root: Path) -> Truth:
@@ -211,7 +259,8 @@ def run_scifact(data: Path, bases: int, distractors: int) -> Scores:
             engine.close()
 
 
-def table(title: str, s: Scores) -> None:
+def table(title: str, s: Scores, wrong: bool = True) -> None:
+    """`wrong`: also list the false positives and misses (per seed; the pooled tables leave them out)."""
     print(f"\n{title}")
     print(f"  {'kind':15} {'precision':>16} {'recall':>16} {'ticked precision':>18} {'unticked':>8}")
     for kind in FIX_KINDS:
@@ -223,3 +272,12 @@ def table(title: str, s: Scores) -> None:
         f"  series pairs grouped as duplicates: {s.series_grouped}; conventional names flagged: "
         f"{s.conventional_flagged}"
     )
+    right = sorted(g for g, ok in s.gaps if ok)
+    wrong_gaps = sorted((g for g, ok in s.gaps if not ok), reverse=True)
+    print(
+        f"  misplaced without the distinctness bar (gap to the next folder): {len(right)} right, the "
+        f"smallest gaps {', '.join(f'{g:.3f}' for g in right[:3]) or '—'}; {len(wrong_gaps)} wrong, the "
+        f"largest {', '.join(f'{g:.3f}' for g in wrong_gaps[:3]) or '—'}"
+    )
+    for line in s.wrong if wrong else []:
+        print(f"  {line}" if line.startswith("missed") else f"  wrong: {line}")

@@ -203,7 +203,8 @@ def lessons(plan: Plan) -> None:
 
 
 def more_downloads(plan: Plan, p: Person) -> None:
-    """Installers and archives of random bytes, a boarding pass and a manual nobody filed."""
+    """Installers and archives of random bytes, a manual with no folder to go to, and a boarding pass for
+    a trip whose notes and itinerary are in Travel/: where a careful person would file it."""
     if not plan.full:
         return
     for name, size in (
@@ -224,6 +225,7 @@ def more_downloads(plan: Plan, p: Person) -> None:
         ),
         plan.day(2024, 6, 9),
     )
+    plan.misplaced["Downloads/boarding-pass.pdf"] = "Travel"
     plan.add(
         "Downloads/dishwasher-manual.pdf",
         "pdf",
