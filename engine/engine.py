@@ -186,7 +186,8 @@ class Engine:
         if self._background:
             self.gardener.start()
             self.index.start_background()
-            self.search.warm()  # the query model loads now, not at the first search
+            # the query model loads once the keyword phase has nothing due, not at the first search
+            self.index.worker.when_keyword_idle(self.search.warm)
             if embedder is None and self.embedder.name != self._wanted_embedder().name:
                 self.reembedder.start(self._wanted_embedder())  # finish a model switch a crash interrupted
         self.__dict__.update(self._staged)  # every part at once, repaired and recovered: commands may go
