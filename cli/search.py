@@ -1,7 +1,9 @@
 """`sensetree search QUERY`: hybrid search of the indexed folders, from a terminal.
 
 Through the running SenseTree when there is one (its model is loaded: the answer is back in well
-under a second); otherwise the stores and the query model are opened here, which takes seconds.
+under a second); otherwise the stores and the query model are opened here. The model takes seconds to
+load, so then the keyword arm answers first (no model: within a second of the start) and the fused list
+follows once the model is ready (issue 30).
 """
 
 from __future__ import annotations
@@ -27,6 +29,13 @@ def add_parser(subparsers: Any, context: Context) -> None:
 def run(args: argparse.Namespace, context: Context, out: TextIO) -> int:
     with context.engine() as engine:
         options = {"scope": args.scope} if args.scope else {}
+        if not args.json and _model_to_load(engine):  # keyword hits now, the fused list when it is ready
+            hits = plain(engine.keyword_search(query=args.query, limit=args.limit, **options))
+            if hits:
+                print("Keyword matches (the search model is loading; the full answer follows):", file=out)
+                _print_hits(hits, out)
+                print("Ranked by meaning and keywords:", file=out)
+            out.flush()
         results = plain(engine.semantic_search(query=args.query, limit=args.limit, **options))
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False), file=out)
@@ -34,10 +43,20 @@ def run(args: argparse.Namespace, context: Context, out: TextIO) -> int:
     if not results:
         print("No matches. Is the folder indexed? Try `sensetree status`.", file=out)
         return 1
-    for i, hit in enumerate(results, 1):
+    _print_hits(results, out)
+    return 0
+
+
+def _model_to_load(engine: Any) -> bool:
+    """A search model this process must load first (seconds): the stores opened here, not a running
+    SenseTree's (its model is warm), and a local model (the hashing one and an endpoint load nothing)."""
+    return not getattr(engine, "remote", False) and hasattr(engine.embedder, "load")
+
+
+def _print_hits(hits: list[dict[str, Any]], out: TextIO) -> None:
+    for i, hit in enumerate(hits, 1):
         print(f"{i:2}. {hit['score']:.2f}  {result_label(hit['path'])}", file=out)
         print(f"      {hit['snippet']}", file=out)
-    return 0
 
 
 def result_label(path: str) -> str:
