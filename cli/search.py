@@ -3,12 +3,14 @@
 Through the running SenseTree when there is one (its model is loaded: the answer is back in well
 under a second); otherwise the stores and the query model are opened here. The model takes seconds to
 load, so then the keyword arm answers first (no model: within a second of the start) and the fused list
-follows once the model is ready (issue 30).
+follows once the model is ready (issue 30): the keyword hits are read from the keyword index alone,
+before the engine opens (engine/keyword_peek.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -27,15 +29,11 @@ def add_parser(subparsers: Any, context: Context) -> None:
 
 
 def run(args: argparse.Namespace, context: Context, out: TextIO) -> int:
-    with context.engine() as engine:
-        options = {"scope": args.scope} if args.scope else {}
-        if not args.json and _model_to_load(engine):  # keyword hits now, the fused list when it is ready
-            hits = plain(engine.keyword_search(query=args.query, limit=args.limit, **options))
-            if hits:
-                print("Keyword matches (the search model is loading; the full answer follows):", file=out)
-                _print_hits(hits, out)
-                print("Ranked by meaning and keywords:", file=out)
-            out.flush()
+    options = {"scope": args.scope} if args.scope else {}
+    remote = context.running()
+    if remote is None and not args.json:
+        _keyword_first(args, context, out)
+    with context.engine() if remote is None else contextlib.nullcontext(remote) as engine:
         results = plain(engine.semantic_search(query=args.query, limit=args.limit, **options))
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False), file=out)
@@ -47,10 +45,17 @@ def run(args: argparse.Namespace, context: Context, out: TextIO) -> int:
     return 0
 
 
-def _model_to_load(engine: Any) -> bool:
-    """A search model this process must load first (seconds): the stores opened here, not a running
-    SenseTree's (its model is warm), and a local model (the hashing one and an endpoint load nothing)."""
-    return not getattr(engine, "remote", False) and hasattr(engine.embedder, "load")
+def _keyword_first(args: argparse.Namespace, context: Context, out: TextIO) -> None:
+    """With none running, the engine and then the query model take seconds to open: the keyword hits,
+    read from the keyword index alone, are printed before either (the fused list follows)."""
+    if context.peek_keywords is None:
+        return
+    hits = plain(context.peek_keywords(context.home(), args.query, args.scope, args.limit))
+    if hits:
+        print("Keyword matches (the search model is loading; the full answer follows):", file=out)
+        _print_hits(hits, out)
+        print("Ranked by meaning and keywords:", file=out)
+        out.flush()
 
 
 def _print_hits(hits: list[dict[str, Any]], out: TextIO) -> None:

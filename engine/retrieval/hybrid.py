@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,7 +36,6 @@ from engine.retrieval.fusion import (
 )
 from engine.retrieval.keyword_query import KeywordAnswer
 from engine.retrieval.keyword_store import KeywordStore
-from engine.retrieval.lance_calls import PendingSearch
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.relevance import Evidence, Evidenced, Floor, floor_for, shown
@@ -43,7 +43,10 @@ from engine.retrieval.rerank import Reranker
 from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippet
 from engine.retrieval.terms import shared_matcher
-from engine.retrieval.vectors import VectorIndex
+
+if TYPE_CHECKING:  # LanceDB loads with the vector store, not with this module: a keyword answer needs neither
+    from engine.retrieval.lance_calls import PendingSearch
+    from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 

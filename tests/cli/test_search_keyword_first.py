@@ -9,6 +9,7 @@ import io
 import threading
 from pathlib import Path
 
+import app
 from cli import search
 from cli.context import Context
 from engine.engine import Engine
@@ -38,7 +39,9 @@ def test_with_none_running_keyword_hits_print_before_the_model_loads_then_the_fu
     docs = indexed_home(tmp_path, sensetree_home)
     model = SlowLoadingModel()
     context = Context(
-        build_engine=lambda: Engine(sensetree_home, embedder=model), home=lambda: sensetree_home
+        build_engine=lambda: Engine(sensetree_home, embedder=model),
+        home=lambda: sensetree_home,
+        peek_keywords=app.peek_keywords,
     )
     out = io.StringIO()
     args = argparse.Namespace(query="orchard budget", scope=None, limit=10, json=False)
