@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from engine.errors import EngineError
 from engine.paths import normalize
 from engine.retrieval.results import SearchResult
 
@@ -49,13 +48,13 @@ def keyword_answer(home: Path, query: str, scope: str | None = None, limit: int 
 
     try:
         index = KeywordIndex(path)
-    except EngineError as exc:
+    except Exception as exc:  # damaged, locked, another format: the engine opens (and heals) it next
         log.info("no keyword peek: %s", exc)
         return []
     try:
         search = HybridSearch(index, _NoVectors(), _NoModel(), floor=0)  # type: ignore[arg-type]
         return search.search_keyword(query, normalize(scope) if scope else None, max(1, min(limit, 100)))
-    except EngineError as exc:
+    except Exception as exc:  # a provisional answer never fails the command: the engine's answer follows
         log.info("no keyword peek: %s", exc)
         return []
     finally:
