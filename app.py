@@ -116,7 +116,14 @@ def context() -> Any:
     """What every sub-command is given: how to build the engine and where the data dir is."""
     from cli.context import Context
 
-    return Context(build_engine=build_engine, home=data_dir)
+    return Context(build_engine=build_engine, home=data_dir, peek_keywords=peek_keywords)
+
+
+def peek_keywords(home: Path, query: str, scope: str | None = None, limit: int = 10) -> Any:
+    """The keyword answer read before the engine opens (engine/keyword_peek.py), imported when used."""
+    from engine.keyword_peek import keyword_answer
+
+    return keyword_answer(home, query, scope, limit)
 
 
 def command_module(name: str) -> Any:

@@ -60,6 +60,7 @@ COMMANDS: tuple[str, ...] = (
     "reindex_path",
     "retry_indexing",
     "semantic_search",
+    "keyword_search",
     "list_directory",
     "path_details",
     "open_path",
@@ -278,6 +279,11 @@ class Api:
     @_command
     def semantic_search(self, query: Query, scope: str | None = None, limit: Limit | None = None) -> Any:
         return self._engine.semantic_search(query=query, **_given(scope=scope, limit=limit))
+
+    @_command
+    def keyword_search(self, query: Query, scope: str | None = None, limit: Limit | None = None) -> Any:
+        """The keyword arm alone, in milliseconds: the page shows these while the fused list is computed."""
+        return self._engine.keyword_search(query=query, **_given(scope=scope, limit=limit))
 
     @_command
     def list_directory(self, path: str) -> Any:

@@ -20,6 +20,8 @@ from typing import Any
 class Context:
     build_engine: Callable[..., Any]  # app.build_engine: opens the stores in this process
     home: Callable[[], Path]  # the data dir (engine.config.data_dir)
+    # app.peek_keywords(home, query, scope, limit): keyword hits read before any engine opens (issue 30)
+    peek_keywords: Callable[..., Any] | None = None
 
     def running(self) -> Any:
         """The running instance as a RemoteEngine, or None when none answers."""

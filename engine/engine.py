@@ -186,7 +186,8 @@ class Engine:
         if self._background:
             self.gardener.start()
             self.index.start_background()
-            self.search.warm()  # the query model loads now, not at the first search
+            # the query model loads once the keyword phase has nothing due, not at the first search
+            self.index.worker.when_keyword_idle(self.search.warm)
             if embedder is None and self.embedder.name != self._wanted_embedder().name:
                 self.reembedder.start(self._wanted_embedder())  # finish a model switch a crash interrupted
         self.__dict__.update(self._staged)  # every part at once, repaired and recovered: commands may go
@@ -441,11 +442,21 @@ class Engine:
         return self.index.path_details(path)
 
     def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
+        scope_path, limit = self._search_bounds(query, scope, limit)
+        return self.search.search(query, scope=scope_path, limit=limit)
+
+    def keyword_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
+        """The keyword arm alone: no model, so it answers at once, while the query embeds or the model
+        loads (the page's first list, the cold CLI's first answer); `semantic_search` follows with the
+        fused list."""
+        scope_path, limit = self._search_bounds(query, scope, limit)
+        return self.search.search_keyword(query, scope=scope_path, limit=limit)
+
+    def _search_bounds(self, query: str, scope: str | None, limit: int) -> tuple[str | None, int]:
+        """(the scope, inside the roots, or None; the limit held to 1..100), or InvalidInput."""
         if not query or not query.strip():
             raise InvalidInput("Type a few words to search for.")
-        scope_path = self.roots.require(scope) if scope else None
-        limit = max(1, min(int(limit), 100))
-        return self.search.search(query, scope=scope_path, limit=limit)
+        return (self.roots.require(scope) if scope else None), max(1, min(int(limit), 100))
 
     # ---- action commands ----------------------------------------------------------------------
     def plan_reorganization(self, instruction: str, scope: str) -> ActionPlan:

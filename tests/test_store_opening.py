@@ -207,14 +207,14 @@ def test_the_opened_parts_are_plain_attributes_once_open(sensetree_home: Path) -
 def test_an_opening_that_fails_after_starting_the_indexer_stops_it_on_close(
     sensetree_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A background start that fails at its last step (the query model's warm-up) leaves the indexer's
-    thread started on the stores; closing stops it before the stores close under it."""
-    from engine.retrieval.hybrid import HybridSearch
+    """A background start that fails at its last step (asking for the query model's warm-up) leaves the
+    indexer's thread started on the stores; closing stops it before the stores close under it."""
+    from engine.indexing.worker import IndexWorker
 
-    def warm(_self: HybridSearch) -> None:
+    def when_keyword_idle(_self: IndexWorker, _callback: object) -> None:
         raise OSError("no model here")
 
-    monkeypatch.setattr(HybridSearch, "warm", warm)
+    monkeypatch.setattr(IndexWorker, "when_keyword_idle", when_keyword_idle)
     engine = make_engine(sensetree_home, background=True, defer_stores=True)
     with pytest.raises(EngineError, match="no model here"):
         engine.wait_for_stores()

@@ -54,6 +54,8 @@ class IndexWorker:
         self._dirty = False
         self.current: str | None = None
         self._scanning: str | None = None
+        self._keyword_idled = False  # the keyword phase has once had nothing due (`when_keyword_idle`)
+        self._on_keyword_idle: list[Callable[[], None]] = []
         self.publisher = ProgressPublisher(
             stats, lambda progress: events.publish(INDEXING_PROGRESS, progress.to_dict())
         )
@@ -103,6 +105,29 @@ class IndexWorker:
             self._interrupt = True
             self._wake.notify_all()
         self.publish()
+
+    def when_keyword_idle(self, callback: Callable[[], None]) -> None:
+        """Run `callback()` once, the first time the keyword phase has nothing due or indexing is paused
+        (at once if that has happened). The query model loads then: loading it beside a folder's keyword
+        phase cost that phase a third more CPU (torch's import holds the interpreter), while the page
+        and the CLI answer from the keyword arm meanwhile (issue 30, bench/recoll.py)."""
+        with self._wake:
+            if not self._keyword_idled:
+                self._on_keyword_idle.append(callback)
+                return
+        callback()
+
+    def _keyword_idle(self) -> None:
+        with self._wake:
+            if self._keyword_idled:
+                return
+            self._keyword_idled = True
+            callbacks, self._on_keyword_idle = self._on_keyword_idle, []
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:  # a warm-up that fails must not cost the indexer its pass
+                log.warning("a keyword-idle callback failed", exc_info=True)
 
     @property
     def scanning(self) -> list[str]:
@@ -158,6 +183,7 @@ class IndexWorker:
                 ran += self._keyword_batch(jobs, stop)
                 continue
             self.current = None
+            self._keyword_idle()
             embedded = self.semantic.run_batch(stop)
             if not embedded:
                 break
@@ -186,6 +212,8 @@ class IndexWorker:
 
     def _run(self) -> None:
         while True:
+            if self._paused:
+                self._keyword_idle()  # nothing will be indexed until resumed: the model may load now
             with self._wake:
                 while self._paused and not self._stopping and not self._purges:
                     self._wake.wait()

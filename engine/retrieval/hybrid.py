@@ -16,11 +16,11 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from engine.errors import ModelError, StoreError
-from engine.indexing.embed import Embedder
 from engine.paths import display_name
 from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.folder_names import FolderMeanings, strengths
@@ -37,15 +37,19 @@ from engine.retrieval.fusion import (
 )
 from engine.retrieval.keyword_query import KeywordAnswer
 from engine.retrieval.keyword_store import KeywordStore
-from engine.retrieval.lance_calls import PendingSearch
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import QueryEmbedder
 from engine.retrieval.relevance import RELEVANCE, Evidence, Evidenced, Floor, floor_for, shown
-from engine.retrieval.rerank import Reranker
 from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippet
 from engine.retrieval.terms import shared_matcher
-from engine.retrieval.vectors import VectorIndex
+
+if TYPE_CHECKING:  # LanceDB, httpx and the settings load with the parts that use them, not with this module:
+    # a keyword answer before the engine opens needs none of them (engine/keyword_peek.py)
+    from engine.indexing.embed import Embedder
+    from engine.retrieval.lance_calls import PendingSearch
+    from engine.retrieval.rerank import Reranker
+    from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 

@@ -17,10 +17,12 @@ import sys
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.indexing.embed import Embedder
+if TYPE_CHECKING:  # the embedder module brings the settings; a keyword answer needs neither
+    from engine.indexing.embed import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -54,8 +54,14 @@ DOCUMENTED = {
     "app_version",
 }
 # Built beyond DESIGN §6 by open issues (agent_memory_confirm: issue 11's pending notes;
-# list_pending_tool_calls: issue 32, an approval card shown again after a reload, docs/agent.md).
-BUILT_BEYOND_DESIGN = {"agent_memory_confirm", "propose_gardener_fix", "list_pending_tool_calls"}
+# list_pending_tool_calls: issue 32, an approval card shown again after a reload, docs/agent.md;
+# keyword_search: issue 30, the keyword arm alone, shown before the fused list, docs/search-latency.md).
+BUILT_BEYOND_DESIGN = {
+    "agent_memory_confirm",
+    "propose_gardener_fix",
+    "list_pending_tool_calls",
+    "keyword_search",
+}
 
 # DESIGN §6a commands the bridge has built, one set per issue; each is checked against the §6a table.
 BUILT_6A_APPROVAL = {"approve_tool_call"}
@@ -145,6 +151,7 @@ def _sample_arguments(folder: Path) -> dict[str, dict]:
         "set_indexing_paused": {"paused": False},
         "reindex_path": {"path": file},
         "semantic_search": {"query": "ACME invoice", "scope": str(folder), "limit": 3},
+        "keyword_search": {"query": "ACME invoice", "scope": str(folder), "limit": 3},
         "list_directory": {"path": str(folder)},
         "path_details": {"path": file},
         "set_config": {"patch": {"agent": {"max_rounds": 4}}},

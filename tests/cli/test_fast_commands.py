@@ -61,7 +61,8 @@ def test_search_with_none_running_imports_neither_the_agent_nor_the_file_readers
     docs = indexed_home(tmp_path, sensetree_home)  # the hashing embedder: nothing needs torch either
     done, modules = run_cli(["search", "orchard"], sensetree_home)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0].endswith(f"a.txt  (in {docs}{os.sep})")  # name, then its folder
+    first = next(line for line in done.stdout.splitlines() if line.startswith(" 1. "))  # keyword hits first
+    assert first.endswith(f"a.txt  (in {docs}{os.sep})")  # name, then its folder
     assert sorted(modules & set(AGENT_AND_READERS)) == []
 
 

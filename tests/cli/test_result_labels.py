@@ -32,7 +32,7 @@ def test_same_named_results_show_the_folders_that_tell_them_apart(tmp_path, sens
     docs = _indexed(tmp_path, sensetree_home)
     capsys.readouterr()
     assert app.main(["search", "notes", "--scope", docs]) == 0
-    out = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out.split("Ranked by meaning and keywords:\n")[-1].splitlines()  # fused list
     labels = [line.split("  ", 1)[1] for line in out if line[:3].strip().rstrip(".").isdigit()]
     assert sorted(label for label in labels if label.startswith("notes.md")) == [
         f"notes.md  (in {docs}/Garden/)",

@@ -130,6 +130,8 @@ def test_a_new_user_indexes_searches_chats_approves_part_of_a_plan_and_undoes_it
             page.locator(".nav-item[data-view=search]").click()
             page.get_by_test_id("search-input").fill("ACME invoice")
             page.get_by_test_id("search-input").press("Enter")
+            results = page.get_by_test_id("search-results")  # keyword hits first, then the fused list
+            expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
             first = page.get_by_test_id("search-result").first
             expect(first).to_contain_text("invoice-acme.txt", timeout=WAIT_MS)
             expect(first.locator("mark").first).to_be_visible()

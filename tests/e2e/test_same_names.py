@@ -66,6 +66,8 @@ def test_same_named_files_show_their_folders_in_results_chips_and_answer_links(t
             page.locator(".nav-item[data-view=search]").click()
             page.get_by_test_id("search-input").fill("notes")
             page.get_by_test_id("search-input").press("Enter")
+            results = page.get_by_test_id("search-results")  # keyword hits first, then the fused list
+            expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
             rows = page.get_by_test_id("search-result")
             expect(rows).to_have_count(3, timeout=WAIT_MS)
             names = rows.locator(".result-name").all_inner_texts()

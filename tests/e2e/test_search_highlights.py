@@ -33,6 +33,8 @@ def test_search_snippets_are_plain_text_with_whole_stemmed_terms_marked(tmp_path
         page.locator(".nav-item[data-view=search]").click()
         page.get_by_test_id("search-input").fill("is market")
         page.get_by_test_id("search-input").press("Enter")
+        results = page.get_by_test_id("search-results")  # keyword hits first, then the fused list (issue 30)
+        expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
         first = page.get_by_test_id("search-result").first
         expect(first).to_contain_text("seoul.md", timeout=WAIT_MS)
         snippet = first.locator(".result-snippet")

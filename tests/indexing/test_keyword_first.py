@@ -248,3 +248,21 @@ def test_a_model_written_sense_arrives_in_the_semantic_phase_after_the_file_is_s
         assert engine.keywords.search("itinerary", 5, None)[0].path == path  # chunk #0 carries it
     finally:
         engine.close()
+
+
+def test_the_query_model_warms_only_once_every_queued_file_is_keyword_searchable(tmp_path, sensetree_home):
+    """Issue 30: loading the query model beside the keyword phase slowed it by a third; the warm-up is
+    asked for the first time the keyword phase has nothing due, and at once after that."""
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    engine = make_engine(sensetree_home)
+    try:
+        seen: list[object] = []
+        engine.index.worker.when_keyword_idle(lambda: seen.append(engine.indexing_stats().keyword))
+        engine.add_indexed_folder(str(root))
+        assert seen == []
+        engine.drain()
+        assert len(seen) == 1 and seen[0].total == len(SAMPLE) and seen[0].done == seen[0].total
+        engine.index.worker.when_keyword_idle(lambda: seen.append("at once"))
+        assert seen[-1] == "at once"
+    finally:
+        engine.close()

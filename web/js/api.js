@@ -35,6 +35,7 @@ export const SIGNATURES = {
   reindex_path: ["path"],
   retry_indexing: ["path"],
   semantic_search: ["query", "scope", "limit"],
+  keyword_search: ["query", "scope", "limit"],
   list_directory: ["path"],
   path_details: ["path"],
   open_path: ["path", "reveal"],

@@ -38,20 +38,42 @@ function showNotice(text) {
   notice.hidden = !text;
 }
 
-async function runSearch(query) {
-  const status = $("#search-status");
+let latest = 0; // the search whose answers may still be shown (a newer one supersedes it)
+
+// The keyword phase's list says "refining by meaning" in its status; the words-only notice (issue 31) is
+// about the fused list, so it waits for it.
+function showResults(results, query, phase, status) {
   const list = clear($("#search-results"));
+  list.dataset.phase = phase;
+  if (phase === "keyword") status.textContent = results.length ? `${results.length} keyword match${results.length === 1 ? "" : "es"} · refining by meaning…` : "Refining by meaning…";
+  else status.textContent = results.length ? `${results.length} result${results.length === 1 ? "" : "s"}` : "No matches. Try other words, or check that the folder is indexed.";
+  showNotice(phase === "fused" ? wordsOnlyNotice(results) : "");
+  const folders = folderHints(results.map((r) => r.path)); // same-named files show where they are
+  for (const result of results) list.append(resultItem(result, query, folders.get(result.path)));
+}
+
+// Keyword first, meaning second: the keyword arm answers in milliseconds (no model), so its hits show at
+// once; the fused list replaces them when the query's embedding has landed. Both calls start together.
+async function runSearch(query) {
+  const search = ++latest;
+  const status = $("#search-status");
+  delete clear($("#search-results")).dataset.phase;
   showNotice("");
   if (!query.trim()) { status.textContent = ""; return; }
   status.textContent = "Searching…";
+  const scope = $("#search-scope").value || undefined;
+  let fusedShown = false;
+  const fused = call("semantic_search", { query, scope, limit: 20 });
+  call("keyword_search", { query, scope, limit: 20 })
+    .then((results) => { if (search === latest && !fusedShown) showResults(results, query, "keyword", status); })
+    .catch(() => {}); // the fused answer (or its error) follows either way
   try {
-    const scope = $("#search-scope").value || undefined;
-    const results = await call("semantic_search", { query, scope, limit: 20 });
-    status.textContent = results.length ? `${results.length} result${results.length === 1 ? "" : "s"}` : "No matches. Try other words, or check that the folder is indexed.";
-    showNotice(wordsOnlyNotice(results));
-    const folders = folderHints(results.map((r) => r.path)); // same-named files show where they are
-    for (const result of results) list.append(resultItem(result, query, folders.get(result.path)));
+    const results = await fused;
+    if (search !== latest) return;
+    fusedShown = true;
+    showResults(results, query, "fused", status);
   } catch (error) {
+    if (search !== latest) return;
     status.textContent = "";
     reportError(error, "Search failed");
   }
