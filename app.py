@@ -157,16 +157,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     from engine import lifecycle
     from engine.errors import EngineError
 
-    configure_logging(data_dir(), args.verbose)
     try:
-        return int(
-            lifecycle.run_quitting(args.func, args) or 0
-        )  # a quit signal closes the stores like an exit
+        with lifecycle.QuitSignals():  # from the first moment: a quit while starting up ends cleanly too
+            args = build_parser().parse_args(argv)
+            configure_logging(data_dir(), args.verbose)
+            return int(args.func(args) or 0)  # a quit signal closes the stores like an exit
     except EngineError as exc:
         print(f"Error: {exc.message}", file=sys.stderr)
         return 1

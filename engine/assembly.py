@@ -17,6 +17,7 @@ the Engine's module loads: `sensetree status` and the window's first commands ne
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -25,12 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import prompts, stores
-from engine.errors import InvalidInput, ModelError
+from engine.errors import ModelError
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
 from engine.live_settings import LiveSettings
 from engine.roots import Roots
+from engine.searching import checked_search
 
 if TYPE_CHECKING:
     from engine.agent.service import Agent
@@ -43,7 +45,6 @@ if TYPE_CHECKING:
     from engine.indexing.service import IndexService
     from engine.retrieval.hybrid import HybridSearch
     from engine.retrieval.keyword_store import KeywordStore
-    from engine.retrieval.results import SearchResult
     from engine.retrieval.vectors import VectorIndex
     from engine.txn.service import TxnService
 
@@ -82,6 +83,7 @@ class StartupNotes:
 
 @dataclass(frozen=True)
 class Parts:
+    ground: Ground
     db: Database
     keywords: KeywordStore
     search: HybridSearch
@@ -121,7 +123,8 @@ def assemble(ground: Ground, closer: contextlib.ExitStack, stopping: threading.E
         _start_background(ground, gardener, index, search, reembedder)
     log.info("start-up: ready")
     return Parts(
-        db, keywords, search, index, reembedder, txn, gardener, agent, repair_report, recovery_report, notes
+        *(ground, db, keywords, search, index, reembedder, txn, gardener, agent),
+        *(repair_report, recovery_report, notes),
     )
 
 
@@ -314,14 +317,24 @@ def gardener_busy(index: IndexService) -> bool:
     return False
 
 
-def checked_search(
-    search: HybridSearch, roots: Roots, query: str, scope: str | None = None, limit: int = 10
-) -> list[SearchResult]:
-    """A search as a person or the agent asks it: words required, the scope inside the roots."""
-    if not query or not query.strip():
-        raise InvalidInput("Type a few words to search for.")
-    scope_path = roots.require(scope) if scope else None
-    return search.search(query, scope=scope_path, limit=max(1, min(int(limit), 100)))
+def follow_settings(parts: Parts, patch: dict[str, Any]) -> None:
+    """What a written settings change means for the running parts (and the login item)."""
+    settings = parts.ground.settings.current
+    if "indexing" in patch and "paused" in patch["indexing"]:
+        parts.index.set_indexing_paused(settings.indexing.paused)
+    if "rerank" in patch:
+        from engine.retrieval.rerank import make_reranker
+
+        parts.search.reranker = make_reranker(settings.rerank)
+    if "autostart" in (patch.get("app") or {}):
+        from engine import autostart
+
+        autostart.set_enabled(settings.app.autostart)
+    from engine.indexing.embed import embedder_for
+
+    wanted = embedder_for(settings.embedding, parts.ground.vectors_dir / "dims.json")
+    if "embedding" in patch and wanted.name != parts.index.indexer.embedder.name:
+        parts.reembedder.start(wanted, background=parts.ground.background)
 
 
 class AgentSlot:
@@ -353,7 +366,7 @@ def _agent(
     host = EngineAgentHost(
         index,
         ground.roots,
-        lambda query, scope=None, limit=10: checked_search(search, ground.roots, query, scope, limit),
+        functools.partial(checked_search, search, ground.roots),
         txn.propose_plan,
         lambda: live.current.indexing.max_chars,
         folder_health=gardener.folder_health,

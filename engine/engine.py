@@ -11,21 +11,18 @@ at once and one that needs them waits, bounded, until they are open, repaired an
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import privacy, prompts
-from engine.config import PromptSettings, Settings, SettingsView, apply_patch, data_dir, load_settings, shown
-from engine.errors import EngineError, InvalidInput, NotFound
+from engine.config import PromptSettings, Settings, SettingsView, data_dir, load_settings, shown
+from engine.desktop import open_with_os
+from engine.errors import NotFound
 from engine.events import EventBus
 from engine.live_settings import LiveSettings
-from engine.paths import normalize
 from engine.results import Done, GpuInfo
 from engine.roots import LIST_LIMIT, Entry, Roots
 from engine.startup import Startup
@@ -47,7 +44,6 @@ if TYPE_CHECKING:  # the parts' modules (LanceDB, DuckDB, numpy) load on the sta
     from engine.indexing.embed import Embedder
     from engine.indexing.indexer import Indexer
     from engine.indexing.progress import IndexingProgress
-    from engine.indexing.reembed import Reembedder
     from engine.indexing.repair import RepairReport
     from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
     from engine.indexing.service import IndexService
@@ -147,10 +143,6 @@ class Engine:
         return self.parts.index.indexer
 
     @property
-    def reembedder(self) -> Reembedder:
-        return self.parts.reembedder
-
-    @property
     def txn(self) -> TxnService:
         return self.parts.txn
 
@@ -179,10 +171,6 @@ class Engine:
     @property
     def vectors_dir(self) -> Path:
         return self.home / "vectors"
-
-    def chat_model(self) -> Any:
-        """The reasoning model when one is configured and enabled, else None."""
-        return self._live.chat_model()
 
     # ---- lifecycle ----------------------------------------------------------------------------
     def drain(self) -> int:
@@ -235,7 +223,7 @@ class Engine:
         return self.index.path_details(path)
 
     def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
-        from engine.assembly import checked_search
+        from engine.searching import checked_search
 
         return checked_search(self.search, self.roots, query, scope, limit)
 
@@ -345,15 +333,9 @@ class Engine:
 
     def semantic_tree(self, query: str, scope: str | None = None, limit: int = 50) -> TreeNode | None:
         """The meaning map: the folder tree of the best `limit` files for `query`, shaded by score."""
-        from engine.retrieval.semantic_tree import MAP_LIMIT, build_tree
+        from engine.searching import meaning_map
 
-        if not query or not query.strip():
-            raise InvalidInput("Type a few words to map.")
-        scope_path = self.roots.require(scope) if scope else None
-        hits = self.search.search(query, scope=scope_path, limit=max(1, min(int(limit), MAP_LIMIT)))
-        sizes = {h.path: getattr(self.index.catalog.get(h.path), "size", None) for h in hits}
-        bases = [scope_path] if scope_path else [normalize(r) for r in self.index.roots()]
-        return build_tree(((h.path, h.score) for h in hits), bases, sizes)
+        return meaning_map(self.search, self.index, self.roots, query, scope, limit)
 
     # ---- files --------------------------------------------------------------------------------
     def list_directory(self, path: str) -> list[Entry]:
@@ -363,7 +345,7 @@ class Engine:
         target = self.roots.require(path)
         if not os.path.exists(target):
             raise NotFound(f'"{path}" no longer exists.')
-        _open_with_os(target, reveal)
+        open_with_os(target, reveal)
         return Done()
 
     def pick_folder(self) -> str | None:
@@ -379,44 +361,15 @@ class Engine:
 
         return startup_notices(self.parts)
 
-    @functools.cached_property
+    @property
     def key_guard(self) -> KeyGuard:
-        """API keys go only where they were entered (docs/api-keys.md). Built on first use, from the
-        settings as loaded: only set_config changes keys, and it asks the guard before it does."""
-        from engine.key_guard import KeyGuard
-
-        return KeyGuard(self.settings)
+        return self._live.key_guard
 
     def set_config(self, patch: dict[str, Any]) -> SettingsView:
-        if not isinstance(patch, dict):
-            raise InvalidInput("Settings changes must be an object of keys to new values.")
-        if "roots" in patch:
-            raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
-        from engine.indexing.embed import embedder_for
+        from engine.assembly import follow_settings
 
-        patch, key_notices = self.key_guard.review(self.settings, patch)
-        candidate = self.key_guard.finish(apply_patch(self.settings, patch))
-        if "base_url" in (patch.get("reasoning") or {}):
-            from engine.agent.endpoints import refuse_unsaveable
-
-            refuse_unsaveable(candidate.reasoning.base_url)
-        if "embedding" in patch and candidate.embedding.provider == "endpoint":
-            _ = embedder_for(candidate.embedding, self.vectors_dir / "dims.json").dim  # probe before saving
-        self._live.write(candidate)
-        self.key_guard.trust(self.settings)
-        if "indexing" in patch and "paused" in patch["indexing"]:
-            self.index.set_indexing_paused(self.settings.indexing.paused)
-        if "rerank" in patch:
-            from engine.retrieval.rerank import make_reranker
-
-            self.search.reranker = make_reranker(self.settings.rerank)
-        if "autostart" in (patch.get("app") or {}):
-            from engine import autostart
-
-            autostart.set_enabled(self.settings.app.autostart)
-        wanted = embedder_for(self.settings.embedding, self.vectors_dir / "dims.json")
-        if "embedding" in patch and wanted.name != self.embedder.name:
-            self.reembedder.start(wanted, background=self._background)
+        patch, key_notices = self._live.change(patch)
+        follow_settings(self.parts, patch)
         return self.get_config().model_copy(update={"save_notices": key_notices})
 
     def get_default_prompts(self) -> PromptSettings:
@@ -437,27 +390,3 @@ class Engine:
             return version("sensetree")
         except PackageNotFoundError:
             return "0.1.0"
-
-
-def _open_with_os(path: str, reveal: bool) -> None:
-    """Open a file with its default application, or show it in the file manager."""
-    if sys.platform == "darwin":
-        cmd = ["open", "-R", path] if reveal else ["open", path]
-    elif sys.platform == "win32":
-        if reveal:
-            subprocess.Popen(["explorer", "/select,", path])
-        else:
-            os.startfile(path)  # type: ignore[attr-defined]
-        return
-    else:
-        cmd = ["xdg-open", os.path.dirname(path) if reveal else path]
-    try:
-        subprocess.Popen(
-            cmd,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            umask=privacy.user_umask(),
-        )  # what the person's program saves is not made 0600
-    except FileNotFoundError as exc:
-        raise EngineError(f"No program to open files was found ({cmd[0]}); open {path} yourself.") from exc

@@ -12,11 +12,16 @@ reading the roots waits too: a folder listing must never run against "no roots y
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.config import Settings, apply_patch, save_settings
+from engine.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from engine.key_guard import KeyGuard
 
 
 class LiveSettings:
@@ -49,6 +54,36 @@ class LiveSettings:
 
     def patch(self, patch: dict[str, Any]) -> None:
         self.write(apply_patch(self._current, patch))
+
+    @functools.cached_property
+    def key_guard(self) -> KeyGuard:
+        """API keys go only where they were entered (docs/api-keys.md). Built on first use, from the
+        settings as loaded: only `change` changes keys, and it asks the guard before it does."""
+        from engine.key_guard import KeyGuard
+
+        return KeyGuard(self._current)
+
+    def change(self, patch: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The settings page's patch, checked (keys by the key guard, a reasoning address that cannot be
+        saved, an embedding endpoint probed) and written; returns the patch as applied and what the key
+        guard has to say about it."""
+        if not isinstance(patch, dict):
+            raise InvalidInput("Settings changes must be an object of keys to new values.")
+        if "roots" in patch:
+            raise InvalidInput("Add or remove folders with the Folders view, not through settings.")
+        patch, key_notices = self.key_guard.review(self._current, patch)
+        candidate = self.key_guard.finish(apply_patch(self._current, patch))
+        if "base_url" in (patch.get("reasoning") or {}):
+            from engine.agent.endpoints import refuse_unsaveable
+
+            refuse_unsaveable(candidate.reasoning.base_url)
+        if "embedding" in patch and candidate.embedding.provider == "endpoint":
+            from engine.indexing.embed import embedder_for
+
+            _ = embedder_for(candidate.embedding, self.home / "vectors" / "dims.json").dim  # probe first
+        self.write(candidate)
+        self.key_guard.trust(self._current)
+        return patch, key_notices
 
     def save_roots(self, roots: list[str]) -> None:
         self.write(self._current.model_copy(update={"roots": roots, "roots_defaulted": False}))
