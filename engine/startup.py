@@ -70,6 +70,8 @@ class Startup(Generic[T]):
         self._runner = threading.current_thread()
         try:
             self._result = self._build(self.stopping)
+        except (KeyboardInterrupt, SystemExit) as exc:  # a quit during a synchronous start: no failure
+            self._error = exc
         except BaseException as exc:
             log.exception("SenseTree could not start")
             self._error = exc
@@ -93,7 +95,7 @@ class Startup(Generic[T]):
         if not self._done.wait(timeout):
             raise EngineError(STILL_STARTING)
         if self._error is not None:
-            if isinstance(self._error, EngineError):
+            if isinstance(self._error, (EngineError, KeyboardInterrupt, SystemExit)):
                 raise self._error
             raise EngineError(
                 f"SenseTree could not start because it could not open its index: {self._error}. "

@@ -99,3 +99,11 @@ def test_stopping_a_running_start_up_tells_the_build_and_waits_for_it_to_end():
     assert reached.wait(BOUND_S)
     assert startup.stop(BOUND_S) is True
     assert seen == ["stopping seen"]  # stop returned only after the build ended
+
+
+def test_a_quit_during_a_synchronous_start_unwinds_as_the_quit_it_is_not_as_a_failure():
+    def build(stopping: threading.Event) -> str:
+        raise KeyboardInterrupt  # what the quit signal's handler raises on the main thread
+
+    with pytest.raises(KeyboardInterrupt):
+        Startup(build).run()
