@@ -15,7 +15,10 @@ import logging
 import logging.handlers
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.engine import Engine
 
 log = logging.getLogger("sensetree")
 
@@ -72,18 +75,20 @@ def engine_class() -> Any:
     return Engine
 
 
-def build_engine(background: bool = False, events: Any = None) -> Any:
+def build_engine(background: bool = False, events: Any = None, start: bool = True) -> Engine:
     """The one place the engine is built (the window, the server and the CLI all come through here).
-    A background engine (the window, the server) opens its stores on a thread of its own, so the page's
-    first commands that need no store answer at once (engine/store_opening.py); a CLI command needs its
-    stores at once anyway."""
-    engine = engine_class()(background=background, events=events, defer_stores=background)
+    A background engine (the window, the server) runs its start-up on a thread of its own, so the page's
+    first commands that need no store answer at once (engine/startup.py); a CLI command needs its stores
+    at once anyway. `start=False`: the window starts it once it is on screen."""
+    engine: Engine = engine_class()(
+        background=background, events=events, defer_stores=background, start=start
+    )
     if sys.stderr is not None:  # what start-up did for the person (the page shows the same as toasts)
         engine.when_stores_open(lambda: _print_notices(engine))
     return engine
 
 
-def _print_notices(engine: Any) -> None:
+def _print_notices(engine: Engine) -> None:
     for notice in engine.startup_notices():
         print(f"Notice: {notice}", file=sys.stderr)
 
@@ -159,16 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     from engine import lifecycle
     from engine.errors import EngineError
 
-    configure_logging(data_dir(), args.verbose)
     try:
-        return int(
-            lifecycle.run_quitting(args.func, args) or 0
-        )  # a quit signal closes the stores like an exit
+        with lifecycle.QuitSignals():  # from the first moment: a quit while starting up ends cleanly too
+            args = build_parser().parse_args(argv)
+            configure_logging(data_dir(), args.verbose)
+            return int(args.func(args) or 0)  # a quit signal closes the stores like an exit
     except EngineError as exc:
         print(f"Error: {exc.message}", file=sys.stderr)
         return 1

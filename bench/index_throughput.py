@@ -123,7 +123,9 @@ def stored_embedding_inputs(engine: Engine) -> list[str]:
     from engine.indexing.indexer import chunk_inputs
 
     texts = []
-    opts = engine._index_options()
+    from engine.assembly import index_options
+
+    opts = index_options(engine._live)
     from engine.indexing.extract import extract
 
     for record in engine.index.catalog.under(engine.get_roots()[0]):

@@ -92,8 +92,8 @@ def in_background(func: Callable[..., Any], *args: Any) -> None:
 
     Why a thread: an action reaches the engine, which publishes events that the window delivers with
     `run_js`, and pywebview's `run_js` waits for the GUI thread: called from the GUI thread it would
-    wait for itself. The engine may also still be starting (EngineStarter), which must never freeze
-    the window."""
+    wait for itself. The engine may also still be starting (engine/startup.py), which must never
+    freeze the window."""
 
     def run() -> None:
         try:

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from bridge.api import Api, attach_window, event_bus
+from bridge.api import Api, attach_window
+from bridge.engine_api import EngineApi
 from bridge.geometry import MIN_SIZE, Rect, WindowState, fit, minimum_size
 from bridge.instance import SingleInstance
 from bridge.tray import NOTICE, TrayActions, start_tray, uses_qt_tray
@@ -90,7 +91,7 @@ def _rect_of(window: Any) -> Rect | None:
 
 def run_window(
     api: Api,
-    engine: Any,
+    engine: EngineApi,
     *,
     debug: bool = False,
     home: Path | None = None,
@@ -137,8 +138,7 @@ def run_window(
     if window is None:  # pywebview's answer when an `initialized` handler cancels the window; we set none
         raise RuntimeError("pywebview did not create the window")
     attach_window(api, window)
-    bus = getattr(engine, "events", None) or event_bus(api)
-    unsubscribe = bus.subscribe(lambda topic, payload: _forward(window, topic, payload))
+    unsubscribe = engine.events.subscribe(lambda topic, payload: _forward(window, topic, payload))
     state: dict[str, Any] = {"quitting": False, "tray": None}
 
     def remember_place() -> None:

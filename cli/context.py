@@ -13,12 +13,15 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.engine import Engine
 
 
 @dataclass(frozen=True)
 class Context:
-    build_engine: Callable[..., Any]  # app.build_engine: opens the stores in this process
+    build_engine: Callable[..., Engine]  # app.build_engine: opens the stores in this process
     home: Callable[[], Path]  # the data dir (engine.config.data_dir)
     # app.peek_keywords(home, query, scope, limit): keyword hits read before any engine opens (issue 30)
     peek_keywords: Callable[..., Any] | None = None
@@ -41,7 +44,7 @@ class Context:
             yield engine
 
     @contextlib.contextmanager
-    def local(self) -> Iterator[Any]:
+    def local(self) -> Iterator[Engine]:
         engine = self.build_engine()
         try:
             yield engine

@@ -1,10 +1,10 @@
 """`sensetree serve`: the web UI on 127.0.0.1 for a browser, with the engine opening behind it.
 
 The URL is printed first, before the stores are opened (that takes seconds: LanceDB, DuckDB, the
-query model): the engine is built on a thread (`engine.starter.EngineStarter`, as the window does)
-and every command the page sends waits for it, so the page shows "Starting…" until the bridge
-answers. The single-instance socket is recorded at once too, so a `sensetree search` from a terminal
-waits for this engine instead of trying to open the same stores. If the engine cannot start, the
+query model): the engine's start-up runs on a thread (engine/startup.py, as the window's does) and
+every command the page sends that needs the stores waits for it, so the page shows "Starting…" until
+the bridge answers. The single-instance socket is recorded at once too, so a `sensetree search` from a
+terminal waits for this engine instead of trying to open the same stores. If the engine cannot start, the
 reason is printed and serving stops with status 1.
 """
 
@@ -13,9 +13,12 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cli.context import Context
+
+if TYPE_CHECKING:
+    from engine.engine import Engine
 
 
 def add_parser(subparsers: Any, context: Context) -> None:
@@ -37,15 +40,8 @@ def run(args: argparse.Namespace, context: Context) -> int:
     from bridge.instance import SingleInstance
     from bridge.server import serve
     from engine import lifecycle
-    from engine.starter import EngineStarter
 
-    url_printed = threading.Event()
-
-    def build(events: Any) -> Any:
-        url_printed.wait()  # the URL first: the imports below would otherwise compete with printing it
-        return context.build_engine(background=True, events=events)
-
-    engine = EngineStarter(build)
+    engine = context.build_engine(background=True, start=False)  # started once the URL is printed
     api = Api(engine)
     stop = lifecycle.stop_event()  # SIGTERM / SIGHUP / Ctrl+C set it: serving ends, the engine closes below
     instance = SingleInstance(context.home())
@@ -53,25 +49,23 @@ def run(args: argparse.Namespace, context: Context) -> int:
 
     def ready(_url: str) -> None:
         instance.listen(on_quit=stop.set, api=api)
-        url_printed.set()
+        engine.start()  # the URL first: start-up's imports would otherwise compete with printing it
         threading.Thread(target=_watch_start, args=(engine, stop, failed), daemon=True).start()
 
     try:
         serve(api, port=args.port, open_browser=args.open, ready=ready, stop=stop)
     finally:
-        url_printed.set()
         instance.release()
         engine.close()
     return 1 if failed else 0
 
 
-def _watch_start(engine: Any, stop: threading.Event, failed: list[str]) -> None:
+def _watch_start(engine: Engine, stop: threading.Event, failed: list[str]) -> None:
     """Stop serving, with the reason on the terminal, when the engine cannot start or open its stores."""
     from engine.errors import EngineError
 
     try:
-        engine.wait()
-        engine.wait_for_stores()  # built before its stores open: one that cannot open stops serving too
+        engine.wait_for_stores()
     except EngineError as exc:
         failed.append(exc.message)
         print(f"Error: {exc.message}", file=sys.stderr, flush=True)

@@ -2,7 +2,8 @@
 
 A second launch asks the running one to show its window and leaves (the single-instance socket),
 before anything opens the stores: the databases admit one process at a time. The window opens at
-once and the engine is built on a thread behind it (`EngineStarter`); the page's first calls wait.
+once and the engine's start-up runs on a thread behind it (engine/startup.py); the page's first calls
+that need the stores wait.
 """
 
 from __future__ import annotations
@@ -33,10 +34,9 @@ def run(args: argparse.Namespace, context: Context) -> int:
         log.info("SenseTree is already running; its window was brought to the front.")
         return 0
     from engine import lifecycle
-    from engine.starter import EngineStarter
 
-    # built once the window is on screen (engine/starter.py says why); the page's first call waits for it
-    engine = EngineStarter(lambda events: context.build_engine(background=True, events=events), start=False)
+    # started once the window is on screen (engine/startup.py says why); the page's first call waits for it
+    engine = context.build_engine(background=True, start=False)
     try:
         code = run_window(
             Api(engine),

@@ -166,15 +166,15 @@ def test_journal_recovery_runs_before_the_first_write_issued_during_the_opening(
         return real_recover(self)
 
     monkeypatch.setattr(TxnService, "recover", gate.wrap(recover))
-    import engine.engine as engine_module
+    import engine.live_settings as settings_module
 
-    save = engine_module.save_settings
+    save = settings_module.save_settings
 
     def recorded_save(*args: Any, **kwargs: Any) -> Any:
         order.append("settings written")
         return save(*args, **kwargs)
 
-    monkeypatch.setattr(engine_module, "save_settings", recorded_save)
+    monkeypatch.setattr(settings_module, "save_settings", recorded_save)
     engine = make_engine(sensetree_home, defer_stores=True)
     try:
         assert gate.reached.wait(BOUND_S)  # the opening is at the journal recovery, held there
@@ -191,13 +191,17 @@ def test_journal_recovery_runs_before_the_first_write_issued_during_the_opening(
         engine.close()
 
 
-def test_the_opened_parts_are_plain_attributes_once_open(sensetree_home: Path) -> None:
-    """Once open, the engine's parts are ordinary attributes (assignable, no wait); an unknown name is
-    an AttributeError at once, as on any object."""
+def test_the_opened_parts_are_one_frozen_record_once_open(sensetree_home: Path) -> None:
+    """Once open, the engine's parts are the fields of start-up's one frozen record (engine/assembly.py):
+    nothing is patched on afterwards; an unknown name is an AttributeError at once, as on any object."""
+    import dataclasses
+
     engine = make_engine(sensetree_home, defer_stores=True)
     try:
         engine.startup_notices()
-        assert "index" in vars(engine) and "keywords" in vars(engine)
+        assert engine.index is engine.parts.index and engine.keywords is engine.parts.keywords
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            engine.parts.index = None  # type: ignore[misc]
         with pytest.raises(AttributeError):
             _ = engine.no_such_part  # type: ignore[attr-defined]
     finally:

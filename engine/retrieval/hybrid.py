@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
@@ -38,7 +39,7 @@ from engine.retrieval.fusion import (
 from engine.retrieval.keyword_query import KeywordAnswer
 from engine.retrieval.keyword_store import KeywordStore
 from engine.retrieval.names import name_only
-from engine.retrieval.query_embedding import QueryEmbedder
+from engine.retrieval.query_embedding import CLOSE_WAIT_S, QueryEmbedder
 from engine.retrieval.relevance import RELEVANCE, Evidence, Evidenced, Floor, floor_for, shown
 from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippet
@@ -93,6 +94,7 @@ class HybridSearch:
         floor: Floor | float | None = None,
         name_weight: float = NAME_WEIGHT,
         folder_weight: float = FOLDER_WEIGHT,
+        pending: Callable[[list[str]], set[str]] | None = None,
     ):
         self.keywords = keywords
         self.vectors = vectors
@@ -112,9 +114,10 @@ class HybridSearch:
         self.folder_weight = folder_weight
         # folder names compared by meaning only with the model the folder threshold is a cosine of
         self._folders = FolderMeanings(embedder.embed) if default is not None else None
-        # which result paths have keyword rows but no vectors yet (the catalog knows; set by the Engine)
-        self.pending: Callable[[list[str]], set[str]] = lambda paths: set()
+        # which result paths have keyword rows but no vectors yet (the catalog knows; engine/assembly.py)
+        self.pending: Callable[[list[str]], set[str]] = pending or (lambda paths: set())
         self._queries = QueryEmbedder()
+        self._warming: threading.Thread | None = None
 
     def embed_query(self, query: str) -> np.ndarray:
         """The query's vector: on one torch thread, cached for repeats (query_embedding.py)."""
@@ -123,7 +126,14 @@ class HybridSearch:
     def warm(self) -> None:
         """Load the embedding model in the background, so the first search does not wait for it."""
         self._queries.warm(self.embedder)
-        shared_matcher().warm()  # and the stemmer the snippets use
+        self._warming = shared_matcher().warm()  # and the stemmer the snippets use
+
+    def close(self, timeout: float = CLOSE_WAIT_S) -> None:
+        """Wait (bounded) for the query thread and the warm-up: a quit during the model's load must not
+        leave a thread inside torch or DuckDB while the interpreter shuts down (issue 31, N8)."""
+        self._queries.close(timeout)
+        if self._warming is not None:
+            self._warming.join(timeout)
 
     def search(
         self,

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the embedder module brings the settings; a keyword answer n
 log = logging.getLogger(__name__)
 
 CACHED_QUERIES = 256
+CLOSE_WAIT_S = 60.0  # closing waits this long for a model load under way, then goes on
 
 
 def _one_torch_thread() -> bool:
@@ -107,5 +108,11 @@ class QueryEmbedder:
 
         return self._pool.submit(run)
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def close(self, timeout: float = CLOSE_WAIT_S) -> None:
+        """Cancel what waits and wait, bounded, for what runs (a model's load takes seconds): a thread left
+        inside torch while the interpreter shuts down can abort the process (issue 31, N8)."""
+        closing = threading.Thread(
+            target=self._pool.shutdown, kwargs={"wait": True, "cancel_futures": True}, daemon=True
+        )
+        closing.start()
+        closing.join(timeout)

@@ -57,10 +57,12 @@ class TermMatcher:
             self._con = con
         return self._con
 
-    def warm(self) -> None:
+    def warm(self) -> threading.Thread:
         """Open the connection on a background thread (LOADing the extension takes a few hundred ms on a
-        busy machine), so the first search does not wait for it."""
-        threading.Thread(target=self._open, name="term-matcher-warm", daemon=True).start()
+        busy machine), so the first search does not wait for it; the thread, for closing to join."""
+        thread = threading.Thread(target=self._open, name="term-matcher-warm", daemon=True)
+        thread.start()
+        return thread
 
     def _open(self) -> None:
         with self._lock:

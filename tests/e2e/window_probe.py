@@ -1,7 +1,7 @@
 """Run by test_window.py in its own process (Qt wants the main thread): open the real window over a
 real Engine, make a bridge call from the page, read its result back with evaluate_js, check that an
 engine event reaches the page, print one JSON line and quit. The engine is built as `sensetree` builds
-it: by an EngineStarter that the window starts once it is shown (cli/window.py)."""
+it: an Engine whose start-up the window starts once it is shown (cli/window.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from bridge import Api
 from bridge.window import run_window
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
-from engine.starter import EngineStarter
 
 BOUND_S = 60
 
@@ -42,14 +41,11 @@ def main(home: Path) -> int:
     report: dict[str, Any] = {}
     shown = threading.Event()
 
-    def build(events: Any) -> Engine:
-        report["built_after_shown"] = shown.is_set()
-        return Engine(home, embedder=HashingEmbedder(), events=events)
-
     home.mkdir(
         mode=0o700, parents=True, exist_ok=True
     )  # as app.main's logging set-up does, before the window
-    engine = EngineStarter(build, start=False)
+    engine = Engine(home, embedder=HashingEmbedder(), defer_stores=True, start=False)
+    engine.when_stores_open(lambda: report.setdefault("built_after_shown", shown.is_set()))
     api = Api(engine)
 
     def on_shown() -> None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import threading
 
+from engine.assembly import gardener_busy
 from engine.engine import Engine
 from engine.indexing.embed import HashingEmbedder
 
 
 def test_the_pass_waits_while_the_index_lock_is_held_or_work_is_queued(engine, tmp_path):
-    assert engine._gardener_busy() is False
+    assert gardener_busy(engine.index) is False
     held, release = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -23,13 +24,13 @@ def test_the_pass_waits_while_the_index_lock_is_held_or_work_is_queued(engine, t
     worker.start()
     assert held.wait(10)
     try:
-        assert engine._gardener_busy() is True
+        assert gardener_busy(engine.index) is True
     finally:
         release.set()
         worker.join(10)
-    assert engine._gardener_busy() is False
+    assert gardener_busy(engine.index) is False
     engine.index.queue.push(str(tmp_path / "new.txt"), 5)
-    assert engine._gardener_busy() is True
+    assert gardener_busy(engine.index) is True
 
 
 def test_a_background_engine_starts_the_gardener_thread_and_close_stops_it(tmp_path):

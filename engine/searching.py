@@ -1,0 +1,49 @@
+"""A search as a person or the agent asks it, and the meaning map drawn from one: the words and the
+scope are checked (a scope must lie inside the roots) before the search runs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.errors import InvalidInput
+from engine.paths import normalize
+from engine.roots import Roots
+
+if TYPE_CHECKING:
+    from engine.indexing.service import IndexService
+    from engine.retrieval.hybrid import HybridSearch
+    from engine.retrieval.results import SearchResult
+    from engine.retrieval.semantic_tree import TreeNode
+
+
+def checked_search(
+    search: HybridSearch,
+    roots: Roots,
+    query: str,
+    scope: str | None = None,
+    limit: int = 10,
+    keyword_only: bool = False,
+) -> list[SearchResult]:
+    """A search as a person or the agent asks it: words required, the scope inside the roots. With
+    `keyword_only`, the keyword arm alone: no model, so it answers at once while the query embeds or the
+    model loads (the page's first list, the cold CLI's first answer); the fused list follows."""
+    if not query or not query.strip():
+        raise InvalidInput("Type a few words to search for.")
+    scope_path = roots.require(scope) if scope else None
+    run = search.search_keyword if keyword_only else search.search
+    return run(query, scope=scope_path, limit=max(1, min(int(limit), 100)))
+
+
+def meaning_map(
+    search: HybridSearch, index: IndexService, roots: Roots, query: str, scope: str | None, limit: int
+) -> TreeNode | None:
+    """The folder tree of the best `limit` files for `query`, shaded by score."""
+    from engine.retrieval.semantic_tree import MAP_LIMIT, build_tree
+
+    if not query or not query.strip():
+        raise InvalidInput("Type a few words to map.")
+    scope_path = roots.require(scope) if scope else None
+    hits = search.search(query, scope=scope_path, limit=max(1, min(int(limit), MAP_LIMIT)))
+    sizes = {h.path: getattr(index.catalog.get(h.path), "size", None) for h in hits}
+    bases = [scope_path] if scope_path else [normalize(r) for r in index.roots()]
+    return build_tree(((h.path, h.score) for h in hits), bases, sizes)
