@@ -32,7 +32,7 @@ from engine.gardener.model import SEVERITY, Evidence, Finding
 
 MIN_FOLDER = 3
 BLOCK = 4096  # files scored against every centroid at once
-NAME_ONLY = frozenset({"binary", None})
+NAME_ONLY = frozenset({"binary", "folder", None})  # descriptors say where a file is, not what about
 
 
 def misplaced(

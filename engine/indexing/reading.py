@@ -22,6 +22,8 @@ def readable_text(path: str, max_chars: int) -> str:
         raise NotFound(f'"{path}" does not exist.') from exc
     if extracted.text or extracted.doc_type != "binary":
         return extracted.text
+    if extracted.about:  # a photo's EXIF, a song's tags: what SenseTree knows of it, in words
+        return extracted.about
     with open(path, "rb") as handle:
         raw = handle.read(LOSSY_READ_BYTES)
     text = raw.decode("utf-8", errors="replace")
