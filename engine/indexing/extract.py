@@ -45,6 +45,7 @@ class Extracted:
     truncated: bool
     note: str | None
     about: str = ""  # what a name-only file's metadata says (EXIF, tags): searchable, yet no content text
+    scan_pages: tuple[int, ...] = ()  # PDF pages without a text layer, waiting for OCR (ocr_phase.py)
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,9 @@ def extract(path: str, max_chars: int = DEFAULT_MAX_CHARS) -> Extracted:
     note = meta.note
     if budget.truncated:
         note = _join(_truncation_note(max_chars, size), note)
-    return Extracted(budget.text(), fmt.doc_type, meta.title, budget.truncated, note)
+    return Extracted(
+        budget.text(), fmt.doc_type, meta.title, budget.truncated, note, scan_pages=meta.scan_pages
+    )
 
 
 def _binary(metadata: str) -> Extracted:

@@ -46,6 +46,7 @@ from engine.indexing.descriptors import (
 )
 from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
+from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
@@ -186,10 +187,12 @@ class Indexer:
         embedder: Embedder,
         roots: Callable[[], list[str]],
         options: Callable[[], IndexOptions],
+        ocr: OcrStore | None = None,
     ):
         self.db, self.catalog, self.queue = db, catalog, queue
         self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
         self.roots, self.options = roots, options
+        self.ocr = ocr if ocr is not None else OcrStore(db)  # scanned pages' text (ocr_phase.py)
         # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
@@ -364,6 +367,7 @@ class Indexer:
             extracted = ahead.extracted
         else:
             extracted = self._extract(path, st.st_size, opts)
+        extracted = self.ocr.with_ocr(path, digest, extracted, opts.max_chars)
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
