@@ -74,7 +74,7 @@ def render_page(path: str, index: int, dpi: int = DPI):  # -> PIL.Image.Image (P
         width, height = page.get_size()  # in points, 1/72 inch
         scale = dpi / 72
         if width * height * scale * scale > MAX_PIXELS:
-            scale = math.sqrt(MAX_PIXELS / (width * height))
+            scale = 0.995 * math.sqrt(MAX_PIXELS / (width * height))  # pdfium rounds the size up
         image = page.render(scale=scale, grayscale=True).to_pil()
         page.close()
         return image

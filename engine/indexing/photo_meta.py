@@ -3,8 +3,8 @@
 Pillow reads the header only (`Image.open` is lazy and nothing here decodes pixels), so a 100-megapixel
 image costs what its EXIF block costs. Dates come out as the day, and the month and year in words
 ("Taken: 17 May 2024 (May 2024), 14:03"), because "photos from May 2024" is how people ask; the GPS
-position as signed decimal degrees with its hemisphere. Pillow is in the app's extra: without it (a
-headless install) photos keep their descriptor and name, and nothing here raises.
+position as signed decimal degrees with its hemisphere. Without Pillow (a core dependency, but an
+install may lack it) photos keep their descriptor and name, and nothing here raises.
 """
 
 from __future__ import annotations

@@ -127,3 +127,10 @@ def test_a_huge_page_is_read_at_a_bounded_size():
     small = ocr.fit(big)
     assert small.width * small.height <= ocr.MAX_PIXELS
     assert small.width / small.height == pytest.approx(4 / 3, 0.01)
+
+
+def test_a_poster_sized_pdf_page_is_rendered_within_the_pixel_bound(tmp_path):
+    poster = tmp_path / "poster.pdf"
+    Image.new("L", (3000, 3000), 255).save(poster, "PDF", resolution=30)  # a page 100 inches square
+    image = ocr.render_page(str(poster), 0)
+    assert image.width * image.height <= ocr.MAX_PIXELS and image.width == image.height

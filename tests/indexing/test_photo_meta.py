@@ -3,6 +3,8 @@ name, from a JPEG written in the test with Pillow."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from engine.indexing.photo_meta import photo_about
 from tests.indexing.helpers import SAMPLE, indexed_engine, write_docs
 
-Image = pytest.importorskip("PIL.Image", reason="Pillow (the app extra) reads EXIF")
+Image = pytest.importorskip("PIL.Image", reason="Pillow reads EXIF")
 
 
 def write_photo(path: Path, when: str = "2024:05:17 14:03:22", camera: str = "Canon EOS 80D") -> Path:
@@ -55,3 +57,18 @@ def test_a_photo_is_found_by_its_month_its_camera_and_its_name(tmp_path, sensetr
     assert by_camera[0] == str(photo)
     assert by_name[0].path == str(photo)
     assert "Camera: Canon EOS 80D" in read
+
+
+def test_a_100_megapixel_png_is_described_without_decoding_its_pixels(tmp_path):
+    path = tmp_path / "panorama.png"
+    Image.new("1", (10_000, 10_000), 1).save(path)  # 100 megapixels, a few kB on disk
+    probe = (
+        "import resource, sys; from engine.indexing.extract import extract; e = extract(sys.argv[1]); "
+        "print(e.about.splitlines()[0]); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(path)], capture_output=True, text=True, timeout=120, check=True
+    )
+    first, peak_kb = done.stdout.splitlines()
+    assert first == "Picture: 10000 × 10000 pixels (100.0 megapixels)"
+    assert int(peak_kb) < 200_000  # decoding it as RGB alone would take 300 MB
