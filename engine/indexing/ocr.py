@@ -20,6 +20,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from engine.errors import ExtractionError
@@ -42,9 +43,8 @@ def tesseract() -> str | None:
     if found is None:
         return None
     try:
-        listed = subprocess.run(
-            [found, "--list-langs"], capture_output=True, text=True, timeout=20, check=False
-        )
+        command = [found, "--list-langs"]
+        listed = subprocess.run(command, capture_output=True, text=True, timeout=20, env=program_env())
     except (OSError, subprocess.SubprocessError):
         return None
     return found if LANGUAGE in listed.stdout.split() else None
@@ -90,7 +90,7 @@ def read_image(image, seconds: float = PAGE_SECONDS) -> str:
     with tempfile.TemporaryDirectory(prefix="sensetree-ocr-") as folder:
         source = os.path.join(folder, "page.pgm")
         fit(image).convert("L").save(source)  # uncompressed: nothing spent on encoding a PNG
-        env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+        env = program_env()
         try:
             done = subprocess.run(
                 [program, source, "stdout", "-l", LANGUAGE, "--psm", "3"],
@@ -106,6 +106,18 @@ def read_image(image, seconds: float = PAGE_SECONDS) -> str:
         reason = said[-1] if said else f"exit status {done.returncode}"
         raise ExtractionError(f"Tesseract could not read the page ({reason})")
     return done.stdout.decode("utf-8", "replace").strip()
+
+
+def program_env() -> dict[str, str]:
+    """The environment for the system's `tesseract`: one thread, and — in the frozen app, whose loader
+    points LD_LIBRARY_PATH at the bundle's own libraries — the library path the person had, so the
+    system program never loads the bundle's copies (PyInstaller keeps it in LD_LIBRARY_PATH_ORIG)."""
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    if "LD_LIBRARY_PATH_ORIG" in env:
+        env["LD_LIBRARY_PATH"] = env.pop("LD_LIBRARY_PATH_ORIG")
+    elif getattr(sys, "frozen", False):
+        env.pop("LD_LIBRARY_PATH", None)
+    return env
 
 
 def fit(image):

@@ -134,3 +134,11 @@ def test_a_poster_sized_pdf_page_is_rendered_within_the_pixel_bound(tmp_path):
     Image.new("L", (3000, 3000), 255).save(poster, "PDF", resolution=30)  # a page 100 inches square
     image = ocr.render_page(str(poster), 0)
     assert image.width * image.height <= ocr.MAX_PIXELS and image.width == image.height
+
+
+def test_tesseract_runs_on_one_thread_with_the_persons_library_path_in_the_frozen_app(monkeypatch):
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/tmp/_MEI123")  # what PyInstaller's loader sets
+    monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", "/opt/mine")  # and what the person had
+    env = ocr.program_env()
+    assert env["OMP_THREAD_LIMIT"] == "1" and env["LD_LIBRARY_PATH"] == "/opt/mine"
+    assert "LD_LIBRARY_PATH_ORIG" not in env
