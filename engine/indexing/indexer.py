@@ -507,6 +507,7 @@ class Indexer:
             self.catalog.rename(old, new, new_root)
             follow_rename(self.catalog, old, new)
             self.queue.rename(old, new)
+            self.ocr.rename(old, new)
 
     def moved_many(self, pairs: list[tuple[str, str]]) -> None:
         """Several independent moves (no pair touches another's paths) as one update per store."""
@@ -541,6 +542,7 @@ class Indexer:
                     self.catalog.rename(old, new, new_root)
                     follow_rename(self.catalog, old, new)
                     self.queue.rename(old, new)
+                    self.ocr.rename(old, new)
 
     def deleted(self, path: str) -> None:
         with self.lock:

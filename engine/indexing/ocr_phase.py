@@ -25,6 +25,7 @@ from collections.abc import Callable
 from engine.db import Database, Migration
 from engine.errors import ExtractionError
 from engine.indexing import ocr
+from engine.indexing.catalog import under_clause, under_params
 from engine.indexing.extract import Extracted
 from engine.indexing.pathtext import from_store, printable, to_store
 from engine.indexing.queue import MANUAL
@@ -96,6 +97,11 @@ class OcrStore:
             "INSERT OR REPLACE INTO ocr_pages(hash, page, text, error) VALUES (?, ?, ?, ?)",
             (digest, page, text, error),
         )
+
+    def rename(self, old: str, new: str) -> None:
+        """A file or folder moved (a path update, nothing re-read): its scans still wait, at the new path."""
+        moved = "UPDATE OR REPLACE ocr_wanted SET path = ? || substr(path, length(?) + 1) WHERE "
+        self.db.execute(moved + under_clause(), (to_store(new), to_store(old), *under_params(old)))
 
     def done_with(self, path: str) -> None:
         self.db.execute("DELETE FROM ocr_wanted WHERE path = ?", (to_store(path),))

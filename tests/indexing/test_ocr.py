@@ -142,3 +142,24 @@ def test_tesseract_runs_on_one_thread_with_the_persons_library_path_in_the_froze
     env = ocr.program_env()
     assert env["OMP_THREAD_LIMIT"] == "1" and env["LD_LIBRARY_PATH"] == "/opt/mine"
     assert "LD_LIBRARY_PATH_ORIG" not in env
+
+
+def test_a_scan_moved_while_it_waits_for_ocr_is_read_at_its_new_place(tmp_path, sensetree_home):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    scan = write_scan(root / "inbox" / "scan-0042.pdf", [INVOICE])
+    engine = make_engine(sensetree_home)
+    try:
+        engine.add_indexed_folder(str(root))
+        index = engine.index
+        scan_root(str(root), index.catalog, index.queue)
+        jobs = index.queue.claim_batch(100)
+        index.indexer.process_batch(jobs)  # the keyword phase only: the scan waits for OCR
+        index.queue.release([job.path for job in jobs])
+        filed = root / "invoices" / "scan-0042.pdf"
+        scan.rename(filed)
+        index.indexer.moved(str(scan), str(filed))
+        engine.drain()
+        hits = engine.semantic_search("Quillfeather", limit=1)
+    finally:
+        engine.close()
+    assert hits[0].path == str(filed)
