@@ -74,11 +74,7 @@ def test_a_scan_is_findable_by_name_first_and_its_pages_are_read_after(tmp_path,
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        index = engine.index
-        scan_root(str(root), index.catalog, index.queue)  # the keyword phase alone, by hand
-        jobs = index.queue.claim_batch(100)
-        index.indexer.process_batch(jobs)
-        index.queue.release([job.path for job in jobs])
+        index = keyword_phase_only(engine, root)
         before = index.catalog.get(str(scan))
         by_name = engine.semantic_search("scan-0042", limit=1)
         waiting = index.indexer.ocr.waiting()
@@ -89,6 +85,16 @@ def test_a_scan_is_findable_by_name_first_and_its_pages_are_read_after(tmp_path,
     assert before.status == "skipped" and "wait for OCR" in (before.note or "") and waiting == 1
     assert by_name[0].path == str(scan)
     assert after.status == "done" and "Quillfeather" in engine_text(sensetree_home, scan)
+
+
+def keyword_phase_only(engine, root: Path):
+    """Scan `root` and run the keyword phase of its files by hand (no semantic phase, no OCR)."""
+    index = engine.index
+    scan_root(str(root), index.catalog, index.queue)
+    jobs = index.queue.claim_batch(100)
+    index.indexer.process_batch(jobs)
+    index.queue.release([job.path for job in jobs])
+    return index
 
 
 def engine_text(home: Path, path: Path) -> str:
@@ -150,11 +156,7 @@ def test_a_scan_moved_while_it_waits_for_ocr_is_read_at_its_new_place(tmp_path, 
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        index = engine.index
-        scan_root(str(root), index.catalog, index.queue)
-        jobs = index.queue.claim_batch(100)
-        index.indexer.process_batch(jobs)  # the keyword phase only: the scan waits for OCR
-        index.queue.release([job.path for job in jobs])
+        index = keyword_phase_only(engine, root)  # the scan waits for OCR
         filed = root / "invoices" / "scan-0042.pdf"
         scan.rename(filed)
         index.indexer.moved(str(scan), str(filed))
