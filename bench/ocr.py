@@ -134,6 +134,8 @@ def run_product(pages) -> list[tuple[dict[str, object], float, float, float]]:
         began, cpu = time.perf_counter(), cpu_seconds()
         read = ocr.read_pdf_page(str(path), 0)
         rows.append((meta, accuracy(text, read), time.perf_counter() - began, cpu_seconds() - cpu))
+        _, acc, wall, used = rows[-1]
+        print(f"  {path.name} {meta}: accuracy {acc:.2%}, CPU {used:.2f} s, wall {wall:.2f} s", flush=True)
     return rows
 
 
@@ -197,6 +199,8 @@ def main() -> None:
     parser.add_argument("--dpi", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare", action="store_true", help="also read the pages with tesserocr")
+    parser.add_argument("--parts", type=int, default=1, help="split the pages into this many runs…")
+    parser.add_argument("--part", type=int, default=0, help="…and read only this one (from 0)")
     parser.add_argument(
         "--throughput",
         type=int,
@@ -209,7 +213,7 @@ def main() -> None:
         sys.exit(ocr.MISSING)
     with tempfile.TemporaryDirectory(prefix="sensetree-ocr-bench-") as tmp:
         folder = Path(tmp)
-        pages = build(folder, args.pages, args.dpi, args.seed)
+        pages = build(folder, args.pages, args.dpi, args.seed)[args.part :: args.parts]
         print(f"tesseract: {ocr.tesseract()}, pages rendered at {ocr.DPI} dpi, one thread")
         report(run_product(pages), "product path (pypdfium2 + tesseract program)")
         if args.compare:
