@@ -26,7 +26,7 @@ def photo_about(path: str) -> str:
         return ""
     with Image.open(path) as image:
         size = image.size
-        exif = image.getexif()
+        exif = _header_exif(image, Image.Exif())
         inner = exif.get_ifd(EXIF_IFD)
         gps = exif.get_ifd(GPS_IFD)
     lines = [f"Picture: {size[0]} × {size[1]} pixels ({size[0] * size[1] / 1e6:.1f} megapixels)"]
@@ -42,6 +42,17 @@ def photo_about(path: str) -> str:
     if place:
         lines.append(f"Location: {place}")
     return "\n".join(lines)
+
+
+def _header_exif(image: Any, empty: Any) -> Any:
+    """The EXIF a header holds. A PNG's `getexif()` decodes the whole image to look for an eXIf chunk
+    after the pixels (measured: +100 MB for 100 megapixels), so a PNG gives only what came before them."""
+    if image.format != "PNG":
+        return image.getexif()
+    raw = image.info.get("exif")
+    if raw:
+        empty.load(raw)
+    return empty
 
 
 def _date(raw: Any) -> dt.datetime | None:
