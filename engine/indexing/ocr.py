@@ -4,9 +4,9 @@ Tesseract runs as the system's own program, one page per process, not through an
 a page that takes too long is killed at `PAGE_SECONDS`, a page that would need gigabytes takes the
 Tesseract process down and not the engine, and its environment holds it to one thread
 (`OMP_THREAD_LIMIT=1`) so a background OCR never takes both cores from the person's work. Measured
-against the bindings (bench/ocr.py; docs/indexing.md): `tesserocr` (a wheel bundling its own
-libtesseract) was faster per page in-process but cannot be interrupted; `pytesseract` runs the same
-program and would only add a dependency.
+against the bindings (bench/ocr.py --compare; docs/indexing.md): `tesserocr` (a wheel bundling its own
+libtesseract) spent 1.59 CPU s a page against 2.39 here, but cannot be interrupted or isolated;
+`pytesseract` runs the same program and would only add a dependency.
 
 The rendered image is bounded: 300 dpi, scaled down so it never exceeds `MAX_PIXELS` (an A4 page at
 300 dpi is 8.7 megapixels; a poster-sized page is read at a lower resolution rather than at 1 GB).
