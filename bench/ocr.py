@@ -169,7 +169,7 @@ def throughput(folder: Path, scans: int, texts: int) -> None:
 
     for with_scans in (False, True):
         root = folder / ("with" if with_scans else "without")
-        root.mkdir()
+        root.mkdir(parents=True)
         rng = random.Random(7)
         for n in range(texts):
             (root / f"note_{n:03d}.txt").write_text(" ".join(page_lines(rng, 6)) + f" marker{n}")
@@ -178,6 +178,15 @@ def throughput(folder: Path, scans: int, texts: int) -> None:
                 path.rename(root / f"zz_{path.name}")  # crawled after the text files' names
         home = folder / f"home-{with_scans}"
         engine = Engine(home, embedder=HashingEmbedder())
+        phase = engine.index.worker.ocr
+        first_page: list[float] = []
+        run_page = phase.run_page
+
+        def timed(should_stop=lambda: False, seen=first_page, run=run_page):
+            seen.append(seen[0] if seen else time.perf_counter())  # OCR runs once all else is indexed
+            return run(should_stop)
+
+        phase.run_page = timed  # type: ignore[method-assign]
         try:
             began = time.perf_counter()
             engine.add_indexed_folder(str(root))
@@ -186,10 +195,11 @@ def throughput(folder: Path, scans: int, texts: int) -> None:
             done = engine.indexing_stats()
         finally:
             engine.close()
+        others = (first_page[0] - began) if first_page else total
         label = f"with {scans} scans" if with_scans else "without scans"
         print(
-            f"throughput {label}: {texts} text files + scans indexed, OCR included, in {total:.1f} s "
-            f"({done.done} done, {done.skipped} name only)"
+            f"throughput {label}: every other file indexed (keywords and vectors) after {others:.1f} s; "
+            f"all done, OCR included, after {total:.1f} s ({done.done} done, {done.skipped} name only)"
         )
 
 

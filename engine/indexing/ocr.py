@@ -16,6 +16,7 @@ Where Tesseract is missing, `available()` is False and `MISSING` says what to in
 from __future__ import annotations
 
 import functools
+import importlib.util
 import math
 import os
 import shutil
@@ -51,7 +52,9 @@ def tesseract() -> str | None:
 
 
 def available() -> bool:
-    return tesseract() is not None
+    """Tesseract with its English data, and pypdfium2 to render pages (an install without it must not
+    cache every page as unreadable)."""
+    return tesseract() is not None and importlib.util.find_spec("pypdfium2") is not None
 
 
 def page_count(path: str) -> int:
