@@ -49,7 +49,7 @@ Priority: optional
 Architecture: amd64
 Maintainer: SenseTree <maintainers@sensetree.invalid>
 Installed-Size: $SIZE_KB
-Depends: libc6 (>= 2.28), libgl1, libegl1, libxkbcommon-x11-0, libxcb-cursor0, libnss3, libasound2 | libasound2t64
+Depends: libc6 (>= 2.28), libgl1, libegl1, libxkbcommon-x11-0, libxcb-cursor0, libnss3, libasound2 | libasound2t64, tesseract-ocr, tesseract-ocr-eng
 Description: Local-first search and reorganisation of your folders by meaning
  SenseTree indexes folders you choose, searches them by keyword and meaning,
  answers questions with citations, and reorganises files in undoable steps.

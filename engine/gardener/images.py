@@ -5,7 +5,7 @@ A photo is catalogued by name only (no text), so its stored vector says nothing 
 by a difference hash of its pixels (dHash: a 9×8 grey thumbnail, one bit per neighbouring pair,
 brighter or not), which survives re-encoding, resizing and small edits but not a different picture.
 Two photos are the same when their hashes differ in at most `SAME_BITS` of 64 bits and their shapes
-agree. Pillow is in the app's extra; without it this check is skipped, never guessed.
+agree. Without Pillow (a dependency an install may lack) this check is skipped, never guessed.
 
 Cost: each photo is decoded once per content hash (JPEG draft mode decodes at 1/8 scale); candidate
 pairs come from 8 bands of 8 bits (two hashes within 4 bits agree on at least 4 whole bands)."""

@@ -19,6 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.indexing.catalog import Catalog, under_clause, under_params
+from engine.indexing.descriptors import FOLDER_TYPE, NAME_ONLY_TYPES
 from engine.indexing.pathtext import from_store
 
 
@@ -132,6 +133,9 @@ def bodies(files: list[FileInfo], store: LeadVectors) -> dict[str, str]:
     stored = store.texts(keys) if keys else {}
     out = {}
     for f in files:
+        if f.doc_type in NAME_ONLY_TYPES or f.doc_type == FOLDER_TYPE:
+            out[f.path] = ""  # its chunk is a descriptor (kind, folder, siblings): nothing it *says*
+            continue
         lead = stored.get((f.path, 0), "")
         head = f"[{f.doc_type}] {f.sense or ''}".strip()
         if lead.startswith(head) and lead[len(head) : len(head) + 2] == "\n\n":

@@ -41,7 +41,7 @@ BLOCK = 4096  # files scored against every centroid at once
 # gaps of the candidates without this bar: on calibration seeds 0-1 the wrong ones came within 0.05 of
 # the runner-up, the right ones 0.15 or more above it.
 DISTINCT = 0.1
-NAME_ONLY = frozenset({"binary", None})
+NAME_ONLY = frozenset({"binary", "folder", None})  # descriptors say where a file is, not what about
 NONE = -2.0  # below any cosine: no such folder
 Ranked = tuple[np.ndarray, np.ndarray]  # per file: a folder's index and the file's similarity to it
 

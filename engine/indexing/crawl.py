@@ -100,6 +100,7 @@ FILE_TOO_LONG = (
     "move it to a shorter folder path to index it"
 )
 Refused = Callable[[str, str], None]  # (path, reason)
+IsBlock = Callable[[str], bool]  # a skipped folder listed as one entry (a tool folder)
 # the stat module defines these constants on every OS; only Windows has the attributes to test
 _WINDOWS_HIDDEN = (stat.FILE_ATTRIBUTE_HIDDEN | stat.FILE_ATTRIBUTE_SYSTEM) if os.name == "nt" else 0
 
@@ -160,12 +161,13 @@ def _ignore(path: str, reason: str) -> None:
     log.info("cannot index %r: %s", path, reason)
 
 
-def crawl(root: str, on_refused: Refused = _ignore) -> Iterator[FileEntry]:
+def crawl(root: str, on_refused: Refused = _ignore, blocks: IsBlock | None = None) -> Iterator[FileEntry]:
     """Every indexable file under `root`, depth-first in name order, as resolved paths.
 
     Raises NotFound when `root` itself is not an existing folder (an unplugged drive must not look
     like a folder whose files were all deleted). Folders and files whose path the OS refuses
-    (ENAMETOOLONG) go to `on_refused(path, reason)`.
+    (ENAMETOOLONG) go to `on_refused(path, reason)`. A skipped folder for which `blocks(path)` is
+    true (a tool folder: descriptors.py) is listed itself, as one entry, and still not walked.
     """
     top = normalize(root)
     if not os.path.isdir(top):
@@ -187,14 +189,16 @@ def crawl(root: str, on_refused: Refused = _ignore) -> Iterator[FileEntry]:
         entries = _list(folder)
         names = {entry.name for entry in entries}
         if folder != top and VENV_MARKER in names:
+            if blocks is not None and blocks(folder):
+                yield from _folder_entry(folder)
             continue
-        subfolders, files = _sort_entries(entries, names, top, on_refused)
+        subfolders, files = _sort_entries(entries, names, top, on_refused, blocks)
         yield from files
         pending.extend(reversed(subfolders))
 
 
 def _sort_entries(
-    entries: list[os.DirEntry[str]], names: set[str], top: str, on_refused: Refused
+    entries: list[os.DirEntry[str]], names: set[str], top: str, on_refused: Refused, blocks: IsBlock | None
 ) -> tuple[list[str], list[FileEntry]]:
     """One folder's entries split into the subfolders to walk and the files to list."""
     subfolders: list[str] = []
@@ -205,6 +209,8 @@ def _sort_entries(
         if entry.is_dir(follow_symlinks=False):
             if not (is_skipped_dir_name(entry.name) or is_build_output(entry.name, names)):
                 subfolders.append(entry.path)
+            elif blocks is not None and blocks(entry.path):
+                files.extend(_folder_entry(entry.path))
         elif entry.is_symlink():
             target = _followable_symlinked_folder(entry.path, top)
             if target is not None:
@@ -214,6 +220,15 @@ def _sort_entries(
             if found is not None:
                 files.append(found)
     return subfolders, files
+
+
+def _folder_entry(folder: str) -> list[FileEntry]:
+    """A tool folder as one entry: its own size and mtime stand for it in the catalog."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return []
+    return [FileEntry(folder, info.st_size, info.st_mtime)]
 
 
 def _followable_symlinked_folder(link: str, top: str) -> str | None:

@@ -20,14 +20,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import ExtractionError, InvalidInput
+from engine.indexing.descriptors import human_size
 from engine.indexing.extractors.archive import check_archive
 from engine.indexing.extractors.base import NotText, ReadMeta, TextBudget
 from engine.indexing.extractors.plaintext import read_markdown, read_plain
+from engine.indexing.metadata import about
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_CHARS = 1_000_000
 BINARY_NOTE = "Catalogued by name only (no text could be extracted)"
+METADATA_NOTE = "No text to extract: catalogued by name, kind, folder and its own metadata (EXIF or tags)"
 VANISHED = "The file vanished before it could be read"
 PERMISSION_DENIED = "Permission denied: SenseTree may not read this file"
 
@@ -41,6 +44,8 @@ class Extracted:
     title: str | None
     truncated: bool
     note: str | None
+    about: str = ""  # what a name-only file's metadata says (EXIF, tags): searchable, yet no content text
+    scan_pages: tuple[int, ...] = ()  # PDF pages without a text layer, waiting for OCR (ocr_phase.py)
 
 
 @dataclass(frozen=True)
@@ -155,20 +160,24 @@ def extract(path: str, max_chars: int = DEFAULT_MAX_CHARS) -> Extracted:
     size = _regular_file_size(path)
     fmt = format_for(path)
     if fmt is None:
-        return _binary()
+        return _binary(about(path))
     budget = TextBudget(max_chars)
     try:
         meta = _read(fmt, path, budget)
     except NotText:
-        return _binary()
+        return _binary("")
     note = meta.note
     if budget.truncated:
         note = _join(_truncation_note(max_chars, size), note)
-    return Extracted(budget.text(), fmt.doc_type, meta.title, budget.truncated, note)
+    return Extracted(
+        budget.text(), fmt.doc_type, meta.title, budget.truncated, note, scan_pages=meta.scan_pages
+    )
 
 
-def _binary() -> Extracted:
-    return Extracted(text="", doc_type="binary", title=None, truncated=False, note=BINARY_NOTE)
+def _binary(metadata: str) -> Extracted:
+    """A name-only file, with what its metadata says (EXIF, tags) when it has any."""
+    note = METADATA_NOTE if metadata else BINARY_NOTE
+    return Extracted(text="", doc_type="binary", title=None, truncated=False, note=note, about=metadata)
 
 
 def _regular_file_size(path: str) -> int:
@@ -220,16 +229,8 @@ def _describe(exc: BaseException, path: str) -> str:
 
 def _truncation_note(max_chars: int, size: int) -> str:
     return (
-        f"Text truncated at {max_chars:,} characters; the rest of this {_human_size(size)} file was not read."
+        f"Text truncated at {max_chars:,} characters; the rest of this {human_size(size)} file was not read."
     )
-
-
-def _human_size(size: int) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1000 or unit == "GB":
-            return f"{size:,} {unit}" if unit == "bytes" else f"{size:,.1f} {unit}"
-        size /= 1000  # type: ignore[assignment]
-    return f"{size} bytes"
 
 
 def _join(first: str, second: str | None) -> str:

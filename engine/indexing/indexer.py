@@ -35,8 +35,18 @@ from engine.errors import ExtractionError
 from engine.indexing.catalog import PENDING, Catalog, FileRecord
 from engine.indexing.chunk import chunk_text
 from engine.indexing.crawl import FILE_TOO_LONG
+from engine.indexing.descriptors import (
+    FOLDER_NOTE,
+    FOLDER_TYPE,
+    NAME_ONLY_TYPES,
+    describe_file,
+    describe_folder,
+    descriptor_digest,
+    tool_folder_kind,
+)
 from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
+from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
@@ -120,6 +130,11 @@ def embed_inputs(name: str, sense: str, stored: list[str]) -> list[str]:
     return stored[:1] + [f"{prefix}\n{p}" for p in stored[1:]]
 
 
+def _had_vectors(known: FileRecord | None) -> bool:
+    """An earlier version of the file was embedded (its vectors go before the new keyword rows land)."""
+    return bool(known and known.status in ("done", "skipped") and known.semantic != PENDING)
+
+
 @dataclass
 class _Prepared:
     """A file read, qualified (extractively) and chunked, waiting for its keyword write."""
@@ -172,10 +187,12 @@ class Indexer:
         embedder: Embedder,
         roots: Callable[[], list[str]],
         options: Callable[[], IndexOptions],
+        ocr: OcrStore | None = None,
     ):
         self.db, self.catalog, self.queue = db, catalog, queue
         self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
         self.roots, self.options = roots, options
+        self.ocr = ocr if ocr is not None else OcrStore(db)  # scanned pages' text (ocr_phase.py)
         # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
@@ -327,10 +344,9 @@ class Indexer:
         hash and extraction come from the read-ahead when it read this very version of the file."""
         ahead = self._ahead.take(path)  # before the stat, so a version read ahead is compared with the latest
         st = os.stat(path)
-        if not os.path.isfile(path):
-            self.deleted(path)
-            return "deleted"
         known = self.catalog.get(path)
+        if not os.path.isfile(path):
+            return self._folder_block(path, root, st, known)
         if same_version(known, st):
             self.queue.done(path)
             return known.status
@@ -351,11 +367,11 @@ class Indexer:
             extracted = ahead.extracted
         else:
             extracted = self._extract(path, st.st_size, opts)
+        extracted = self.ocr.with_ocr(path, digest, extracted, opts.max_chars)
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
         status = "done" if extracted.text.strip() else "skipped"
-        had_vectors = bool(known and known.status in ("done", "skipped") and known.semantic != PENDING)
         return _Prepared(
             path,
             root,
@@ -367,8 +383,29 @@ class Indexer:
             stored,
             status,
             extracted.note,
-            had_vectors,
+            _had_vectors(known),
         )
+
+    def _folder_block(
+        self, path: str, root: str, st: os.stat_result, known: FileRecord | None
+    ) -> _Prepared | str:
+        """A tool folder (node_modules, a virtualenv…) as one block; any other folder is no file: gone."""
+        kind = tool_folder_kind(path) if os.path.isdir(path) else None
+        if kind is None:
+            self.deleted(path)
+            return "deleted"
+        if same_version(known, st):
+            self.queue.done(path)
+            return known.status
+        text = describe_folder(path, kind)
+        digest = descriptor_digest(f"{path}\n{text}")
+        if same_content(known, digest):
+            with self.db.atomic():
+                self.catalog.touch(path, st.st_size, st.st_mtime)
+                self.queue.done(path)
+            return known.status
+        head = (path, root, st.st_size, st.st_mtime, digest, text.splitlines()[0], FOLDER_TYPE)
+        return _Prepared(*head, [f"[{FOLDER_TYPE}] {text}"], "skipped", FOLDER_NOTE, _had_vectors(known))
 
     def chunks_for(
         self,
@@ -394,6 +431,9 @@ class Indexer:
             sense, doc_type = found.text, found.doc_type
         if extracted.text.strip():
             return sense, doc_type, chunk_inputs(name, sense, doc_type, extracted.text, opts)[0]
+        if doc_type in NAME_ONLY_TYPES:  # what it is and where it sits, in words (descriptors.py)
+            about = "\n".join(part for part in (extracted.about, describe_file(path, doc_type)) if part)
+            return sense, doc_type, [f"[{doc_type}] {name}\n\n{about}"]
         return sense, doc_type, [f"[{doc_type}] {name}"]
 
     def _store(self, ready: list[_Prepared]) -> None:
@@ -467,6 +507,7 @@ class Indexer:
             self.catalog.rename(old, new, new_root)
             follow_rename(self.catalog, old, new)
             self.queue.rename(old, new)
+            self.ocr.rename(old, new)
 
     def moved_many(self, pairs: list[tuple[str, str]]) -> None:
         """Several independent moves (no pair touches another's paths) as one update per store."""
@@ -501,6 +542,7 @@ class Indexer:
                     self.catalog.rename(old, new, new_root)
                     follow_rename(self.catalog, old, new)
                     self.queue.rename(old, new)
+                    self.ocr.rename(old, new)
 
     def deleted(self, path: str) -> None:
         with self.lock:

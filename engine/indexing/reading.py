@@ -7,21 +7,30 @@ replacement characters unless it looks like a real binary, whose bytes would onl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.errors import NotFound
-from engine.indexing.extract import extract
+from engine.indexing.extract import Extracted, extract
+
+WithOcr = Callable[[str, Extracted, int], Extracted]  # scanned pages' cached OCR text joined in
 
 LOSSY_READ_BYTES = 256_000
 GARBAGE_SHARE = 0.05  # more replacement or control characters than this: a binary, not text
 
 
-def readable_text(path: str, max_chars: int) -> str:
-    """The file's extracted text, else its lossy UTF-8 text, else "" for a binary; NotFound if gone."""
+def readable_text(path: str, max_chars: int, with_ocr: WithOcr | None = None) -> str:
+    """The file's extracted text (with its scanned pages' OCR text once read, through `with_ocr`), else
+    its lossy UTF-8 text, else "" for a binary; NotFound if gone."""
     try:
         extracted = extract(path, max_chars=max_chars)
+        if with_ocr is not None and extracted.scan_pages:
+            extracted = with_ocr(path, extracted, max_chars)
     except FileNotFoundError as exc:
         raise NotFound(f'"{path}" does not exist.') from exc
     if extracted.text or extracted.doc_type != "binary":
         return extracted.text
+    if extracted.about:  # a photo's EXIF, a song's tags: what SenseTree knows of it, in words
+        return extracted.about
     with open(path, "rb") as handle:
         raw = handle.read(LOSSY_READ_BYTES)
     text = raw.decode("utf-8", errors="replace")

@@ -4,7 +4,8 @@ An unchanged folder costs one stat per file and no reads (size and mtime match t
 what keeps a re-scan of 10k files within seconds. Files that disappeared are queued for deletion.
 A crawl never wipes the attempts of a pending job (a file that killed the process last time is still
 on its count), and paths the OS refuses to open (deeper than PATH_MAX) are recorded failed with the
-reason, so nothing under a root disappears from view without a word.
+reason, so nothing under a root disappears from view without a word. Tool folders (node_modules, a
+virtualenv, .git…) are listed as one entry each (descriptors.py), compared by the folder's own stat.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from engine.errors import NotFound
 from engine.indexing.catalog import Catalog
 from engine.indexing.crawl import crawl
+from engine.indexing.descriptors import is_tool_folder
 from engine.indexing.queue import CRAWL, DELETION, WorkQueue
 
 BATCH = 500
@@ -47,7 +49,7 @@ def scan_root(
         report.refused.append((path, reason))
 
     try:
-        for entry in crawl(root, on_refused=refuse):
+        for entry in crawl(root, on_refused=refuse, blocks=is_tool_folder):
             if _visit(entry, known, report, batch, should_stop, queue):
                 break
     except NotFound as exc:

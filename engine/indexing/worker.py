@@ -1,7 +1,8 @@
 """The background worker: one thread that runs root purges and scans, then the keyword phase of queue
 jobs by priority, then — when no job is due — the semantic phase batch by batch, pausing on request
-and publishing progress. Everything that writes the index goes through the Indexer and the
-SemanticPhase, so the thread is only about *when* work happens, never *how*.
+and publishing progress; when nothing waits for embedding either, the OCR of one scanned page at a
+time (ocr_phase.py). Everything that writes the index goes through the Indexer, the SemanticPhase and
+the OcrPhase, so the thread is only about *when* work happens, never *how*.
 
 Pause, Remove and Quit set a flag both phases check between files and between model slices: the
 running batch stops within about a second, the files it had not written stay queued (or pending)."""
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from engine.errors import is_disk_full
 from engine.events import INDEXING_PROGRESS, NOTICE, EventBus
 from engine.indexing.indexer import INTERRUPTED_STATUS, Indexer
+from engine.indexing.ocr_phase import OcrPhase
 from engine.indexing.pathtext import printable
 from engine.indexing.progress import IndexingProgress, ProgressPublisher
 from engine.indexing.queue import WorkQueue
@@ -43,6 +45,7 @@ class IndexWorker:
         self.indexer, self.queue, self.events = indexer, queue, events
         self.stats, self.maintenance = stats, maintenance
         self.semantic = SemanticPhase(indexer)
+        self.ocr = OcrPhase(indexer)
         self._wake = threading.Condition()
         self._scans: deque[str] = deque()
         self._purges: deque[str] = deque()
@@ -186,7 +189,9 @@ class IndexWorker:
             self._keyword_idle()
             embedded = self.semantic.run_batch(stop)
             if not embedded:
-                break
+                if not self.ocr.run_page(stop):  # one scanned page, then look for due jobs again
+                    break
+                continue
             self._dirty = True
             ran += embedded
         self.current = None

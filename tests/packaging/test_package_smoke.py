@@ -242,3 +242,22 @@ def test_the_unpacked_deb_indexes_and_searches_from_the_command_line_with_no_sou
         found = run("search", "--json", "seedlings in the sun")
         assert found.returncode == 0, f"exit {found.returncode}:\n{found.stderr[-3000:]}"
         assert Path(json.loads(found.stdout)[0]["path"]).name == "tomatoes.txt", found.stdout[-2000:]
+    if shutil.which("tesseract") is None:
+        return  # the .deb depends on tesseract-ocr; without it installed here there is nothing to run
+    with step("sensetree index OCRs a scanned invoice and search finds a word only in its pixels", said):
+        _write_scan(docs / "money" / "scan-0042.pdf", ["INVOICE 7731", "Quillfeather Stationery Ltd"])
+        indexed = run("index", "--quiet", str(docs))
+        assert indexed.returncode == 0, f"exit {indexed.returncode}:\n{indexed.stderr[-3000:]}"
+        found = run("search", "--json", "Quillfeather")
+        assert Path(json.loads(found.stdout)[0]["path"]).name == "scan-0042.pdf", found.stdout[-2000:]
+
+
+def _write_scan(path: Path, lines: list[str]) -> None:
+    """An image-only PDF page (no text layer): what a scanner without OCR writes."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    page = Image.new("L", (1240, 1754), 255)
+    draw = ImageDraw.Draw(page)
+    for row, line in enumerate(lines):
+        draw.text((120, 150 + 70 * row), line, font=ImageFont.load_default(size=36), fill=0)
+    page.save(path, "PDF", resolution=150)

@@ -21,6 +21,7 @@ class ReadMeta:
 
     title: str | None = None
     note: str | None = None
+    scan_pages: tuple[int, ...] = ()  # pages (from 0) with no text layer: scans, for OCR (ocr_phase.py)
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 An encrypted PDF is opened with the empty password (many are "encrypted" only to restrict printing);
 one that needs a real password is reported, never guessed at. A page that pypdf cannot parse is
-skipped so one bad page does not lose the whole document; a PDF with pages but no text layer (a scan)
-gets a note saying so, because OCR is out of scope.
+skipped so one bad page does not lose the whole document. Pages with no text layer (scans) are listed
+in `scan_pages`; the OCR phase reads them in the background (ocr_phase.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def read_pdf(path: str, budget: TextBudget) -> ReadMeta:
     _unlock(reader)
     pages = len(reader.pages)
     failed = 0
+    scans: list[int] = []
     for number, page in enumerate(reader.pages, start=1):
         try:
             text = page.extract_text() or ""
@@ -34,12 +35,14 @@ def read_pdf(path: str, budget: TextBudget) -> ReadMeta:
             failed += 1
             log.debug("page %d of %s could not be read: %s", number, path, exc)
             continue
+        if not text.strip():
+            scans.append(number - 1)
         if not budget.add(text.strip(), sep="\n\n"):
             break
     if pages and failed == pages:
         raise ExtractionError("Damaged PDF: none of its pages could be read")
     note = NO_TEXT_LAYER if pages and not budget.text().strip() else None
-    return ReadMeta(title=_title(reader), note=note)
+    return ReadMeta(title=_title(reader), note=note, scan_pages=tuple(scans))
 
 
 def _unlock(reader: PdfReader) -> None:

@@ -1,0 +1,212 @@
+"""Words for the files that hold no text, so they can be found by what they are and where they sit.
+
+A file catalogued by name only (a photo, an installer, an archive, a file over the size limit) used to
+be one chunk `[binary] name`: "the printer driver installer" or "the VM disk image" found nothing. Its
+*descriptor* says what a person would: the kind in words ("installer package"), the size, the folder
+and up to 15 names beside it — the siblings are often what tells the story (`setup.exe` next to
+`HP_LaserJet_manual.pdf`). It is one chunk, embedded and keyword-indexed like any other.
+
+Tool and dependency folders are not walked (crawl.py), but a person still asks "where is that
+project's node_modules"; each is listed as one block, `node_modules: 48,211 files, JavaScript
+dependencies`, catalogued under the folder's own path with doc type `folder`.
+
+The descriptor is written when the file is indexed: a later change among its siblings, or a move (a
+path update, nothing is re-read), leaves the old folder words until the file itself changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+
+from engine.indexing.crawl import BUILD_OUTPUT_DIRS, PROJECT_MARKERS, VENV_MARKER, is_junk_file_name
+
+SIBLINGS = 15
+COUNT_LIMIT = 500_000  # entries counted in a tool folder at most…
+COUNT_SECONDS = 3.0  # …and for at most this long: past either, the block says "more than"
+_CACHED_FOLDERS = 64
+
+
+def _kinds(table: dict[str, str]) -> dict[str, str]:
+    return {f".{ext}": kind for exts, kind in table.items() for ext in exts.split()}
+
+
+# extension → the kind in words; the words are what a person types ("installer", "disk image", "photo")
+KINDS = _kinds(
+    {
+        "jpg jpeg heic heif": "photo (image)",
+        "raw cr2 nef arw dng": "photo (camera raw image)",
+        "png gif bmp tif tiff webp": "image (picture)",
+        "ico icns": "icon image",
+        "psd": "Photoshop image",
+        "mp3 flac aac ogg m4a opus wav": "audio (music or sound recording)",
+        "mp4 m4v mov avi mkv webm wmv flv": "video (film or clip)",
+        "zip 7z rar tar gz tgz bz2 xz zst": "archive (compressed files)",
+        "exe": "Windows program or installer (setup executable)",
+        "msi": "Windows installer package (setup)",
+        "deb": "Debian/Ubuntu installer package",
+        "rpm": "Red Hat/Fedora installer package",
+        "pkg": "macOS installer package",
+        "apk": "Android app installer package",
+        "dmg": "macOS disk image (installer)",
+        "iso": "disk image (CD/DVD image, operating system or software installer)",
+        "bin": "binary data or firmware image",
+        "dll so dylib lib a o": "compiled library (program code)",
+        "class jar war pyc pyo": "compiled program code",
+        "woff woff2 ttf otf eot": "font",
+        "sqlite sqlite3 db mdb": "database file",
+        "parquet feather arrow npy npz lance": "data table or array file",
+        "pt pth onnx safetensors": "machine-learning model weights",
+    }
+)
+UNKNOWN_KIND = "binary file (no readable text)"
+LARGE_KIND = "file too large to read (over the size limit)"
+NAME_ONLY_TYPES = frozenset({"binary", "large"})  # the doc types a descriptor is written for
+FOLDER_TYPE = "folder"
+FOLDER_NOTE = "A tool folder, listed as one block: its files are not indexed one by one"
+
+# tool folder name (casefolded) → what it holds; only these are listed as blocks (caches and system
+# folders are not worth a result)
+TOOL_FOLDERS = {
+    "node_modules": "JavaScript dependencies (npm packages)",
+    ".venv": "Python virtual environment (installed packages)",
+    "site-packages": "installed Python packages",
+    ".git": "Git version history of a project",
+    ".hg": "Mercurial version history of a project",
+    ".svn": "Subversion working copy data",
+}
+VENV_KIND = "Python virtual environment (installed packages)"
+BUILD_KIND = "build output of a software project"
+BUNDLES = {
+    ".app": "application bundle (a program)",
+    ".photoslibrary": "Photos library",
+    ".musiclibrary": "music library",
+    ".imovielibrary": "iMovie library",
+    ".fcpbundle": "Final Cut Pro library",
+    ".framework": "software framework bundle",
+}
+
+
+def kind_of(path: str, doc_type: str = "binary") -> str:
+    """The kind of a name-only file in words, from its extension."""
+    fallback = LARGE_KIND if doc_type == "large" else UNKNOWN_KIND
+    return KINDS.get(os.path.splitext(path)[1].lower(), fallback)
+
+
+def human_size(size: int) -> str:
+    """`12.4 MB`: decimal units, as file managers show them."""
+    value = float(size)
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if value < 1000 or unit == "GB":
+            return f"{size:,} bytes" if unit == "bytes" else f"{value:,.1f} {unit}"
+        value /= 1000
+    return f"{size:,} bytes"
+
+
+def describe_file(path: str, doc_type: str = "binary") -> str:
+    """The descriptor lines of a name-only file: kind, size, folder, up to 15 sibling names."""
+    try:
+        size = human_size(os.stat(path).st_size)
+    except OSError:
+        size = "unknown"
+    lines = [f"Kind: {kind_of(path, doc_type)}", f"Size: {size}", _folder_line(os.path.dirname(path))]
+    others = [n for n in _siblings(os.path.dirname(path)) if n != os.path.basename(path)]
+    if others:
+        shown = ", ".join(others[:SIBLINGS])
+        more = f" and {len(others) - SIBLINGS:,} more" if len(others) > SIBLINGS else ""
+        lines.append(f"Beside it: {shown}{more}")
+    return "\n".join(lines)
+
+
+def _folder_line(folder: str) -> str:
+    return f"Folder: {os.path.basename(folder) or folder} ({folder})"
+
+
+_listings: dict[str, tuple[int, list[str]]] = {}
+_listings_lock = threading.Lock()
+
+
+def _siblings(folder: str) -> list[str]:
+    """The folder's visible file and folder names, sorted; cached while the folder's mtime holds, so a
+    folder of 10,000 photos is listed once, not once per photo."""
+    try:
+        mtime = os.stat(folder).st_mtime_ns
+    except OSError:
+        return []
+    with _listings_lock:
+        cached = _listings.get(folder)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    try:
+        names = sorted(n for n in os.listdir(folder) if not is_junk_file_name(n))
+    except OSError:
+        return []
+    with _listings_lock:
+        if len(_listings) >= _CACHED_FOLDERS:
+            _listings.pop(next(iter(_listings)))
+        _listings[folder] = (mtime, names)
+    return names
+
+
+def tool_folder_kind(path: str) -> str | None:
+    """What a tool or dependency folder holds, when `path` is one the crawl lists as a block."""
+    name = os.path.basename(path.rstrip(os.sep))
+    folded = name.casefold()
+    if folded in TOOL_FOLDERS:
+        return TOOL_FOLDERS[folded]
+    for suffix, kind in BUNDLES.items():
+        if folded.endswith(suffix):
+            return kind
+    if os.path.isfile(os.path.join(path, VENV_MARKER)):
+        return VENV_KIND
+    parent = os.path.dirname(path)
+    if folded in BUILD_OUTPUT_DIRS and any(os.path.exists(os.path.join(parent, m)) for m in PROJECT_MARKERS):
+        return BUILD_KIND
+    return None
+
+
+def is_tool_folder(path: str) -> bool:
+    return tool_folder_kind(path) is not None
+
+
+def describe_folder(path: str, kind: str) -> str:
+    """`node_modules: 48,211 files, JavaScript dependencies (npm packages)` and where it is."""
+    files, complete = count_files(path)
+    counted = f"{files:,} files" if complete else f"more than {files:,} files"
+    name = os.path.basename(path.rstrip(os.sep))
+    project = os.path.dirname(path)
+    return "\n".join(
+        [
+            f"{name}: {counted}, {kind}",
+            f"Kind: tool folder, not indexed file by file ({kind})",
+            f"Project folder: {os.path.basename(project) or project} ({project})",
+        ]
+    )
+
+
+def count_files(path: str) -> tuple[int, bool]:
+    """(files under `path`, whether the count is complete): bounded in entries and time, never raises."""
+    deadline = time.monotonic() + COUNT_SECONDS
+    files, seen = 0, 0
+    pending = [path]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    else:
+                        files += 1
+        except OSError:
+            continue
+        if seen >= COUNT_LIMIT or time.monotonic() > deadline:
+            return files, False
+    return files, True
+
+
+def descriptor_digest(text: str) -> str:
+    """The catalog hash of a folder block: its descriptor, so an unchanged count re-writes nothing."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
