@@ -154,7 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from engine import lifecycle
+    from engine import lifecycle, native_memory
+
+    native_memory.limit_arenas()  # before any thread starts (native_memory.py, issue 30)
     from engine.errors import EngineError
 
     configure_logging(data_dir(), args.verbose)
