@@ -33,8 +33,8 @@ re-indexing one file for each keyword backend, and the process's RSS after each 
     python bench/compare.py [--rows 100000] [--queries 200] [--corpus both|synthetic|real] [--keep DIR]
 
 `--keep DIR` builds into DIR/<corpus> and leaves the stores there; a later run with the same DIR reuses
-them and
-times the queries only (a 1M build takes hours on two shared cores; the query code can change between).
+them and times the queries only (a 1M build takes hours on two shared cores; the query code can change
+between).
 """
 
 from __future__ import annotations
