@@ -32,9 +32,9 @@ re-indexing one file for each keyword backend, and the process's RSS after each 
 
     python bench/compare.py [--rows 100000] [--queries 200] [--corpus both|synthetic|real] [--keep DIR]
 
-`--keep DIR` builds into DIR/<corpus> and leaves the stores there; a later run with the same DIR reuses
-them and times the queries only (a 1M build takes hours on two shared cores; the query code can change
-between).
+`--keep DIR` builds into DIR (the real text into DIR/real) and leaves the stores there; a later run with
+the same DIR reuses them and times the queries only (a 1M build takes hours on two shared cores; the
+query code can change between).
 """
 
 from __future__ import annotations
@@ -363,7 +363,8 @@ def run_corpus(corpus: str, args: argparse.Namespace, with_model: bool) -> str:
     batches = synthetic_batches(args.rows, rng) if corpus == "synthetic" else real_batches(args.rows, rng)
     with tempfile.TemporaryDirectory() as tmp:
         if args.keep is not None:
-            built = build_kept(batches, args.rows, args.keep / corpus)
+            kept = args.keep if corpus == "synthetic" else args.keep / "real"  # as before: DIR
+            built = build_kept(batches, args.rows, kept)
             rng = np.random.default_rng(2025)  # queries drawn the same whether the stores were reused or not
         else:
             built = build(batches, args.rows, Path(tmp))
