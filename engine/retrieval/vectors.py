@@ -215,11 +215,9 @@ class VectorIndex:
             indexed = {tuple(ix.columns): ix for ix in self._table.list_indices()}
             if ("path",) not in indexed:
                 self._table.create_index("path", config=BTree())
-            # compacted before a first graph is built: the compaction's peak then does not sit on the
-            # graph's (50,000 tiny files peaked at 596 MB with the graph built first, bench/index_memory.py)
-            self._table.optimize(cleanup_older_than=timedelta(minutes=5))
             if ("vector",) not in indexed and rows >= ANN_MIN_ROWS:
                 self._build_ann(rows)
+            self._table.optimize(cleanup_older_than=timedelta(minutes=5))
             self._forget_shape()
 
     def _build_ann(self, rows: int) -> None:
