@@ -8,7 +8,7 @@ chunks (target ≥ 0.9), and the time from adding the folder to the first search
 the time to re-scan an unchanged 10k-file folder (target ≤ 3 s; that part uses the hashing embedder,
 since a re-scan of unchanged files embeds nothing); and the embeddings done for a folder rename (target 0).
 `--busy` keeps one CPU-bound process running through the end-to-end and raw timings (the same load for
-both): the embedding threads are chosen from the free cores (engine/indexing/cores.py).
+both), so the ratio says what load costs the pipeline beyond the model itself.
 """
 
 from __future__ import annotations

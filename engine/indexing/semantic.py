@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.indexing.catalog import PENDING, FileRecord
-from engine.indexing.cores import TorchThreads
 from engine.indexing.embed import Embedder
 from engine.indexing.indexer import Indexer, IndexOptions, embed_inputs, file_hash
 from engine.indexing.pathtext import printable, to_store
@@ -32,7 +31,6 @@ log = logging.getLogger(__name__)
 
 BATCH_FILES = 64  # files per batch: enough chunks (~120) for length-sorted model batches with little padding
 BATCH_CHUNKS = 256
-TORCH_THREADS = TorchThreads()  # the worker thread's torch setting (per OS thread under OpenMP)
 
 
 @dataclass
@@ -166,7 +164,6 @@ def embed_interruptibly(
     for begin in range(0, len(order), max(size, 1)):
         if should_stop():
             return None
-        TORCH_THREADS.fit()  # torch on the cores other processes left free (cores.py)
         idx = order[begin : begin + size]
         got = np.asarray(embedder.embed([inputs[i] for i in idx]), dtype=np.float32)
         if out is None:
