@@ -4,8 +4,10 @@ Most of what indexing allocates is native (LanceDB's Rust, DuckDB, Arrow), throu
 malloc, and glibc gives each thread that meets contention an arena of its own, up to eight per core.
 Indexing runs on the worker thread, LanceDB's and DuckDB's pools and the read-ahead thread, so the freed
 space of one batch sat in arenas other threads never reused: 46 MB of free malloc space after 10,000
-tiny files, growing with the run (bench/index_memory.py, issue 30). Two arenas and a trim after each
-indexing batch keep it near 10 MB, for no measurable time.
+tiny files, growing with the run (bench/index_memory.py, issue 30). Two arenas and a trim after
+indexing batches keep it near 10 MB. A trim also hands back the model's freed activations, which the
+next forward faults in again: trimmed after every batch, end-to-end / raw forward fell from 0.94 to 0.83
+(bench/index_throughput.py --busy, beside main's code), so a trim runs at most every TRIM_EVERY_S.
 
 Elsewhere (macOS, Windows, musl) both calls do nothing.
 """
@@ -16,12 +18,17 @@ import ctypes
 import ctypes.util
 import logging
 import sys
+import threading
+import time
 from functools import cache
 
 log = logging.getLogger(__name__)
 
 M_ARENA_MAX = -8  # mallopt's parameter number (malloc.h)
 ARENAS = 2
+TRIM_EVERY_S = 10.0
+_last_trim = [float("-inf")]
+_trim_lock = threading.Lock()
 
 
 @cache
@@ -49,7 +56,14 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
 
 
 def trim() -> None:
-    """Give the free pages inside malloc's arenas back to the system (after a batch of indexing)."""
+    """Give the free pages inside malloc's arenas back to the system (after a batch of indexing), at
+    most every TRIM_EVERY_S."""
     libc = _glibc()
-    if libc is not None:
-        libc.malloc_trim(0)
+    if libc is None:
+        return
+    with _trim_lock:
+        now = time.monotonic()
+        if now - _last_trim[0] < TRIM_EVERY_S:
+            return
+        _last_trim[0] = now
+    libc.malloc_trim(0)
