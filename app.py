@@ -164,7 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine import lifecycle
+    from engine import lifecycle, native_memory
+
+    native_memory.limit_arenas()  # before any thread starts (native_memory.py, issue 30)
     from engine.errors import EngineError
 
     try:

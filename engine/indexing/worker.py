@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from engine import native_memory
 from engine.errors import is_disk_full
 from engine.events import INDEXING_PROGRESS, NOTICE, EventBus
 from engine.indexing.indexer import INTERRUPTED_STATUS, Indexer
@@ -184,10 +185,12 @@ class IndexWorker:
             jobs = self.queue.claim_batch(KEYWORD_BATCH)  # counts an attempt for each before reading it
             if jobs:
                 ran += self._keyword_batch(jobs, stop)
+                native_memory.trim()  # what the batch freed goes back to the system (native_memory.py)
                 continue
             self.current = None
             self._keyword_idle()
             embedded = self.semantic.run_batch(stop)
+            native_memory.trim()
             if not embedded:
                 if not self.ocr.run_page(stop):  # one scanned page, then look for due jobs again
                     break

@@ -1,5 +1,13 @@
-"""How the vector store calls LanceDB: failures turned into StoreError, a search that is started now
-and collected later, and the table's history set aside when an old version is damaged.
+"""How the vector store calls LanceDB: a connection whose metadata cache is bounded, failures turned into
+StoreError, a search that is started now and collected later, and the table's history set aside when an
+old version is damaged.
+
+LanceDB caches the manifest and fragment metadata of every table version it reads, up to 1 GB by
+default. Indexing writes a version per batch (a delete and an append) and each manifest lists every
+fragment, so that cache grew with the square of the batches written: 11 MB after 10,000 tiny files and
+growing each batch (bench/index_memory.py, issue 30). Only the newest versions are read again, so a
+small cap costs nothing; the index cache (the HNSW graph, 600 MB at 1M rows, and the path B-tree) keeps
+LanceDB's default, since a query must find the graph loaded.
 
 A hybrid search used to run its keyword arm on a thread of its own while the caller waited in LanceDB's
 blocking call (its background event loop runs the request on LanceDB's own threads). On two shared cores
@@ -19,6 +27,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
+import lancedb
 import pyarrow as pa
 from lancedb.background_loop import LOOP
 
@@ -29,6 +38,13 @@ from engine.retrieval.fusion import ChunkKey, Hit
 # manifest, a missing one), as opposed to a full disk or a refused query: found by fuzzing the data folder
 # (tests/store_damage.py, bench/store_fuzz.py).
 _DAMAGE_WORDS = ("corrupt", "invalid", "decode", "magic", "out of range", "not found", "panicked")
+
+METADATA_CACHE_BYTES = 16 << 20  # the newest manifests many times over (a 100k-chunk one is well under 1 MB)
+
+
+def bounded_session() -> lancedb.Session:
+    """LanceDB's caches for one store: metadata capped, the index cache LanceDB's default."""
+    return lancedb.Session(index_cache_size_bytes=None, metadata_cache_size_bytes=METADATA_CACHE_BYTES)
 
 
 def is_panic(exc: BaseException) -> bool:

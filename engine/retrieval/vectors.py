@@ -34,7 +34,7 @@ from lancedb.table import AsyncTable
 from engine.errors import InvalidInput, StoreError
 from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit
-from engine.retrieval.lance_calls import PendingSearch, set_aside, set_aside_history
+from engine.retrieval.lance_calls import PendingSearch, bounded_session, set_aside, set_aside_history
 from engine.retrieval.lance_calls import store_errors as _store_errors
 from engine.retrieval.sql_literal import sql_string
 
@@ -75,8 +75,9 @@ class VectorIndex:
         self._lock = threading.RLock()
         self._shape: tuple[int, bool] | None = None  # (rows, has ANN index), cached between writes
         self._scope_rows: dict[str, int] = {}  # rows under a scope, cached between writes
+        self._session = bounded_session()  # kept across start_over (lance_calls.py: metadata capped)
         try:
-            self._db = lancedb.connect(str(self.directory))
+            self._db = lancedb.connect(str(self.directory), session=self._session)
             self._table = self._open_table()
         except (OSError, ValueError, RuntimeError) as exc:
             raise StoreError(f"The vector index at {self.directory} could not be opened: {exc}") from exc
@@ -387,7 +388,7 @@ class VectorIndex:
         in this same object (the indexer and search hold it)."""
         with self._lock:
             aside = set_aside(self.directory)
-            self._db = lancedb.connect(str(self.directory))
+            self._db = lancedb.connect(str(self.directory), session=self._session)
             self._table = self._open_table()
             self._forget_shape()
             return aside
