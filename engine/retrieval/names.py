@@ -45,18 +45,21 @@ def path_words(path: str) -> list[str]:
     return words
 
 
+# the line every descriptor of a name-only file holds (engine/indexing/descriptors.py `describe_file`)
+DESCRIPTOR_LINE = "\nKind: "
+
+
 def name_only(text: str, path: str) -> bool:
-    """Whether a chunk holds nothing but its file's name: `[doc_type] name`, what the indexer stores for a
-    file catalogued by name only (an image, an archive, a scan without text). Its vector is an embedding
-    of a few name words, near to anything short, so the dense arm's cosine on it is no evidence; its name
-    is evidence through this field."""
+    """Whether a chunk holds nothing but its file's name, or its name and what the indexer says around
+    it: `[doc_type] name`, then for a file catalogued by name only (an image, an archive, a scan without
+    text) its metadata and descriptor lines (kind, size, folder, sibling names). Its vector embeds a few
+    name words and labels, near to anything short (a made-up word lands on `zanzibar-a.png`), so the dense
+    arm's cosine on it is no evidence; its name is evidence through this field and its metadata and
+    descriptor words through the keyword arm."""
+    first, _, rest = text.partition("\n")
     head = "] " + os.path.basename(path.rstrip("/\\"))
-    return (
-        text.startswith("[")
-        and text.endswith(head)
-        and "\n" not in text
-        and text.find("] ") == len(text) - len(head)
-    )
+    header = first.startswith("[") and first.endswith(head) and first.find("] ") == len(first) - len(head)
+    return header and (not rest or (rest.startswith("\n") and DESCRIPTOR_LINE in rest))
 
 
 def folders_of(path: str) -> list[str]:

@@ -79,3 +79,16 @@ def test_a_chunk_holding_only_its_files_name_is_told_from_one_with_text():
     assert name_only("[pdf] Scan_2024-03-02.pdf", "/h/Scan_2024-03-02.pdf")
     assert not name_only("[note] A trip to kyoto-bamboo.png", "/h/Pictures/kyoto-bamboo.png")
     assert not name_only("[note] Kyoto trip\n\nBamboo grove at dawn.", "/h/kyoto.md")
+
+
+def test_a_chunk_of_a_name_and_its_descriptor_is_name_only_too():
+    described = describe_file_chunk("/h/Pictures/zanzibar-a.png")
+    assert name_only(described, "/h/Pictures/zanzibar-a.png")
+    assert not name_only("[note] Zanzibar\n\nKind: of a trip, spice farms.", "/h/Pictures/zanzibar-a.png")
+
+
+def describe_file_chunk(path: str) -> str:
+    """What the indexer stores for a photo with EXIF: its header, metadata lines, then its descriptor."""
+    from engine.indexing.descriptors import describe_file
+
+    return f"[binary] zanzibar-a.png\n\nTaken: 17 May 2024 (May 2024)\n{describe_file(path)}"
