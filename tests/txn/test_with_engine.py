@@ -120,3 +120,20 @@ def test_undo_of_a_delete_and_requalify_reindexes_the_restored_files(indexed):
     assert Path(root / "old/draft.txt").exists() and f"{root}/old/draft.txt" in found(
         engine, "old draft nobody"
     )
+
+
+def test_the_file_count_is_whole_again_the_moment_an_undo_returns_before_any_file_is_read_again(indexed):
+    """The sidebar read 173 of 174 files after an undo: a file back from the trash was only queued, and
+    `files` counts catalogued files. The engine's worker is not running here, so nothing is read again
+    between the undo and the count: the count must not wait for it."""
+    engine, root = indexed
+    files = engine.indexing_stats().files
+    service = service_for(engine)
+    plan = service.propose_plan("Tidy up", mixed_plan(root))
+    service.apply_action_plan(plan["transaction_id"])
+    assert engine.indexing_stats().files == files - 1  # old/draft.txt went to the trash
+    service.undo_transaction(plan["transaction_id"])
+    assert engine.indexing_stats().files == files
+    engine.drain()
+    assert engine.indexing_stats().files == files
+    assert f"{root}/old/draft.txt" in found(engine, "old draft nobody")
