@@ -466,6 +466,7 @@ class Indexer:
         with self.db.atomic():
             self.catalog.rename(old, new, new_root)
             follow_rename(self.catalog, old, new)
+            self.queue.drop_deletions_under(new)  # before old's own jobs (true deletions) move there
             self.queue.rename(old, new)
 
     def moved_many(self, pairs: list[tuple[str, str]]) -> None:
@@ -500,6 +501,7 @@ class Indexer:
                 for old, new, new_root in simple:
                     self.catalog.rename(old, new, new_root)
                     follow_rename(self.catalog, old, new)
+                    self.queue.drop_deletions_under(new)
                     self.queue.rename(old, new)
 
     def deleted(self, path: str) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engine.indexing.embed import HashingEmbedder
+from engine.indexing.queue import DELETION
 from engine.txn import MIGRATIONS, FaultPoint, TxnService
 from tests.txn.txn_support import MIXED_FILES, mixed_plan, snapshot, write_tree
 
@@ -137,3 +138,21 @@ def test_the_file_count_is_whole_again_the_moment_an_undo_returns_before_any_fil
     engine.drain()
     assert engine.indexing_stats().files == files
     assert f"{root}/old/draft.txt" in found(engine, "old draft nobody")
+
+
+def test_a_deletion_still_queued_for_a_path_the_undo_fills_again_does_not_forget_the_file_there(indexed):
+    """inotify reports a move into a folder the plan just made as a deletion of the old path (the new
+    folder is not watched yet), and the worker waits while a plan runs: when the undo puts the file back
+    before the worker reaches that job, the job must not drop the file that is there again."""
+    engine, root = indexed
+    files = engine.indexing_stats().files
+    service = service_for(engine)
+    plan = service.propose_plan(
+        "Moves only", [op for op in mixed_plan(root) if op["kind"] in ("mkdir", "move")]
+    )
+    service.apply_action_plan(plan["transaction_id"])
+    engine.indexer.queue.push(f"{root}/invoice-acme.txt", DELETION, action="delete")  # the watcher's report
+    service.undo_transaction(plan["transaction_id"])
+    engine.drain()
+    assert engine.indexing_stats().files == files
+    assert f"{root}/invoice-acme.txt" in found(engine, "Invoice 42 ACME")
