@@ -295,7 +295,7 @@ class Engine:
             self.indexer,
             self._planner,
             reorganize_prompt=lambda: prompts.effective(self.settings.prompts.model_dump(), "reorganize"),
-            quiesce=lambda: self.indexer.lock,
+            quiesce=self.indexer.quiesced,
         )  # the worker waits while files move
         self.recovery_report = self.txn.recover()
 

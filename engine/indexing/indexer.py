@@ -18,13 +18,14 @@ reach stay queued, and nothing is half-written.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -437,6 +438,17 @@ class Indexer:
         return extract(path, max_chars=opts.max_chars)
 
     # ---- IndexSync ----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def quiesced(self) -> Iterator[None]:
+        """Hold the worker while a plan's files move and its index sync runs, then publish progress
+        once: a send measured in the middle of the sync (a file back from the trash not catalogued yet)
+        must not be the last the page hears while the worker is idle."""
+        try:
+            with self.lock:
+                yield
+        finally:
+            self.changed()
+
     def moved(self, old: str, new: str) -> None:
         """`old` (a file or a folder) now lives at `new`: rewrite paths everywhere, embed nothing."""
         if old == new:

@@ -3,12 +3,14 @@ moves cost zero embeddings, failures and undo leave the index as it was, requali
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.indexing.embed import HashingEmbedder
+from engine.indexing.progress import ProgressPublisher
 from engine.indexing.queue import DELETION
 from engine.txn import MIGRATIONS, FaultPoint, TxnService
 from tests.txn.txn_support import MIXED_FILES, mixed_plan, snapshot, write_tree
@@ -156,3 +158,37 @@ def test_a_deletion_still_queued_for_a_path_the_undo_fills_again_does_not_forget
     engine.drain()
     assert engine.indexing_stats().files == files
     assert f"{root}/invoice-acme.txt" in found(engine, "Invoice 42 ACME")
+
+
+def test_the_last_progress_the_page_hears_from_an_undo_is_measured_after_its_index_sync(indexed):
+    """The page reads counts from `indexing-progress` events. A send measured in the middle of the undo's
+    index sync (the file back from the trash not yet catalogued) said 5 of 6 files, and with the worker
+    idle nothing followed it. The publisher's clock stands still here and its trailing sends run when
+    the test says: the quiet interval ends just as the undo queues that file."""
+    engine, root = indexed
+    files = engine.indexing_stats().files
+    plan = engine.txn.propose_plan("Tidy up", mixed_plan(root))
+    engine.apply_action_plan(plan["transaction_id"])
+    heard: list[int] = []
+    trailing: list[Callable[[], None]] = []
+
+    def send_trailing() -> None:
+        while trailing:
+            trailing.pop(0)()
+
+    engine.index.worker.publisher = ProgressPublisher(
+        engine.indexing_stats,
+        lambda progress: heard.append(progress.files),
+        clock=lambda: 0.0,
+        schedule=lambda _wait, send: trailing.append(send),
+    )
+    enqueue = engine.indexer.enqueue
+
+    def enqueue_once_the_interval_ends(path: str, priority: int) -> None:
+        send_trailing()
+        enqueue(path, priority)
+
+    engine.indexer.enqueue = enqueue_once_the_interval_ends
+    engine.undo_transaction(plan["transaction_id"])
+    send_trailing()
+    assert heard and heard[-1] == files, heard
