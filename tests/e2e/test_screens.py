@@ -316,3 +316,30 @@ def test_the_folders_view_says_by_name_only_and_what_it_means_instead_of_an_unex
     finally:
         server.stop()
         engine.close()
+
+
+def test_the_sidebar_counts_every_file_again_once_an_undo_brings_one_back_from_the_trash(tmp_path, browser):
+    """The sidebar read 173 of 174 files after an undo: the file back from the trash was only queued,
+    and the last progress the page heard was measured in the middle of the undo. No worker runs here,
+    so nothing is read again: the count the page shows comes from the undo alone."""
+    expect = playwright_api.expect
+    docs = _docs(tmp_path)
+    _settings(tmp_path / "home", DOWN)
+    engine = Engine(tmp_path / "home")
+    engine.add_indexed_folder(str(docs))
+    engine.drain()
+    server = start_server(Api(engine))
+    try:
+        page, errors = open_page(browser, server.url)
+        counts = page.locator("#mini-counts")
+        expect(counts).to_contain_text("5 files", timeout=WAIT_MS)
+        trash = [{"kind": "delete", "old_path": str(docs / "beta.txt"), "reason": "a copy of alpha"}]
+        plan = engine.txn.propose_plan("Trash a copy", trash)
+        engine.apply_action_plan(plan["transaction_id"])
+        expect(counts).to_contain_text("4 files", timeout=WAIT_MS)
+        engine.undo_transaction(plan["transaction_id"])
+        expect(counts).to_contain_text("5 files", timeout=WAIT_MS)
+        assert errors == []
+    finally:
+        server.stop()
+        engine.close()
