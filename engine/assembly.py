@@ -276,7 +276,7 @@ def _transactions(ground: Ground, db: Database, index: IndexService) -> TxnServi
         index.indexer,
         _planner(live),
         reorganize_prompt=lambda: prompts.effective(live.current.prompts.model_dump(), "reorganize"),
-        quiesce=lambda: index.indexer.lock,
+        quiesce=index.indexer.quiesced,
     )  # the worker waits while files move
 
 

@@ -18,13 +18,14 @@ reach stay queued, and nothing is half-written.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -34,7 +35,7 @@ from engine.db import Database
 from engine.errors import ExtractionError
 from engine.indexing.catalog import PENDING, Catalog, FileRecord
 from engine.indexing.chunk import chunk_text
-from engine.indexing.crawl import FILE_TOO_LONG
+from engine.indexing.crawl import FILE_TOO_LONG, is_skipped
 from engine.indexing.descriptors import (
     FOLDER_NOTE,
     FOLDER_TYPE,
@@ -477,6 +478,17 @@ class Indexer:
         return extract(path, max_chars=opts.max_chars)
 
     # ---- IndexSync ----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def quiesced(self) -> Iterator[None]:
+        """Hold the worker while a plan's files move and its index sync runs, then publish progress
+        once: a send measured in the middle of the sync (a file back from the trash not catalogued yet)
+        must not be the last the page hears while the worker is idle."""
+        try:
+            with self.lock:
+                yield
+        finally:
+            self.changed()
+
     def moved(self, old: str, new: str) -> None:
         """`old` (a file or a folder) now lives at `new`: rewrite paths everywhere, embed nothing."""
         if old == new:
@@ -506,6 +518,7 @@ class Indexer:
         with self.db.atomic():
             self.catalog.rename(old, new, new_root)
             follow_rename(self.catalog, old, new)
+            self.queue.drop_deletions_under(new)  # before old's own jobs (true deletions) move there
             self.queue.rename(old, new)
             self.ocr.rename(old, new)
 
@@ -541,6 +554,7 @@ class Indexer:
                 for old, new, new_root in simple:
                     self.catalog.rename(old, new, new_root)
                     follow_rename(self.catalog, old, new)
+                    self.queue.drop_deletions_under(new)
                     self.queue.rename(old, new)
                     self.ocr.rename(old, new)
 
@@ -574,7 +588,14 @@ class Indexer:
             self.queue.push(path, MANUAL)
 
     def enqueue(self, path: str, priority: int) -> None:
-        self.queue.push(path, priority)
+        """Queue `path`, and catalogue a file inside a root at once (status queued, in the same write):
+        a file an undo brings back from the trash then counts among the files the moment the undo
+        returns, not only once it is read again (the sidebar read 173 of 174 files meanwhile)."""
+        root = find_root(path, self.roots())
+        with self.db.atomic():
+            if root is not None and os.path.isfile(path) and is_text(path) and not is_skipped(path, root):
+                self.catalog.ensure(path, root)
+            self.queue.push(path, priority)
 
     # ---- roots --------------------------------------------------------------------------------
     def purge_root(self, root: str) -> None:

@@ -217,6 +217,11 @@ class WorkQueue:
     def drop_under(self, path: str) -> None:
         self.db.execute(f"DELETE FROM queue WHERE {under_clause()}", under_params(path))
 
+    def drop_deletions_under(self, path: str) -> None:
+        """Forget deletion jobs at `path` and beneath: a move just put files there, so a deletion seen
+        earlier (a move the watcher reported as one, then undone) would forget a file that is present."""
+        self.db.execute(f"DELETE FROM queue WHERE action = 'delete' AND {under_clause()}", under_params(path))
+
     def pending(self) -> int:
         return int(self.db.scalar("SELECT count(*) FROM queue WHERE state = 'queued'"))
 

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -259,11 +261,23 @@ def test_history_lists_a_refused_plans_reasons_one_per_line_and_names_an_undo_as
     tmp_path, browser
 ):
     expect = playwright_api.expect
-    docs = _docs(tmp_path)
-    _settings(tmp_path / "home", DOWN)
-    engine = Engine(tmp_path / "home")
-    engine.add_indexed_folder(str(docs))
-    engine.drain()
+    with _indexed_docs(tmp_path) as (engine, docs):
+        _history_with_a_refusal_and_an_undo(engine, docs)
+        with _page_on(engine, browser) as (page, errors):
+            page.locator(".nav-item[data-view=settings]").click()
+            item = page.get_by_test_id("history-item").filter(has_text="Rename two")
+            expect(item.get_by_test_id("history-refusal").locator("li")).to_have_count(2, timeout=WAIT_MS)
+            undo = page.get_by_test_id("history-item").filter(has_text="Rename gamma").first
+            expect(undo.get_by_test_id("history-status")).to_have_text("undid")
+            expect(undo).not_to_contain_text("Undo:")
+            expect(page.get_by_test_id("history-item").filter(has_text="Rename gamma")).to_have_count(2)
+            page.locator("#set-history").scroll_into_view_if_needed()
+            _shot(page, "settings-history-1280x800")
+            assert errors == []
+
+
+def _history_with_a_refusal_and_an_undo(engine: Engine, docs: Path) -> None:
+    """A plan refused (both targets appeared meanwhile), and a rename applied then undone."""
     both = _rename(docs, "alpha.txt", "alpha-new.txt") + _rename(docs, "beta.txt", "beta-new.txt")
     refused = engine.txn.propose_plan("Rename two", both)
     for name in ("alpha-new.txt", "beta-new.txt"):
@@ -273,37 +287,14 @@ def test_history_lists_a_refused_plans_reasons_one_per_line_and_names_an_undo_as
     done = engine.txn.propose_plan("Rename gamma", _rename(docs, "gamma.txt", "gamma-new.txt"))
     engine.apply_action_plan(done["transaction_id"])
     engine.undo_transaction(done["transaction_id"])
-    server = start_server(Api(engine))
-    try:
-        page, errors = open_page(browser, server.url)
-        page.locator(".nav-item[data-view=settings]").click()
-        item = page.get_by_test_id("history-item").filter(has_text="Rename two")
-        expect(item.get_by_test_id("history-refusal").locator("li")).to_have_count(2, timeout=WAIT_MS)
-        undo = page.get_by_test_id("history-item").filter(has_text="Rename gamma").first
-        expect(undo.get_by_test_id("history-status")).to_have_text("undid")
-        expect(undo).not_to_contain_text("Undo:")
-        expect(page.get_by_test_id("history-item").filter(has_text="Rename gamma")).to_have_count(2)
-        page.locator("#set-history").scroll_into_view_if_needed()
-        _shot(page, "settings-history-1280x800")
-        assert errors == []
-    finally:
-        server.stop()
-        engine.close()
 
 
 def test_the_folders_view_says_by_name_only_and_what_it_means_instead_of_an_unexplained_skipped(
     tmp_path, browser
 ):
     expect = playwright_api.expect
-    docs = _docs(tmp_path)
-    (docs / "holiday.bin").write_bytes(bytes(range(256)) * 8)
-    _settings(tmp_path / "home", DOWN)
-    engine = Engine(tmp_path / "home")
-    engine.add_indexed_folder(str(docs))
-    engine.drain()
-    server = start_server(Api(engine))
-    try:
-        page, errors = open_page(browser, server.url)
+    binary = {"holiday.bin": bytes(range(256)) * 8}
+    with _indexed_docs(tmp_path, binary) as (engine, _docs_path), _page_on(engine, browser) as (page, errors):
         page.locator(".nav-item[data-view=folders]").click()
         stat = (
             page.get_by_test_id("index-stats").locator("div").filter(has=page.locator("[data-stat=skipped]"))
@@ -313,6 +304,47 @@ def test_the_folders_view_says_by_name_only_and_what_it_means_instead_of_an_unex
         expect(stat).to_have_attribute("title", re.compile("found by their name"))
         expect(page.get_by_test_id("index-stats")).not_to_contain_text("Skipped")
         assert errors == []
+
+
+def test_the_sidebar_counts_every_file_again_once_an_undo_brings_one_back_from_the_trash(tmp_path, browser):
+    """The sidebar read 173 of 174 files after an undo: the file back from the trash was only queued,
+    and the last progress the page heard was measured in the middle of the undo. No worker runs here,
+    so nothing is read again: the count the page shows comes from the undo alone."""
+    expect = playwright_api.expect
+    with _indexed_docs(tmp_path) as (engine, docs), _page_on(engine, browser) as (page, errors):
+        counts = page.locator("#mini-counts")
+        expect(counts).to_contain_text("5 files", timeout=WAIT_MS)
+        trash = [{"kind": "delete", "old_path": str(docs / "beta.txt"), "reason": "a copy of alpha"}]
+        plan = engine.txn.propose_plan("Trash a copy", trash)
+        engine.apply_action_plan(plan["transaction_id"])
+        expect(counts).to_contain_text("4 files", timeout=WAIT_MS)
+        engine.undo_transaction(plan["transaction_id"])
+        expect(counts).to_contain_text("5 files", timeout=WAIT_MS)
+        assert errors == []
+
+
+@contextlib.contextmanager
+def _indexed_docs(tmp_path: Path, extra: dict[str, bytes] | None = None) -> Iterator[tuple[Engine, Path]]:
+    """The five small notes (and `extra` files) indexed by an engine whose worker never runs, its
+    reasoning endpoint unreachable; closed afterwards."""
+    docs = _docs(tmp_path)
+    for name, data in (extra or {}).items():
+        (docs / name).write_bytes(data)
+    _settings(tmp_path / "home", DOWN)
+    engine = Engine(tmp_path / "home")
+    try:
+        engine.add_indexed_folder(str(docs))
+        engine.drain()
+        yield engine, docs
+    finally:
+        engine.close()
+
+
+@contextlib.contextmanager
+def _page_on(engine: Engine, browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A page (and its error list) on `serve` over `engine`, stopped afterwards."""
+    server = start_server(Api(engine))
+    try:
+        yield open_page(browser, server.url)
     finally:
         server.stop()
-        engine.close()

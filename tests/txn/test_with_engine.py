@@ -3,12 +3,15 @@ moves cost zero embeddings, failures and undo leave the index as it was, requali
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.indexing.embed import HashingEmbedder
+from engine.indexing.progress import ProgressPublisher
+from engine.indexing.queue import DELETION
 from engine.txn import MIGRATIONS, FaultPoint, TxnService
 from tests.txn.txn_support import MIXED_FILES, mixed_plan, snapshot, write_tree
 
@@ -120,3 +123,72 @@ def test_undo_of_a_delete_and_requalify_reindexes_the_restored_files(indexed):
     assert Path(root / "old/draft.txt").exists() and f"{root}/old/draft.txt" in found(
         engine, "old draft nobody"
     )
+
+
+def test_the_file_count_is_whole_again_the_moment_an_undo_returns_before_any_file_is_read_again(indexed):
+    """The sidebar read 173 of 174 files after an undo: a file back from the trash was only queued, and
+    `files` counts catalogued files. The engine's worker is not running here, so nothing is read again
+    between the undo and the count: the count must not wait for it."""
+    engine, root = indexed
+    files = engine.indexing_stats().files
+    service = service_for(engine)
+    plan = service.propose_plan("Tidy up", mixed_plan(root))
+    service.apply_action_plan(plan["transaction_id"])
+    assert engine.indexing_stats().files == files - 1  # old/draft.txt went to the trash
+    service.undo_transaction(plan["transaction_id"])
+    assert engine.indexing_stats().files == files
+    engine.drain()
+    assert engine.indexing_stats().files == files
+    assert f"{root}/old/draft.txt" in found(engine, "old draft nobody")
+
+
+def test_a_deletion_still_queued_for_a_path_the_undo_fills_again_does_not_forget_the_file_there(indexed):
+    """inotify reports a move into a folder the plan just made as a deletion of the old path (the new
+    folder is not watched yet), and the worker waits while a plan runs: when the undo puts the file back
+    before the worker reaches that job, the job must not drop the file that is there again."""
+    engine, root = indexed
+    files = engine.indexing_stats().files
+    service = service_for(engine)
+    plan = service.propose_plan(
+        "Moves only", [op for op in mixed_plan(root) if op["kind"] in ("mkdir", "move")]
+    )
+    service.apply_action_plan(plan["transaction_id"])
+    engine.indexer.queue.push(f"{root}/invoice-acme.txt", DELETION, action="delete")  # the watcher's report
+    service.undo_transaction(plan["transaction_id"])
+    engine.drain()
+    assert engine.indexing_stats().files == files
+    assert f"{root}/invoice-acme.txt" in found(engine, "Invoice 42 ACME")
+
+
+def test_the_last_progress_the_page_hears_from_an_undo_is_measured_after_its_index_sync(indexed):
+    """The page reads counts from `indexing-progress` events. A send measured in the middle of the undo's
+    index sync (the file back from the trash not yet catalogued) said 5 of 6 files, and with the worker
+    idle nothing followed it. The publisher's clock stands still here and its trailing sends run when
+    the test says: the quiet interval ends just as the undo queues that file."""
+    engine, root = indexed
+    files = engine.indexing_stats().files
+    plan = engine.txn.propose_plan("Tidy up", mixed_plan(root))
+    engine.apply_action_plan(plan["transaction_id"])
+    heard: list[int] = []
+    trailing: list[Callable[[], None]] = []
+
+    def send_trailing() -> None:
+        while trailing:
+            trailing.pop(0)()
+
+    engine.index.worker.publisher = ProgressPublisher(
+        engine.indexing_stats,
+        lambda progress: heard.append(progress.files),
+        clock=lambda: 0.0,
+        schedule=lambda _wait, send: trailing.append(send),
+    )
+    enqueue = engine.indexer.enqueue
+
+    def enqueue_once_the_interval_ends(path: str, priority: int) -> None:
+        send_trailing()
+        enqueue(path, priority)
+
+    engine.indexer.enqueue = enqueue_once_the_interval_ends
+    engine.undo_transaction(plan["transaction_id"])
+    send_trailing()
+    assert heard and heard[-1] == files, heard
