@@ -29,6 +29,8 @@ import errno
 import logging
 import os
 import stat
+import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -299,3 +301,56 @@ def _comparable(path: str, root: str) -> tuple[str, str]:
     if is_within(lexical_path, lexical_root):
         return lexical_path, lexical_root.rstrip(os.sep) or os.sep
     return normalize(path), normalize(root).rstrip(os.sep) or os.sep
+
+
+# Listings a descriptor needs (descriptors.py) live here, in the crawler, like every folder listing.
+COUNT_LIMIT = 500_000  # entries counted in a tool folder at most…
+COUNT_SECONDS = 3.0  # …and for at most this long: past either, the block says "more than"
+_CACHED_FOLDERS = 64
+
+_listings: dict[str, tuple[int, list[str]]] = {}
+_listings_lock = threading.Lock()
+
+
+def visible_names(folder: str) -> list[str]:
+    """The folder's visible file and folder names, sorted (a descriptor's siblings, descriptors.py);
+    cached while the folder's mtime holds, so a folder of 10,000 photos is listed once, not once per photo."""
+    try:
+        mtime = os.stat(folder).st_mtime_ns
+    except OSError:
+        return []
+    with _listings_lock:
+        cached = _listings.get(folder)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    try:
+        names = sorted(n for n in os.listdir(folder) if not is_junk_file_name(n))
+    except OSError:
+        return []
+    with _listings_lock:
+        if len(_listings) >= _CACHED_FOLDERS:
+            _listings.pop(next(iter(_listings)))
+        _listings[folder] = (mtime, names)
+    return names
+
+
+def count_files(path: str) -> tuple[int, bool]:
+    """(files under `path`, whether the count is complete): bounded in entries and time, never raises
+    (a tool folder's block says how many files it holds, descriptors.py)."""
+    deadline = time.monotonic() + COUNT_SECONDS
+    files, seen = 0, 0
+    pending = [path]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    else:
+                        files += 1
+        except OSError:
+            continue
+        if seen >= COUNT_LIMIT or time.monotonic() > deadline:
+            return files, False
+    return files, True

@@ -18,15 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
-import time
 
-from engine.indexing.crawl import BUILD_OUTPUT_DIRS, PROJECT_MARKERS, VENV_MARKER, is_junk_file_name
+from engine.indexing.crawl import BUILD_OUTPUT_DIRS, PROJECT_MARKERS, VENV_MARKER, count_files, visible_names
 
 SIBLINGS = 15
-COUNT_LIMIT = 500_000  # entries counted in a tool folder at most…
-COUNT_SECONDS = 3.0  # …and for at most this long: past either, the block says "more than"
-_CACHED_FOLDERS = 64
 
 
 def _kinds(table: dict[str, str]) -> dict[str, str]:
@@ -112,7 +107,7 @@ def describe_file(path: str, doc_type: str = "binary") -> str:
     except OSError:
         size = "unknown"
     lines = [f"Kind: {kind_of(path, doc_type)}", f"Size: {size}", _folder_line(os.path.dirname(path))]
-    others = [n for n in _siblings(os.path.dirname(path)) if n != os.path.basename(path)]
+    others = [n for n in visible_names(os.path.dirname(path)) if n != os.path.basename(path)]
     if others:
         shown = ", ".join(others[:SIBLINGS])
         more = f" and {len(others) - SIBLINGS:,} more" if len(others) > SIBLINGS else ""
@@ -122,32 +117,6 @@ def describe_file(path: str, doc_type: str = "binary") -> str:
 
 def _folder_line(folder: str) -> str:
     return f"Folder: {os.path.basename(folder) or folder} ({folder})"
-
-
-_listings: dict[str, tuple[int, list[str]]] = {}
-_listings_lock = threading.Lock()
-
-
-def _siblings(folder: str) -> list[str]:
-    """The folder's visible file and folder names, sorted; cached while the folder's mtime holds, so a
-    folder of 10,000 photos is listed once, not once per photo."""
-    try:
-        mtime = os.stat(folder).st_mtime_ns
-    except OSError:
-        return []
-    with _listings_lock:
-        cached = _listings.get(folder)
-    if cached is not None and cached[0] == mtime:
-        return cached[1]
-    try:
-        names = sorted(n for n in os.listdir(folder) if not is_junk_file_name(n))
-    except OSError:
-        return []
-    with _listings_lock:
-        if len(_listings) >= _CACHED_FOLDERS:
-            _listings.pop(next(iter(_listings)))
-        _listings[folder] = (mtime, names)
-    return names
 
 
 def tool_folder_kind(path: str) -> str | None:
@@ -184,27 +153,6 @@ def describe_folder(path: str, kind: str) -> str:
             f"Project folder: {os.path.basename(project) or project} ({project})",
         ]
     )
-
-
-def count_files(path: str) -> tuple[int, bool]:
-    """(files under `path`, whether the count is complete): bounded in entries and time, never raises."""
-    deadline = time.monotonic() + COUNT_SECONDS
-    files, seen = 0, 0
-    pending = [path]
-    while pending:
-        try:
-            with os.scandir(pending.pop()) as entries:
-                for entry in entries:
-                    seen += 1
-                    if entry.is_dir(follow_symlinks=False):
-                        pending.append(entry.path)
-                    else:
-                        files += 1
-        except OSError:
-            continue
-        if seen >= COUNT_LIMIT or time.monotonic() > deadline:
-            return files, False
-    return files, True
 
 
 def descriptor_digest(text: str) -> str:
