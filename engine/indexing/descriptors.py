@@ -20,6 +20,7 @@ import hashlib
 import os
 
 from engine.indexing.crawl import BUILD_OUTPUT_DIRS, PROJECT_MARKERS, VENV_MARKER, count_files, visible_names
+from engine.retrieval.names import DESCRIPTOR_LABEL  # what search reads as a descriptor (names.name_only)
 
 SIBLINGS = 15
 
@@ -106,7 +107,11 @@ def describe_file(path: str, doc_type: str = "binary") -> str:
         size = human_size(os.stat(path).st_size)
     except OSError:
         size = "unknown"
-    lines = [f"Kind: {kind_of(path, doc_type)}", f"Size: {size}", _folder_line(os.path.dirname(path))]
+    lines = [
+        f"{DESCRIPTOR_LABEL}{kind_of(path, doc_type)}",
+        f"Size: {size}",
+        _folder_line(os.path.dirname(path)),
+    ]
     others = [n for n in visible_names(os.path.dirname(path)) if n != os.path.basename(path)]
     if others:
         shown = ", ".join(others[:SIBLINGS])
@@ -149,7 +154,7 @@ def describe_folder(path: str, kind: str) -> str:
     return "\n".join(
         [
             f"{name}: {counted}, {kind}",
-            f"Kind: tool folder, not indexed file by file ({kind})",
+            f"{DESCRIPTOR_LABEL}tool folder, not indexed file by file ({kind})",
             f"Project folder: {os.path.basename(project) or project} ({project})",
         ]
     )

@@ -45,8 +45,8 @@ def path_words(path: str) -> list[str]:
     return words
 
 
-# the line every descriptor of a name-only file holds (engine/indexing/descriptors.py `describe_file`)
-DESCRIPTOR_LINE = "\nKind: "
+# the label of the line every descriptor of a name-only file holds (engine/indexing/descriptors.py writes it)
+DESCRIPTOR_LABEL = "Kind: "
 
 
 def name_only(text: str, path: str) -> bool:
@@ -59,7 +59,7 @@ def name_only(text: str, path: str) -> bool:
     first, _, rest = text.partition("\n")
     head = "] " + os.path.basename(path.rstrip("/\\"))
     header = first.startswith("[") and first.endswith(head) and first.find("] ") == len(first) - len(head)
-    return header and (not rest or (rest.startswith("\n") and DESCRIPTOR_LINE in rest))
+    return header and (not rest or (rest.startswith("\n") and "\n" + DESCRIPTOR_LABEL in rest))
 
 
 def folders_of(path: str) -> list[str]:
