@@ -29,11 +29,11 @@ from engine.agent import MIGRATIONS, Agent, FunctionModel
 from engine.agent.prompt import estimate_tokens
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
+from engine.embed import HashingEmbedder
 from engine.events import EventBus
-from engine.indexing.embed import HashingEmbedder
 from engine.indexing.results import SenseRow
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.results import SearchResult
 from engine.retrieval.vectors import VectorIndex
 from engine.roots import Roots

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import DEFAULT_SCIFACT, embed_cached, load_beir, percentiles
 from quality import build_chunks
 
-from engine.indexing.embed import TransformerEmbedder
+from engine.embed import TransformerEmbedder
 
 NOISE = 0.038  # per-dimension σ: a copy keeps cosine ≈ 0.8 with its original at 384 dimensions
 SELECT = ["path", "chunk_index", "text", "_distance"]

@@ -24,7 +24,7 @@ import floor_report
 import quality
 from _common import embed_cached, load_beir
 
-from engine.indexing.embed import TransformerEmbedder
+from engine.embed import TransformerEmbedder
 from engine.retrieval import hybrid, relevance
 
 NAME_WEIGHTS = (0.25, 0.5, 0.75)

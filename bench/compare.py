@@ -63,11 +63,11 @@ from lancedb.rerankers import RRFReranker
 from real_text import RealBatch, real_batches, real_queries, scope_of, update_file
 from search_latency import CHUNKS_PER_FILE, DIM, corpus_batches, make_queries, unit_rows
 
-from engine.indexing.embed import TransformerEmbedder
+from engine.embed import TransformerEmbedder
 from engine.paths import subtree_range
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import RRF_K, rrf
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.sql_literal import sql_string
 from engine.retrieval.vectors import VectorIndex, path_filter, search_breadth
 

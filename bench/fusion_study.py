@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import CACHE_DIR, DEFAULT_SCIFACT, Beir, embed_cached, evaluate, load_beir
 from quality import PREFIX, build_chunks, build_search
 
-from engine.indexing.embed import TransformerEmbedder
+from engine.embed import TransformerEmbedder
 from engine.retrieval.fusion import ChunkKey, calibrated, relative_score, rrf, rrf_ceiling
 
 Arms = tuple[list[tuple[ChunkKey, float]], float, list[tuple[ChunkKey, float]]]  # keyword, reference, dense

@@ -184,7 +184,7 @@ def tree(args: argparse.Namespace) -> None:
     from _common import embed_cached
 
     from engine.config import EmbeddingSettings
-    from engine.indexing.embed import embedder_for
+    from engine.embed import embedder_for
     from engine.retrieval.semantic_tree import build_tree
 
     beir = load_beir(args.data, "train")

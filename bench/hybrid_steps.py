@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from search_latency import DIM, make_queries
 
 from engine.retrieval import hybrid as hybrid_module
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.vectors import VectorIndex
 
 STEPS = (

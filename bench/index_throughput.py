@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.embed import HashingEmbedder, TransformerEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder, TransformerEmbedder
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "scifact"
 

@@ -42,8 +42,8 @@ from _common import peak_rss_mb, percentiles
 from compare import Sqlite
 from search_latency import CHUNKS_PER_FILE, corpus_batches, file_path
 
-from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.change_count import REFRESH_STALE
+from engine.retrieval.keyword.change_count import REFRESH_STALE
+from engine.retrieval.keyword.index import KeywordIndex
 
 OURS, FTS5 = "SenseTree (DuckDB postings)", "SQLite FTS5"
 

@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from search_latency import CHUNKS_PER_FILE, corpus_batches, make_queries
 
-from engine.retrieval import bm25 as bm25_module
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword import index as bm25_module
+from engine.retrieval.keyword.index import KeywordIndex
 
 STEPS = ("answer", "terms", "postings", "top-k", "rows")
 

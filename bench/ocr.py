@@ -164,8 +164,8 @@ def run_tesserocr(pages) -> list[tuple[dict[str, object], float, float, float]] 
 
 def throughput(folder: Path, scans: int, texts: int) -> None:
     """Time until the text files are keyword-searchable, with and without `scans` scans beside them."""
+    from engine.embed import HashingEmbedder
     from engine.engine import Engine
-    from engine.indexing.embed import HashingEmbedder
 
     for with_scans in (False, True):
         root = folder / ("with" if with_scans else "without")

@@ -61,7 +61,7 @@ def dense(folder: personal_folder.PersonalFolder, built: personal_folder.Plan, m
     """Plain cosine over each file's text (its path where it has none): meaning top-1 and top-3."""
     import numpy as np
 
-    from engine.indexing.embed import TransformerEmbedder
+    from engine.embed import TransformerEmbedder
 
     embedder = TransformerEmbedder()
     paths = list(folder.files)

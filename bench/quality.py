@@ -34,11 +34,11 @@ import floor_report
 from _common import DEFAULT_SCIFACT, Beir, chunker, embed_cached, evaluate, load_beir
 
 from engine.config import load_settings
-from engine.indexing.embed import TransformerEmbedder
+from engine.embed import TransformerEmbedder
 from engine.resources import fts_extension_path
-from engine.retrieval import tokenize
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import FUSIONS, KEYWORD_WEIGHT, HybridSearch
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.rerank import make_reranker
 from engine.retrieval.vectors import VectorIndex
 

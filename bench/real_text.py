@@ -28,7 +28,7 @@ import numpy as np
 from search_latency import DIM, unit_rows
 
 from engine.indexing.chunk import chunk_text
-from engine.retrieval.tokenize import STOPWORDS
+from engine.retrieval.keyword.tokenize import STOPWORDS
 
 BATCH = 50_000
 MAX_FILE_BYTES = 400_000  # a few huge generated files (unicode tables) would be most of a small corpus

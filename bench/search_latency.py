@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import peak_rss_mb, time_calls
 
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.vectors import VectorIndex
 
 DIM = 384

@@ -4,7 +4,8 @@ Issue 17's target: p50 ≤ 60 ms and p95 ≤ 150 ms for a warm hybrid query over
 the query embedding by the real model, both arms, fusion and snippets), with one competing CPU-bound
 process on the machine, which this bench starts itself. With torch's default threads on 2 cores that
 process turned a 12 ms embedding into 181 ms p50; the product embeds single queries on one torch thread
-(engine/retrieval/query_embedding.py) and runs DuckDB's queries on one thread (engine/retrieval/bm25.py).
+(engine/retrieval/query_embedding.py) and runs DuckDB's queries on one thread
+(engine/retrieval/keyword/index.py).
 
 Issue 30's targets, printed in the same run: a warm keyword-only query (`keyword_search`, what the
 page shows while the query embeds) p50 ≤ 5 ms, and `sensetree search` with none running printing its

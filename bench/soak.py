@@ -44,13 +44,13 @@ sys.path.insert(0, str(REPO))
 
 from _common import TOPIC_WORDS  # noqa: E402
 
+from engine.embed import HashingEmbedder  # noqa: E402
 from engine.engine import Engine  # noqa: E402
-from engine.indexing.embed import HashingEmbedder  # noqa: E402
 
 CHILD = """
 import sys, time
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 home, root = sys.argv[1], sys.argv[2]
 engine = Engine(home, embedder=HashingEmbedder())
 engine.add_indexed_folder(root)

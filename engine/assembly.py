@@ -37,14 +37,14 @@ from engine.searching import checked_search
 if TYPE_CHECKING:
     from engine.agent.service import Agent
     from engine.db import Database
+    from engine.embed import Embedder
     from engine.gardener.service import GardenerService
-    from engine.indexing.embed import Embedder
     from engine.indexing.indexer import IndexOptions
     from engine.indexing.reembed import Reembedder
     from engine.indexing.repair import RepairReport
     from engine.indexing.service import IndexService
     from engine.retrieval.hybrid import HybridSearch
-    from engine.retrieval.keyword_store import KeywordStore
+    from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.vectors import VectorIndex
     from engine.txn.service import TxnService
 
@@ -151,7 +151,7 @@ def _open_stores(
     from engine.indexing.reembed import Reembedder, write_active
     from engine.indexing.service import IndexService
     from engine.retrieval.hybrid import HybridSearch
-    from engine.retrieval.keyword_store import KeywordStore
+    from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.rerank import make_reranker
 
     settings = ground.settings
@@ -221,14 +221,14 @@ class VectorOpener:
 
 def wanted_embedder(ground: Ground) -> Embedder:
     """The model the settings name."""
-    from engine.indexing.embed import embedder_for
+    from engine.embed import embedder_for
 
     return embedder_for(ground.settings.current.embedding, ground.vectors_dir / "dims.json")
 
 
 def active_embedder(ground: Ground) -> Embedder:
     """The model whose index is complete: the one in settings, unless a switch is still under way."""
-    from engine.indexing.embed import embedder_named
+    from engine.embed import embedder_named
     from engine.indexing.reembed import read_active
 
     wanted = wanted_embedder(ground)
@@ -331,7 +331,7 @@ def follow_settings(parts: Parts, patch: dict[str, Any]) -> None:
         from engine import autostart
 
         autostart.set_enabled(settings.app.autostart)
-    from engine.indexing.embed import embedder_for
+    from engine.embed import embedder_for
 
     wanted = embedder_for(settings.embedding, parts.ground.vectors_dir / "dims.json")
     if "embedding" in patch and wanted.name != parts.index.indexer.embedder.name:

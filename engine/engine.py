@@ -39,9 +39,9 @@ if TYPE_CHECKING:  # the parts' modules (LanceDB, DuckDB, numpy) load on the sta
     from engine.agent.turn_result import TurnResult
     from engine.assembly import Parts
     from engine.db import Database
+    from engine.embed import Embedder
     from engine.gardener.model import FolderReport, Health
     from engine.gardener.service import GardenerService
-    from engine.indexing.embed import Embedder
     from engine.indexing.indexer import Indexer
     from engine.indexing.progress import IndexingProgress
     from engine.indexing.repair import RepairReport
@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # the parts' modules (LanceDB, DuckDB, numpy) load on the sta
     from engine.indexing.service import IndexService
     from engine.key_guard import KeyGuard
     from engine.retrieval.hybrid import HybridSearch
-    from engine.retrieval.keyword_store import KeywordStore
+    from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.results import SearchResult
     from engine.retrieval.semantic_tree import TreeNode
     from engine.retrieval.vectors import VectorIndex

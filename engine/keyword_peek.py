@@ -43,8 +43,8 @@ def keyword_answer(home: Path, query: str, scope: str | None = None, limit: int 
     path = Path(home) / KEYWORDS_FILE
     if not query.strip() or not path.exists():
         return []
-    from engine.retrieval.bm25 import KeywordIndex
     from engine.retrieval.hybrid import HybridSearch
+    from engine.retrieval.keyword.index import KeywordIndex
 
     try:
         index = KeywordIndex(path)

@@ -78,7 +78,7 @@ class LiveSettings:
 
             refuse_unsaveable(candidate.reasoning.base_url)
         if "embedding" in patch and candidate.embedding.provider == "endpoint":
-            from engine.indexing.embed import embedder_for
+            from engine.embed import embedder_for
 
             _ = embedder_for(candidate.embedding, self.home / "vectors" / "dims.json").dim  # probe first
         self.write(candidate)

@@ -57,8 +57,8 @@ def no_real_keyring(monkeypatch):
 @pytest.fixture
 def engine(tmp_path):
     """An Engine on a fresh data folder with the hashing embedder (no model load), closed after the test."""
+    from engine.embed import HashingEmbedder
     from engine.engine import Engine  # imported here: most tests never build an Engine
-    from engine.indexing.embed import HashingEmbedder
 
     built = Engine(tmp_path / "home", embedder=HashingEmbedder())
     yield built

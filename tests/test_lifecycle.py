@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import lifecycle
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword.index import KeywordIndex
 from tests.indexing.helpers import write_docs
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
+from engine.embed import HashingEmbedder
 from engine.errors import StoreError
-from engine.indexing.embed import HashingEmbedder
 from engine.retrieval.vectors import VectorIndex
 from engine.stores import open_vectors
 from tests.indexing.helpers import indexed_sample, make_engine

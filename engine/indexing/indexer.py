@@ -32,6 +32,7 @@ from typing import TypeGuard
 import numpy as np
 
 from engine.db import Database
+from engine.embed import Embedder
 from engine.errors import ExtractionError
 from engine.indexing.catalog import PENDING, Catalog, FileRecord
 from engine.indexing.chunk import chunk_text
@@ -45,7 +46,6 @@ from engine.indexing.descriptors import (
     descriptor_digest,
     tool_folder_kind,
 )
-from engine.indexing.embed import Embedder
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, printable, to_store

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.indexing.extractors.base import clean_title
-from engine.indexing.markdown_text import strip_markdown
+from engine.markdown_text import strip_markdown
 
 log = logging.getLogger(__name__)
 

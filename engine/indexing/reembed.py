@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.embed import Embedder
 from engine.events import INDEXING_PROGRESS, EventBus
-from engine.indexing.embed import Embedder
 from engine.indexing.indexer import embed_inputs
 from engine.paths import is_within, rebase
 

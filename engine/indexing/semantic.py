@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.embed import Embedder
 from engine.indexing.catalog import PENDING, FileRecord
-from engine.indexing.embed import Embedder
 from engine.indexing.indexer import Indexer, IndexOptions, embed_inputs, file_hash
 from engine.indexing.pathtext import printable, to_store
 from engine.indexing.queue import MANUAL

@@ -27,7 +27,7 @@ from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
 from engine.paths import normalize
 from engine.results import Done
-from engine.retrieval.change_count import REFRESH_STALE
+from engine.retrieval.keyword.change_count import REFRESH_STALE
 from engine.roots import SENSES_LIMIT, Roots
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,6 @@ import numpy as np
 
 from engine.errors import ModelError, StoreError
 from engine.paths import display_name
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
     RRF_K,
@@ -36,8 +35,9 @@ from engine.retrieval.fusion import (
     rrf_ceiling,
     with_names,
 )
-from engine.retrieval.keyword_query import KeywordAnswer
-from engine.retrieval.keyword_store import KeywordStore
+from engine.retrieval.keyword.healing import KeywordStore
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.query import KeywordAnswer
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import CLOSE_WAIT_S, QueryEmbedder
 from engine.retrieval.relevance import RELEVANCE, Evidence, Evidenced, Floor, floor_for, shown
@@ -47,7 +47,7 @@ from engine.retrieval.terms import shared_matcher
 
 if TYPE_CHECKING:  # LanceDB, httpx and the settings load with the parts that use them, not with this module:
     # a keyword answer before the engine opens needs none of them (engine/keyword_peek.py)
-    from engine.indexing.embed import Embedder
+    from engine.embed import Embedder
     from engine.retrieval.lance_calls import PendingSearch
     from engine.retrieval.rerank import Reranker
     from engine.retrieval.vectors import VectorIndex

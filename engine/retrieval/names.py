@@ -26,8 +26,8 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 
-from engine.retrieval import tokenize
 from engine.retrieval.fusion import scope_prefix
+from engine.retrieval.keyword import tokenize
 
 Stemmer = Callable[[Iterable[str]], Mapping[str, str]]  # word -> stem ("" for a stop word)
 

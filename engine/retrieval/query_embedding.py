@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # the embedder module brings the settings; a keyword answer needs neither
-    from engine.indexing.embed import Embedder
+    from engine.embed import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from engine.indexing.embed import DEFAULT_MODEL
+from engine.embed import DEFAULT_MODEL
 
 Key = TypeVar("Key")
 

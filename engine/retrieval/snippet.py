@@ -4,7 +4,7 @@
   sense *is* that first text, so showing the chunk whole repeats itself. The snippet shows the text;
   the sense only when the query matches it and not the text (a model-written sense can hold words the
   file never uses).
-- Markdown is shown as the text it renders to (engine/indexing/markdown_text.py).
+- Markdown is shown as the text it renders to (engine/markdown_text.py).
 - The window is placed where the query's terms are densest (most distinct terms, then most hits), and
   the terms are the keyword index's own (engine/retrieval/terms.py): whole words, stemmed, never a
   stop word. `highlights` are their ranges in the returned text. Cut ends get an ellipsis.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.indexing.markdown_text import strip_markdown
+from engine.markdown_text import strip_markdown
 from engine.retrieval.terms import Span, TermMatcher, shared_matcher
 
 _SPACE = re.compile(r"\s+")

@@ -1,7 +1,7 @@
 """Which words of a shown text are the query's terms, decided by the keyword index's own tokenizer.
 
 Snippets are centred on, and the page highlights, the words the keyword arm actually matched: the
-same splitting, accent folding, stop list and Porter stemmer as engine/retrieval/tokenize.py, run in
+same splitting, accent folding, stop list and Porter stemmer as engine/retrieval/keyword/tokenize.py, run in
 a small in-memory DuckDB with the FTS extension loaded (the stemmer lives there, not in Python). So
 "runs" marks "Running", "categories" marks "category", and nothing marks "is" inside "categorises"
 or a stop word anywhere: a match is always a whole token whose stem is one of the query's terms.
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import duckdb
 
 from engine.resources import fts_extension_path
-from engine.retrieval import tokenize
-from engine.retrieval.point_tokens import shared_stems
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.point_tokens import shared_stems
 from engine.retrieval.sql_literal import sql_string
 
 Span = tuple[int, int]

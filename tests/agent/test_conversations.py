@@ -10,9 +10,9 @@ import pytest
 from engine.agent import Call, FunctionModel, ScriptedModel
 from engine.agent.conversations import TRACE_RESULT_CHARS, title_of
 from engine.config import ReasoningSettings
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
 from engine.errors import NotFound
-from engine.indexing.embed import HashingEmbedder
 
 
 def _docs(tmp_path: Path) -> Path:

@@ -17,8 +17,8 @@ import pytest
 
 from engine.agent import Call, FunctionModel, ScriptedModel
 from engine.agent.turn_result import TurnResult
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from tests.agent.approval_support import WAIT_S, ApprovalWatcher, turn_in_background
 
 REPO = Path(__file__).resolve().parents[2]

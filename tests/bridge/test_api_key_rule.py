@@ -10,8 +10,8 @@ import pytest
 
 from bridge import Api
 from engine.config import MASK
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from engine.key_guard import origin
 from tests.fake_openai import FakeOpenAI
 

@@ -11,9 +11,9 @@ import pytest
 
 from bridge import Api
 from bridge.server import TOKEN_HEADER, serve, start_server
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
 from engine.events import EventBus
-from engine.indexing.embed import HashingEmbedder
 
 
 @pytest.fixture(scope="module")

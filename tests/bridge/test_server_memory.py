@@ -13,7 +13,7 @@ import pytest
 from bridge import Api
 from bridge.server import TOKEN_HEADER, start_server
 from engine.db import IDLE_CONNECTIONS
-from engine.retrieval.bm25 import READER_CURSORS_IDLE
+from engine.retrieval.keyword.index import READER_CURSORS_IDLE
 
 REQUESTS = 300
 THREADS_STILL_ENDING = 8  # server threads that answered but may not have finished when we count

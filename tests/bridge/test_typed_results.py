@@ -472,8 +472,8 @@ def test_a_chat_turn_answers_a_turn_result_whose_json_is_the_old_turn_dict(tmp_p
     from engine.agent import Call, ScriptedModel
     from engine.agent.turn_result import TurnResult
     from engine.config import ReasoningSettings
+    from engine.embed import HashingEmbedder
     from engine.engine import Engine
-    from engine.indexing.embed import HashingEmbedder
 
     model = ScriptedModel([[Call("search_files", {"query": "ACME invoice"})], "1250 EUR (invoice-acme.txt)."])
     engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), chat_model=model)
@@ -546,8 +546,8 @@ def test_get_and_set_config_answer_a_settings_view_whose_json_is_the_old_masked_
 
 
 def test_a_settings_file_that_could_not_be_read_is_in_the_config_as_before(tmp_path):
+    from engine.embed import HashingEmbedder
     from engine.engine import Engine
-    from engine.indexing.embed import HashingEmbedder
 
     home = tmp_path / "home"
     home.mkdir()

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("lancedb", "torch", "transformers", "openai", "mcp", "pypdf", "duckdb", "pyarrow")

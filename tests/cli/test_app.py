@@ -9,8 +9,8 @@ import sys
 import pytest
 
 import app
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from tests.cli.helpers import indexed_home, run_cli, run_python
 
 LOGGING_PROBE = """

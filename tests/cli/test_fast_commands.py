@@ -9,8 +9,8 @@ import os
 import pytest
 
 from cli.context import plain
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from tests.cli.helpers import HEAVY, indexed_home, run_cli, run_python
 
 
@@ -70,7 +70,7 @@ LAZY_AGENT = """
 import json, sys
 from cli.context import plain
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 engine = Engine(sys.argv[1], embedder=HashingEmbedder())
 WATCHED = {"openai", "mcp", "engine.agent.service"}
 def loaded():

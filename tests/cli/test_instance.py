@@ -20,8 +20,8 @@ from cli import chat, index, status
 from cli.context import Context
 from cli.remote import RemoteEngine
 from engine.agent import Call, ScriptedModel
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from tests.cli.helpers import HEAVY, indexed_home, run_cli, write_docs
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import app
 from cli import search
 from cli.context import Context
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from tests.cli.helpers import indexed_home
 
 BOUND_S = 60.0

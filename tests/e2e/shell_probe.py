@@ -19,8 +19,8 @@ from typing import Any
 from bridge import Api
 from bridge.tray_qt import on_gui_thread
 from bridge.window import run_window
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 
 BOUND_S = 60
 _OUT = threading.Lock()

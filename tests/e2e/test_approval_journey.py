@@ -25,8 +25,8 @@ import pytest
 
 from bridge import Api
 from bridge.server import start_server
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from engine.txn.model import ActionPlan
 from engine.txn.store import DRAFT_TTL_S
 from tests.agent.approval_support import STDIO_SERVER

@@ -9,8 +9,8 @@ import pytest
 
 from bridge import Api
 from bridge.server import start_server
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 
 pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
 

@@ -10,8 +10,8 @@ import numpy as np
 
 from bridge import Api
 from bridge.server import start_server
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from tests.e2e.test_browser_journey import WAIT_MS, browser, open_page, playwright_api
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests

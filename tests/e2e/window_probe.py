@@ -14,8 +14,8 @@ from typing import Any
 
 from bridge import Api
 from bridge.window import run_window
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 
 BOUND_S = 60
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 
 from engine.assembly import gardener_busy
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 
 
 def test_the_pass_waits_while_the_index_lock_is_held_or_work_is_queued(engine, tmp_path):

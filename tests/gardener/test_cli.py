@@ -8,8 +8,8 @@ import json
 import os
 
 import app
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from tests.cli.helpers import HEAVY, indexed_home, run_cli
 from tests.cli.test_instance import serve_instance  # noqa: F401  (the fixture)
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
 from engine.gardener import resemble
 from engine.gardener.inputs import FileInfo
 from engine.gardener.keep import to_keep
-from engine.indexing.embed import HashingEmbedder
 from tests.gardener.planted import write
 
 RECEIPT = """Rent receipt

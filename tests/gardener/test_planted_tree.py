@@ -12,9 +12,9 @@ import pytest
 from bridge import Api
 from bridge.api import to_jsonable
 from engine.agent import Call, ScriptedModel
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
 from engine.gardener.model import RANK
-from engine.indexing.embed import HashingEmbedder
 from engine.txn.model import ActionPlan
 from tests.gardener.planted import edited, expected, plant
 from tests.txn.txn_support import snapshot

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from tests.fake_openai import FakeOpenAI, Raw
 
 

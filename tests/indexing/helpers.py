@@ -7,8 +7,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 
 
 def make_engine(home: Path, **kwargs) -> Engine:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.embed_endpoint import EndpointEmbedder
 from engine.errors import EndpointError
-from engine.indexing.embed_endpoint import EndpointEmbedder
 from engine.indexing.reembed import read_active
 from tests.indexing.embeddings_endpoint import EmbeddingsEndpoint
 from tests.indexing.helpers import SAMPLE, write_docs

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine.embed_endpoint import EndpointEmbedder
 from engine.engine import Engine
 from engine.errors import EndpointError, InvalidInput
-from engine.indexing.embed_endpoint import EndpointEmbedder
 from engine.retrieval.vectors import VectorIndex
 from tests.fake_openai import Raw
 from tests.indexing.embeddings_endpoint import EmbeddingsEndpoint

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from bridge import Api
+from engine.embed import HashingEmbedder
 from engine.engine import Engine
-from engine.indexing.embed import HashingEmbedder
 from engine.indexing.folder_checks import pseudo_reason, read_mounts
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux pseudo file systems")

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.indexing.scan import scan_root
 from engine.indexing.semantic import SemanticPhase
 from tests.indexing.helpers import SAMPLE, make_engine, write_docs

@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from engine.events import NOTICE
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword.index import KeywordIndex
 from tests.indexing.helpers import SAMPLE, indexed_sample, make_engine, write_docs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def test_files_indexed_before_a_kill_can_be_edited_and_deleted_after_a_clean_sta
     child = textwrap.dedent(f"""
         import os
         from engine.engine import Engine
-        from engine.indexing.embed import HashingEmbedder
+        from engine.embed import HashingEmbedder
         engine = Engine({str(sensetree_home)!r}, embedder=HashingEmbedder())
         engine.add_indexed_folder({str(root)!r})
         engine.drain()
@@ -132,7 +132,7 @@ def test_searches_answer_from_the_vectors_while_the_keyword_index_is_rebuilt(
 
 def test_damage_that_comes_back_at_once_is_reported_not_healed_forever(tmp_path, monkeypatch):
     from engine.errors import StoreError
-    from engine.retrieval.keyword_store import MAX_HEALS, KeywordStore
+    from engine.retrieval.keyword.healing import MAX_HEALS, KeywordStore
 
     store = KeywordStore(tmp_path / "k.duckdb")
 
@@ -150,7 +150,7 @@ def test_damage_that_comes_back_at_once_is_reported_not_healed_forever(tmp_path,
 
 
 def test_a_keyword_index_that_cannot_heal_leaves_search_to_the_vectors(tmp_path, sensetree_home, monkeypatch):
-    from engine.retrieval.keyword_store import MAX_HEALS
+    from engine.retrieval.keyword.healing import MAX_HEALS
 
     root, engine = indexed_sample(tmp_path, sensetree_home)
 

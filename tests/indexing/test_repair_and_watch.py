@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import threading
 
+from engine.embed import HashingEmbedder
 from engine.events import INDEXING_PROGRESS
-from engine.indexing.embed import HashingEmbedder
 from tests.indexing.helpers import SAMPLE, indexed_sample, make_engine, write_docs
 
 

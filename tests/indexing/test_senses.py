@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from reportlab.pdfgen import canvas
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.indexing.extract import extract
 from engine.indexing.extractors.base import clean_title, is_junk_title
 from engine.indexing.extractors.pdf import NO_TEXT_LAYER

@@ -86,7 +86,7 @@ def main() -> None:
                 opened.add(rel)
 
     sys.addaudithook(audit)
-    from engine.indexing.embed import TransformerEmbedder
+    from engine.embed import TransformerEmbedder
 
     vectors = TransformerEmbedder().embed(["pancakes need flour, eggs and milk"])
     imported = sorted({name.split(".")[0] for name in sys.modules})

@@ -104,8 +104,8 @@ def test_on_windows_the_run_key_holds_the_quoted_command_line():
 
 
 def test_the_start_up_setting_writes_and_removes_the_login_entry(tmp_path, sensetree_home):
+    from engine.embed import HashingEmbedder
     from engine.engine import Engine
-    from engine.indexing.embed import HashingEmbedder
 
     engine = Engine(sensetree_home, embedder=HashingEmbedder())
     try:

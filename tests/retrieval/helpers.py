@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from engine.indexing.embed import Embedder
-from engine.retrieval.bm25 import KeywordIndex
+from engine.embed import Embedder
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.vectors import VectorIndex
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.retrieval.chunk_filter import ChunkFilter
-from engine.retrieval.postings_cache import top_k
+from engine.retrieval.keyword.chunk_filter import ChunkFilter
+from engine.retrieval.keyword.postings_cache import top_k
 from tests.retrieval.helpers import brute_top_k
 
 

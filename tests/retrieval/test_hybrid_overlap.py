@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.retrieval.hybrid import HybridSearch
 from tests.retrieval.helpers import filled_stores
 

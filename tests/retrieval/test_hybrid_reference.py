@@ -11,12 +11,12 @@ import re
 import duckdb
 import pytest
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.resources import fts_extension_path
 from engine.retrieval import terms as terms_module
-from engine.retrieval import tokenize
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import KEYWORD_WEIGHT, HybridSearch
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.relevance import Floor
 from engine.retrieval.snippet import ELLIPSIS, make_snippet
 from engine.retrieval.vectors import VectorIndex

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.indexing.embed import HashingEmbedder
-from engine.retrieval.bm25 import KeywordIndex
+from engine.embed import HashingEmbedder
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.vectors import VectorIndex
 
 TEXTS = {

@@ -4,7 +4,7 @@ the tables, which the staleness count relies on (change_count.py)."""
 
 from __future__ import annotations
 
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword.index import KeywordIndex
 from tests.retrieval.test_keyword_crash import crash_after
 
 
@@ -45,7 +45,7 @@ def test_ids_drawn_by_a_failed_write_are_not_handed_out_after_a_kill(tmp_path):
     crash_after(
         db,
         """
-        from engine.retrieval import keyword_point
+        from engine.retrieval.keyword import point as keyword_point
         real = keyword_point._insert
         def fail(*args, **kwargs):
             raise RuntimeError("the write fails after drawing its ids")

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from engine.retrieval.keyword_writes import impacts, weight_sql
+from engine.retrieval.keyword.writes import impacts, weight_sql
 
 
 @pytest.mark.parametrize("seed", range(6))

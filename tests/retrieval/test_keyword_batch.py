@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import StoreError
-from engine.retrieval import bm25, keyword_batch, keyword_writes
+from engine.retrieval.keyword import batch as keyword_batch
+from engine.retrieval.keyword import index as bm25
+from engine.retrieval.keyword import writes as keyword_writes
 from tests.retrieval.test_keyword_writes import bulk_build, corpus, snapshot
 
 

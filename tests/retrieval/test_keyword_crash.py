@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword.index import KeywordIndex
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 def crash_after(db: Path, body: str) -> None:
     """Run `body` with `index = KeywordIndex(db)` in a child that then dies without closing anything."""
     script = (
-        "import os\nfrom engine.retrieval.bm25 import KeywordIndex\n"
+        "import os\nfrom engine.retrieval.keyword.index import KeywordIndex\n"
         f"index = KeywordIndex({str(db)!r})\n{textwrap.dedent(body)}\nos._exit(137)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -8,8 +8,8 @@ import duckdb
 import pytest
 
 from engine.errors import StoreDamaged
-from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.damage import is_damage
+from engine.retrieval.keyword.damage import is_damage
+from engine.retrieval.keyword.index import KeywordIndex
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ import duckdb
 import pytest
 
 from engine.resources import fts_extension_path
-from engine.retrieval import tokenize
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.index import KeywordIndex
 
 CORPUS = {
     "/r/Docs/budget.txt": [

@@ -6,15 +6,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.indexing.embed import HashingEmbedder
-from engine.retrieval import bm25 as bm25_module
+from engine.embed import HashingEmbedder
 from engine.retrieval import terms as terms_module
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
-from engine.retrieval.keyword_query import read_query_terms
-from engine.retrieval.keyword_writes import idf
-from engine.retrieval.point_tokens import Stems
-from engine.retrieval.query_words import TermLookup
+from engine.retrieval.keyword import index as bm25_module
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.point_tokens import Stems
+from engine.retrieval.keyword.query import read_query_terms
+from engine.retrieval.keyword.query_words import TermLookup
+from engine.retrieval.keyword.writes import idf
 from tests.retrieval.helpers import filled_stores
 from tests.retrieval.test_keyword_writes import recounted_df
 

@@ -3,9 +3,9 @@ text: the keyword arm's text serves the snippet, from a hybrid search and from t
 
 from __future__ import annotations
 
-from engine.indexing.embed import HashingEmbedder
-from engine.retrieval.bm25 import KeywordIndex
+from engine.embed import HashingEmbedder
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.vectors import VectorIndex
 
 FILES = {

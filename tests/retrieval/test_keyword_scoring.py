@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.retrieval import bm25
-from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.postings_cache import PostingsCache, split_by_term, top_k
+from engine.retrieval.keyword import index as bm25
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.postings_cache import PostingsCache, split_by_term, top_k
 from tests.retrieval.helpers import brute_top_k
 
 WORDS = [f"w{i}" for i in range(40)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.retrieval.chunk_filter import ChunkFilter
-from engine.retrieval.postings_cache import SAMPLE_STRIDE, compact_ids, split_by_term, top_k
+from engine.retrieval.keyword.chunk_filter import ChunkFilter
+from engine.retrieval.keyword.postings_cache import SAMPLE_STRIDE, compact_ids, split_by_term, top_k
 from tests.retrieval.helpers import brute_top_k
 
 
@@ -80,7 +80,7 @@ def test_compact_ids_keep_int64_past_two_billion_and_top_k_takes_both():
 
 
 def test_the_index_caches_a_terms_postings_with_four_byte_ids(tmp_path):
-    from engine.retrieval.bm25 import KeywordIndex
+    from engine.retrieval.keyword.index import KeywordIndex
 
     index = KeywordIndex(tmp_path / "k.duckdb")
     index.upsert_many((f"/r/{n}.txt", [f"common word{n}"]) for n in range(30))

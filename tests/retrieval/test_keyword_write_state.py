@@ -11,9 +11,10 @@ import pyarrow as pa
 import pytest
 
 from engine.errors import StoreError
-from engine.retrieval import bm25, keyword_point
-from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.keyword_writes import corpus_stats, weight_sql
+from engine.retrieval.keyword import index as bm25
+from engine.retrieval.keyword import point as keyword_point
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.writes import corpus_stats, weight_sql
 from tests.retrieval.test_keyword_writes import (
     QUERIES,
     assert_refreshed_equals,

@@ -8,10 +8,11 @@ import random
 import duckdb
 import pytest
 
-from engine.retrieval import bm25, tokenize
-from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.keyword_writes import split_sql, term_counts_sql
-from engine.retrieval.point_tokens import Stems, term_counts
+from engine.retrieval.keyword import index as bm25
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.point_tokens import Stems, term_counts
+from engine.retrieval.keyword.writes import split_sql, term_counts_sql
 
 WORDS = (
     "budget review running runners runs café zürich naïve the and of a i x T-cell vitamin K g-csf 2024 "

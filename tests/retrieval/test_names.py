@@ -3,7 +3,7 @@ scored by their share of the query's idf, and kept in step with every kind of ke
 
 from __future__ import annotations
 
-from engine.retrieval.bm25 import POINT_FILES, KeywordIndex
+from engine.retrieval.keyword.index import POINT_FILES, KeywordIndex
 from engine.retrieval.names import name_only, path_words
 from engine.retrieval.terms import shared_matcher
 

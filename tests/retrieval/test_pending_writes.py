@@ -7,9 +7,9 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from engine.retrieval import pending_writes
-from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.keyword_writes import idf
+from engine.retrieval.keyword import pending as pending_writes
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.writes import idf
 from tests.retrieval.test_keyword_crash import crash_after
 from tests.retrieval.test_keyword_writes import recounted_df
 

@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import torch
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.retrieval.query_embedding import QueryEmbedder
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword.index import KeywordIndex
 
 CORPUS = {
     "/r/a.txt": ["alpha beta"],

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.retrieval import tokenize
-from engine.retrieval.bm25 import KeywordIndex
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.index import KeywordIndex
 
 CORPUS = {
     "/r/abbrev.txt": ["FORs and ARs were counted in every sample."],

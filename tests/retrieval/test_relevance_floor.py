@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.retrieval import relevance
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.hybrid import HybridSearch
+from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.vectors import VectorIndex
 from tests.retrieval.helpers import filled_stores
 

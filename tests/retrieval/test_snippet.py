@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.indexing.markdown_text import strip_markdown
+from engine.markdown_text import strip_markdown
 from engine.retrieval import snippet as snippet_module
 from engine.retrieval import terms as terms_module
 from engine.retrieval.snippet import Snippet, make_snippet, split_head

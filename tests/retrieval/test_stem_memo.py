@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine.retrieval import terms as terms_module
-from engine.retrieval.bm25 import KeywordIndex
-from engine.retrieval.point_tokens import Stems, shared_stems
-from engine.retrieval.query_words import TermLookup
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.point_tokens import Stems, shared_stems
+from engine.retrieval.keyword.query_words import TermLookup
 from engine.retrieval.terms import TermMatcher
 
 # Stems the Porter stemmer rewrites (not only cuts): -ational → -ate, -enci → -ence, -biliti → -ble,

@@ -7,8 +7,8 @@ import duckdb
 import pytest
 
 from engine.resources import fts_extension_path
-from engine.retrieval import point_tokens, tokenize
-from engine.retrieval.point_tokens import Stems
+from engine.retrieval.keyword import point_tokens, tokenize
+from engine.retrieval.keyword.point_tokens import Stems
 
 AWKWARD = ["it's", "o''neil", "café", "naïve", "über", "a\\b", "50%", "x_y", "relational", "hopping", "ſt"]
 WORDS = AWKWARD + [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.embed import HashingEmbedder
 from engine.errors import InvalidInput, StoreError
-from engine.indexing.embed import HashingEmbedder
 from engine.retrieval import vectors as vectors_module
 from engine.retrieval.vectors import VectorIndex
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.retrieval import lance_calls
 from engine.retrieval.vectors import VectorIndex
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.indexing.embed import HashingEmbedder
+from engine.embed import HashingEmbedder
 from engine.indexing.progress import ProgressPublisher
 from engine.indexing.queue import DELETION
 from engine.txn import MIGRATIONS, FaultPoint, TxnService

@@ -31,9 +31,9 @@ from typing import TypeVar
 
 from engine.errors import StoreDamaged, StoreError
 from engine.events import NOTICE, EventBus
-from engine.retrieval.bm25 import KeywordIndex
 from engine.retrieval.fusion import ChunkKey, Hit
-from engine.retrieval.keyword_query import KeywordAnswer
+from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.query import KeywordAnswer
 
 log = logging.getLogger(__name__)
 

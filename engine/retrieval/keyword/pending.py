@@ -28,7 +28,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from engine.retrieval.keyword_writes import live_df_sql
+from engine.retrieval.keyword.writes import live_df_sql
 
 # Unwritten changes to this many terms are written by the next point write (a few ms, once in hundreds of
 # writes), which bounds the memory and the work of writing them at close.

@@ -1,7 +1,7 @@
 """Tokenisation that is DuckDB FTS's own, so our incremental BM25 scores exactly like `match_bm25`.
 
 DuckDB's `PRAGMA create_fts_index` is static (a change needs a full rebuild), so SenseTree keeps its
-own postings (engine/retrieval/bm25.py). To stay comparable with DuckDB's index, and to keep its
+own postings (engine/retrieval/keyword/index.py). To stay comparable with DuckDB's index, and to keep its
 tested behaviour, text is split the way the extension does by default: strip accents, lower-case,
 replace the extension's default `ignore` characters with spaces, split on white space, drop empty
 tokens and the SMART English stopword list (less its single letters, below), then stem with the

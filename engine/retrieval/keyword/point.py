@@ -43,13 +43,13 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from engine.retrieval.keyword_writes import (
+from engine.retrieval.keyword.pending import PendingWrites
+from engine.retrieval.keyword.point_tokens import shared_stems, term_counts
+from engine.retrieval.keyword.writes import (
     average_length,
     impacts,
     uncount_terms,
 )
-from engine.retrieval.pending_writes import PendingWrites
-from engine.retrieval.point_tokens import shared_stems, term_counts
 from engine.retrieval.sql_literal import sql_string
 
 # Writes of fewer chunks than this (in and out) are planned here; bigger ones take the bulk SQL path.

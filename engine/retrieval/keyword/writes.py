@@ -21,7 +21,7 @@ import re
 import duckdb
 import numpy as np
 
-from engine.retrieval import tokenize
+from engine.retrieval.keyword import tokenize
 from engine.retrieval.sql_literal import sql_string
 
 K1 = 1.2

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import duckdb
 
-from engine.retrieval import tokenize
 from engine.retrieval.fusion import ChunkKey, Hit
-from engine.retrieval.keyword_writes import idf
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.writes import idf
 
 QUERIES_KEPT = 1024
 

@@ -27,7 +27,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from engine.retrieval.keyword_writes import DROP_TEMP_ROWS, kept_words_sql, vocabulary_sql
+from engine.retrieval.keyword.writes import DROP_TEMP_ROWS, kept_words_sql, vocabulary_sql
 
 # The batch is scanned from Arrow in record batches of this many rows. DuckDB parallelises a table scan by
 # row group (122,880 rows), so the split of a 50k-chunk batch read from a temp table ran on one thread

@@ -183,7 +183,7 @@ def make_embedder(
 
 def embedder_named(name: str, settings: EmbeddingSettings, dims_file: Path | None = None) -> Embedder:
     """The embedder an index was built with, from its name (the ACTIVE marker) and the settings."""
-    from engine.indexing.embed_endpoint import ENDPOINT_PREFIX, EndpointEmbedder
+    from engine.embed_endpoint import ENDPOINT_PREFIX, EndpointEmbedder
 
     if name.startswith(ENDPOINT_PREFIX):
         return EndpointEmbedder(
@@ -200,7 +200,7 @@ def embedder_named(name: str, settings: EmbeddingSettings, dims_file: Path | Non
 def embedder_for(settings: EmbeddingSettings, dims_file: Path | None = None) -> Embedder:
     """The embedder the settings ask for: the local model, or the endpoint's (`embedding.provider`)."""
     if settings.provider == "endpoint":
-        from engine.indexing.embed_endpoint import endpoint_name
+        from engine.embed_endpoint import endpoint_name
 
         return embedder_named(endpoint_name(settings.model), settings, dims_file)
     return make_embedder(settings.model, settings.device, settings.quantize, settings.batch_size)

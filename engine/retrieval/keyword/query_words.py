@@ -22,10 +22,10 @@ from collections.abc import Callable
 
 import duckdb
 
-from engine.retrieval import tokenize
-from engine.retrieval.keyword_query import NO_TERMS, QueryTerms, no_change
-from engine.retrieval.keyword_writes import idf
-from engine.retrieval.point_tokens import Stems, shared_stems
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.point_tokens import Stems, shared_stems
+from engine.retrieval.keyword.query import NO_TERMS, QueryTerms, no_change
+from engine.retrieval.keyword.writes import idf
 from engine.retrieval.sql_literal import sql_string
 
 TERMS_KEPT = 200_000

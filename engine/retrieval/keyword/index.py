@@ -56,21 +56,25 @@ import pyarrow as pa
 from engine.errors import StoreError
 from engine.paths import subtree_range
 from engine.per_thread import PerThread
-from engine.retrieval import keyword_point, tokenize
-from engine.retrieval.change_count import changed_sql, ensure_mark, marked_now_sql
-from engine.retrieval.chunk_filter import ChunkFilter
-from engine.retrieval.damage import is_damage, store_error
 from engine.retrieval.fusion import ChunkKey, Hit, scope_prefix
-from engine.retrieval.keyword_batch import staged
-from engine.retrieval.keyword_point import POINT_ROWS, WriteState
-from engine.retrieval.keyword_query import (
+from engine.retrieval.keyword import point as keyword_point
+from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.batch import staged
+from engine.retrieval.keyword.change_count import changed_sql, ensure_mark, marked_now_sql
+from engine.retrieval.keyword.chunk_filter import ChunkFilter
+from engine.retrieval.keyword.damage import is_damage, store_error
+from engine.retrieval.keyword.pending import ensure_marker, recover_if_marked
+from engine.retrieval.keyword.point import POINT_ROWS, WriteState
+from engine.retrieval.keyword.postings_cache import PostingsCache, compact_ids, split_by_term, top_k
+from engine.retrieval.keyword.query import (
     NO_TERMS,
     KeywordAnswer,
     QueryTermCache,
     QueryTerms,
     read_query_terms,
 )
-from engine.retrieval.keyword_writes import (
+from engine.retrieval.keyword.query_words import TermLookup
+from engine.retrieval.keyword.writes import (
     corpus_stats,
     insert_rows,
     live_df_sql,
@@ -78,9 +82,6 @@ from engine.retrieval.keyword_writes import (
     reweighted_postings_sql,
 )
 from engine.retrieval.names import NameIndex
-from engine.retrieval.pending_writes import ensure_marker, recover_if_marked
-from engine.retrieval.postings_cache import PostingsCache, compact_ids, split_by_term, top_k
-from engine.retrieval.query_words import TermLookup
 from engine.retrieval.sql_literal import sql_string
 from engine.retrieval.terms import shared_matcher
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 import duckdb
 import pyarrow as pa
 
-from engine.retrieval import tokenize
+from engine.retrieval.keyword import tokenize
 from engine.retrieval.sql_literal import sql_string
 
 LITERAL_WORDS = 1000  # Stems.of writes up to this many new words into its statement, reads more as Arrow
