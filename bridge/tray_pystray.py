@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bridge.tray import OPEN, QUIT, TITLE, TrayActions, icon_png, in_background, pause_label
+from bridge.tray_menu import OPEN, QUIT, TITLE, TrayActions, icon_png, in_background, pause_label
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bridge.tray import OPEN, QUIT, TITLE, TrayActions, icon_png, in_background, pause_label
+from bridge.tray_menu import OPEN, QUIT, TITLE, TrayActions, icon_png, in_background, pause_label
 
 log = logging.getLogger(__name__)
 

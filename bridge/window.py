@@ -25,7 +25,8 @@ from bridge.api import Api, attach_window
 from bridge.engine_api import EngineApi
 from bridge.geometry import MIN_SIZE, Rect, WindowState, fit, minimum_size
 from bridge.instance import SingleInstance
-from bridge.tray import NOTICE, TrayActions, start_tray, uses_qt_tray
+from bridge.tray import start_tray, uses_qt_tray
+from bridge.tray_menu import NOTICE, TrayActions
 from engine.config import data_dir
 from engine.resources import web_dir
 

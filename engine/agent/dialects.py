@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.agent.model import ToolCall, make_tool_call, parse_arguments
+from engine.agent.thinking import THINK_CLOSE, THINK_OPEN, split_thinking
 
-THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 HERMES, MISTRAL, PYTHON_TAG, ACTION = "<tool_call>", "[TOOL_CALLS]", "<|python_tag|>", "Action:"
 CALL_MARKERS = (HERMES, MISTRAL, PYTHON_TAG)
 END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "</s>", "[/TOOL_CALLS]", "<|im_end|>")
@@ -43,25 +43,6 @@ class Parsed:
     text: str
     thinking: str = ""
     calls: list[ToolCall] = field(default_factory=list)
-
-
-def split_thinking(content: str) -> tuple[str, str]:
-    """(thinking, rest): every `<think>…</think>` block out; an unclosed one runs to the end, and a lone
-    `</think>` (the template opened the block for the model) ends thinking that began with the reply."""
-    thoughts: list[str] = []
-    if THINK_CLOSE in content and THINK_OPEN not in content.split(THINK_CLOSE, 1)[0]:
-        head, content = content.split(THINK_CLOSE, 1)
-        thoughts.append(head)
-    rest: list[str] = []
-    while THINK_OPEN in content:
-        before, _, after = content.partition(THINK_OPEN)
-        rest.append(before)
-        inner, closed, content = after.partition(THINK_CLOSE)
-        thoughts.append(inner)
-        if not closed:
-            content = ""
-    rest.append(content)
-    return "\n".join(t.strip() for t in thoughts if t.strip()), "".join(rest).strip()
 
 
 def parse_reply(content: str, offered: set[str], *, actions: bool = False) -> Parsed:

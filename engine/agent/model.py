@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.agent.thinking import split_thinking
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
 
@@ -138,7 +139,6 @@ class OpenAIChatModel:
             completion = self._client.chat.completions.create(**params)
         except openai.OpenAIError as exc:
             raise self._translate(exc, with_tools=False) from exc
-        from engine.agent.dialects import split_thinking  # it builds on this module
 
         return split_thinking(self._reply_from_completion(completion).content)[1]
 

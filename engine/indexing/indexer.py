@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import logging
 import os
 import threading
@@ -47,6 +46,7 @@ from engine.indexing.descriptors import (
     tool_folder_kind,
 )
 from engine.indexing.extract import Extracted, extract
+from engine.indexing.file_hash import file_hash
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.progress import ProgressTracker
@@ -58,7 +58,6 @@ from engine.paths import find_root, is_within
 
 log = logging.getLogger(__name__)
 
-HASH_BLOCK = 1 << 20
 FLUSH_S = 0.25  # keyword rows are written at least this often, so counts move file by file
 # ...unless writing costs more than a quarter of that: then a group reads files for WRITE_RATIO × the last
 # write's time (at most FLUSH_MAX_S), so writes stay a fifth of the keyword phase however slow a loaded
@@ -104,14 +103,6 @@ def same_version(known: FileRecord | None, st: os.stat_result) -> TypeGuard[File
 def same_content(known: FileRecord | None, digest: str) -> TypeGuard[FileRecord]:
     """Indexed with this very content (a touched or copied-back file): nothing to extract."""
     return known is not None and _indexed(known) and known.hash == digest
-
-
-def file_hash(path: str) -> str:
-    digest = hashlib.blake2b(digest_size=20)
-    with open(path, "rb") as handle:
-        while block := handle.read(HASH_BLOCK):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def chunk_inputs(

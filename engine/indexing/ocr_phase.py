@@ -27,6 +27,7 @@ from engine.errors import ExtractionError
 from engine.indexing import ocr
 from engine.indexing.catalog import under_clause, under_params
 from engine.indexing.extract import Extracted
+from engine.indexing.file_hash import file_hash
 from engine.indexing.pathtext import from_store, printable, to_store
 from engine.indexing.queue import MANUAL
 
@@ -122,7 +123,6 @@ class OcrStore:
 
     def for_reading(self, path: str, extracted: Extracted, max_chars: int) -> Extracted:
         """What the agent reads: the OCR text once every scanned page is read (nothing is queued here)."""
-        from engine.indexing.indexer import file_hash  # the indexer imports this module
 
         merged = self.merged(file_hash(path), extracted, max_chars)
         return merged if merged is not None else extracted

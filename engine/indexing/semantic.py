@@ -23,7 +23,8 @@ import numpy as np
 
 from engine.embed import Embedder
 from engine.indexing.catalog import PENDING, FileRecord
-from engine.indexing.indexer import Indexer, IndexOptions, embed_inputs, file_hash
+from engine.indexing.file_hash import file_hash
+from engine.indexing.indexer import Indexer, IndexOptions, embed_inputs
 from engine.indexing.pathtext import printable, to_store
 from engine.indexing.queue import MANUAL
 
