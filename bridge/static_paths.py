@@ -1,8 +1,8 @@
 """Which file of `web/` a GET path names, or why the path is malformed (issue 31, F11).
 
-`GET /%00` and a 5,000-character path used to close the connection with no answer: the decoded NUL and
-the over-long name reached the file system, whose errors escaped the handler. A path the UI could never
-have asked for is now refused before any file is looked up, with a reason, and answered 400: a NUL or
+A path the UI could never have asked for is refused before any file is looked up, with a reason, and
+answered 400, because passed on, a decoded NUL or an over-long name reaches the file system, whose errors
+would escape the handler and close the connection with no answer. Refused: a NUL or
 other control character, an encoded slash or backslash (`%2F`, `%5C`: a second way to spell a folder),
 a `.` or `..` segment (the UI's links never hold one; resolving them would only invite escapes),
 percent-escapes that are not UTF-8, or more than MAX_PATH characters (the UI's longest is under 40).

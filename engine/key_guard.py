@@ -1,7 +1,7 @@
 """An API key is sent only to the address it was entered for (docs/api-keys.md).
 
 The settings form shows secrets masked and sends the mask back unchanged, which means "keep the stored
-key". Combined with a new `base_url`, that used to send the stored key to whatever server the new
+key". Combined with a new `base_url`, that would send the stored key to whatever server the new
 address names — a typo, a different provider, or an address a hostile page slipped in. `KeyGuard`
 remembers, for this run of the app, which (section, origin, key) pairs the person has vouched for:
 the pairs in the settings at start-up, and every pair a save produced. A save that moves a section to

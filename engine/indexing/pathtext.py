@@ -3,7 +3,7 @@
 A name written by another system (`Rechnung_M\\xfcller.txt` in Latin-1 on a UTF-8 Linux) comes out of
 `os.scandir` as text with *lone surrogates* (`'\\udcfc'`, Python's `surrogateescape`): that string opens
 the right file, but SQLite, DuckDB, Arrow/LanceDB and UTF-8 JSON all refuse to encode it, and one such
-row used to roll back a whole batch of queue inserts.
+row would roll back a whole batch of queue inserts.
 
 So the index keeps paths in memory exactly as the OS gave them, and every store receives
 `to_store(path)`: a valid-UTF-8 spelling that `from_store` turns back into the very same string.

@@ -9,11 +9,12 @@ growing each batch (bench/index_memory.py, issue 30). Only the newest versions a
 small cap costs nothing; the index cache (the HNSW graph, 600 MB at 1M rows, and the path B-tree) keeps
 LanceDB's default, since a query must find the graph loaded.
 
-A hybrid search used to run its keyword arm on a thread of its own while the caller waited in LanceDB's
-blocking call (its background event loop runs the request on LanceDB's own threads). On two shared cores
-that cost twice: a hand-off to the arm's thread and back (0.3 ms p50, 4-6 ms p95 on a loaded machine,
-bench/hybrid_steps.py), and the two Python threads contending for the GIL while LanceDB wanted it to start
-and to finish its request. `PendingSearch` submits the request to LanceDB's loop and returns at once, so
+Why the caller's own thread runs the keyword arm while LanceDB searches: LanceDB's blocking call only
+waits on its background event loop, which runs the request on LanceDB's own threads, and an arm on a
+thread of its own would cost twice on two shared cores: a hand-off to the arm's thread and back
+(0.3 ms p50, 4-6 ms p95 on a loaded machine, bench/hybrid_steps.py), and the two Python threads
+contending for the GIL while LanceDB wants it to start and to finish its request. `PendingSearch`
+submits the request to LanceDB's loop and returns at once, so
 the caller's own thread runs the keyword arm meanwhile and then collects the vector hits.
 """
 
