@@ -70,6 +70,11 @@ class KeywordBase:
     def _reader(self) -> duckdb.DuckDBPyConnection:
         return self._readers.get()
 
+    def stemming_connection(self) -> duckdb.DuckDBPyConnection:
+        """The connection with the FTS extension and the stop words loaded, for a process that stems
+        nothing else (terms.TermMatcher.borrowing; engine/keyword_peek.py)."""
+        return self._root
+
     def open_cursors(self) -> int:
         """Reader cursors open now, live threads' and idle (what the leak test watches)."""
         return self._readers.open_count()
