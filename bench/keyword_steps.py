@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from search_latency import CHUNKS_PER_FILE, corpus_batches, make_queries
 
-from engine.retrieval.keyword import index as bm25_module
+from engine.retrieval.keyword import reading as reading_module
 from engine.retrieval.keyword.index import KeywordIndex
 
 STEPS = ("answer", "terms", "postings", "top-k", "rows")
@@ -79,7 +79,7 @@ def instrument(index: KeywordIndex, clock: Clock) -> None:
     """Wrap the steps of `answer` with timers (the code timed is unchanged)."""
     index._query_terms = clock.timed("terms", index._query_terms)  # type: ignore[method-assign]
     index._term_postings = clock.timed("postings", index._term_postings)  # type: ignore[method-assign]
-    bm25_module.top_k = clock.timed("top-k", bm25_module.top_k)
+    reading_module.top_k = clock.timed("top-k", reading_module.top_k)
     for name in ("_winners", "_rows_of"):  # the row read, under whichever name bm25 gives it
         if hasattr(index, name):
             setattr(index, name, clock.timed("rows", getattr(index, name)))

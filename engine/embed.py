@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from engine.config import EmbeddingSettings
-
-if TYPE_CHECKING:  # torch and transformers load lazily, on the first embedding
+if TYPE_CHECKING:  # torch and transformers load lazily, on the first embedding; the settings (pydantic,
+    # ~0.1 CPU-s) with whoever holds them, not with this module's constants (the cold keyword peek reads
+    # DEFAULT_MODEL through retrieval/relevance.py and must print within a second, issue 30)
     import torch
     from transformers import PreTrainedTokenizerBase
+
+    from engine.config import EmbeddingSettings
 
 log = logging.getLogger(__name__)
 

@@ -45,6 +45,7 @@ def keyword_answer(home: Path, query: str, scope: str | None = None, limit: int 
         return []
     from engine.retrieval.hybrid import HybridSearch
     from engine.retrieval.keyword.index import KeywordIndex
+    from engine.retrieval.terms import shared_matcher
 
     try:
         index = KeywordIndex(path)
@@ -53,7 +54,8 @@ def keyword_answer(home: Path, query: str, scope: str | None = None, limit: int 
         return []
     try:
         search = HybridSearch(index, _NoVectors(), _NoModel(), floor=0)  # type: ignore[arg-type]
-        return search.search_keyword(query, normalize(scope) if scope else None, max(1, min(limit, 100)))
+        with shared_matcher().borrowing(index.stemming_connection()):  # the snippets' stems: no 2nd LOAD
+            return search.search_keyword(query, normalize(scope) if scope else None, max(1, min(limit, 100)))
     except Exception as exc:  # a provisional answer never fails the command: the engine's answer follows
         log.info("no keyword peek: %s", exc)
         return []

@@ -9,10 +9,11 @@ or a stop word anywhere: a match is always a whole token whose stem is one of th
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import duckdb
@@ -56,6 +57,25 @@ class TermMatcher:
             )
             self._con = con
         return self._con
+
+    @contextlib.contextmanager
+    def borrowing(self, con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+        """Stem with `con` during the block, when this matcher has opened no connection of its own: one
+        with the FTS extension loaded and a `stopwords` table, as the keyword index's (tokenize.install).
+        LOADing the extension checks its signature over its 11 MB, ~50 ms of CPU, which the cold keyword
+        peek (engine/keyword_peek.py) would otherwise pay a second time before its first line (issue 30).
+        The matcher lets go of `con` when the block ends, before its owner closes it; what it stemmed
+        meanwhile stays learned."""
+        with self._lock:
+            borrowed = self._con is None
+            if borrowed:
+                self._con = con
+        try:
+            yield
+        finally:
+            if borrowed:
+                with self._lock:
+                    self._con = None
 
     def warm(self) -> threading.Thread:
         """Open the connection on a background thread (LOADing the extension takes a few hundred ms on a

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from engine.embed import HashingEmbedder
 from engine.retrieval import terms as terms_module
 from engine.retrieval.hybrid import HybridSearch
-from engine.retrieval.keyword import index as bm25_module
+from engine.retrieval.keyword import reading as reading_module
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.point_tokens import Stems
 from engine.retrieval.keyword.query import read_query_terms
@@ -36,9 +36,9 @@ def index(tmp_path):
 def counting_reads(monkeypatch) -> list[str]:
     """The queries whose terms are resolved (in Python for ASCII text, by SQL otherwise)."""
     reads: list[str] = []
-    real_sql, real_words = bm25_module.read_query_terms, TermLookup.query_terms
+    real_sql, real_words = reading_module.read_query_terms, TermLookup.query_terms
     monkeypatch.setattr(
-        bm25_module, "read_query_terms", lambda cur, q, *more: reads.append(q) or real_sql(cur, q, *more)
+        reading_module, "read_query_terms", lambda cur, q, *more: reads.append(q) or real_sql(cur, q, *more)
     )
     monkeypatch.setattr(
         TermLookup,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.retrieval.keyword import index as bm25
+from engine.retrieval.keyword import writing
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.postings_cache import PostingsCache, split_by_term, top_k
 from tests.retrieval.helpers import brute_top_k
@@ -170,8 +171,8 @@ def test_removing_a_file_leaves_its_postings_for_the_compaction_and_never_return
 
 
 def test_queries_run_on_one_duckdb_thread_and_a_bulk_insert_gives_it_back(tmp_path, monkeypatch):
-    monkeypatch.setattr(bm25, "BULK_ROWS", 10)  # so a small batch takes the bulk path, on every core
-    monkeypatch.setattr(bm25, "POINT_ROWS", 0)  # (and not the point path of small writes)
+    monkeypatch.setattr(writing, "BULK_ROWS", 10)  # so a small batch takes the bulk path, on every core
+    monkeypatch.setattr(writing, "POINT_ROWS", 0)  # (and not the point path of small writes)
     index = KeywordIndex(tmp_path / "k.duckdb")
     threads = "SELECT current_setting('threads')"
     assert index._reader().execute(threads).fetchone() == (bm25.QUERY_THREADS,)
