@@ -123,7 +123,7 @@ def first_hit(folder: Path, home: Path, query: str, bound_s: float = 60.0) -> fl
 def stored_embedding_inputs(engine: Engine) -> list[str]:
     """The exact texts the pipeline embedded (chunk 0 as stored, later chunks with the name · sense
     prefix)."""
-    from engine.indexing.indexer import chunk_inputs
+    from engine.indexing.prepared import chunk_inputs
 
     texts = []
     from engine.assembly import index_options

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from engine.db import Database
     from engine.embed import Embedder
     from engine.gardener.service import GardenerService
-    from engine.indexing.indexer import IndexOptions
+    from engine.indexing.prepared import IndexOptions
     from engine.indexing.reembed import Reembedder
     from engine.indexing.repair import RepairReport
     from engine.indexing.service import IndexService
@@ -240,7 +240,7 @@ def active_embedder(ground: Ground) -> Embedder:
 
 def index_options(live: LiveSettings) -> IndexOptions:
     """How the indexer reads, chunks and qualifies files, from the settings in force."""
-    from engine.indexing.indexer import IndexOptions
+    from engine.indexing.prepared import IndexOptions
 
     s = live.current
     model = live.chat_model() if s.indexing.qualify_with_model else None

@@ -1,5 +1,6 @@
 """The indexer: turns one queued path into catalog + keyword rows (the *keyword phase*), and keeps the
-three stores in step when files move, vanish or get a corrected sense. Vectors follow in the
+three stores in step when files move, vanish or get a corrected sense (its base, store_sync.py; what a
+file is before its write: prepared.py). Vectors follow in the
 *semantic phase* (semantic.py), batch by batch, so a folder is findable by name and words as fast as
 extraction allows.
 
@@ -18,24 +19,18 @@ reach stay queued, and nothing is half-written.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import logging
 import os
-import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TypeGuard
-
-import numpy as np
+from collections.abc import Callable
+from typing import Any
 
 from engine.db import Database
 from engine.embed import Embedder
 from engine.errors import ExtractionError
 from engine.indexing.catalog import PENDING, Catalog, FileRecord
-from engine.indexing.chunk import chunk_text
-from engine.indexing.crawl import FILE_TOO_LONG, is_skipped
+from engine.indexing.crawl import FILE_TOO_LONG
 from engine.indexing.descriptors import (
     FOLDER_NOTE,
     FOLDER_TYPE,
@@ -49,12 +44,21 @@ from engine.indexing.extract import Extracted, extract
 from engine.indexing.file_hash import file_hash
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, printable, to_store
+from engine.indexing.prepared import (
+    IndexOptions,
+    Prepared,
+    chunk_inputs,
+    had_vectors,
+    present,
+    same_content,
+    same_version,
+)
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
-from engine.indexing.queue import DELETION, INTERRUPTED, MANUAL, Job, WorkQueue
+from engine.indexing.queue import INTERRUPTED, Job, WorkQueue
 from engine.indexing.read_ahead import Read, ReadAhead, Reader, read_file, stamp
-from engine.indexing.rename_sense import follow_rename
-from engine.paths import find_root, is_within
+from engine.indexing.store_sync import StoreSync
+from engine.paths import find_root
 
 log = logging.getLogger(__name__)
 
@@ -78,123 +82,28 @@ NOT_TEXT_NAME = (
 )
 
 
-@dataclass
-class IndexOptions:
-    """What the indexer reads from settings on every file (so a changed setting applies at once)."""
-
-    max_file_bytes: int
-    max_chars: int
-    chunk_chars: int
-    chunk_overlap: int
-    qualify_prompt: str
-    complete: Complete | None
-
-
-def _indexed(known: FileRecord) -> bool:
-    """The catalog holds this file's content (it was read and stored, not failed)."""
-    return bool(known.hash) and known.status in ("done", "skipped")
-
-
-def same_version(known: FileRecord | None, st: os.stat_result) -> TypeGuard[FileRecord]:
-    """Indexed, and the size and mtime are the ones recorded: nothing to read, not even a hash."""
-    return known is not None and _indexed(known) and (known.size, known.mtime) == (st.st_size, st.st_mtime)
-
-
-def same_content(known: FileRecord | None, digest: str) -> TypeGuard[FileRecord]:
-    """Indexed with this very content (a touched or copied-back file): nothing to extract."""
-    return known is not None and _indexed(known) and known.hash == digest
-
-
-def chunk_inputs(
-    name: str, sense: str, doc_type: str, text: str, opts: IndexOptions
-) -> tuple[list[str], list[str]]:
-    """(stored texts, embedded texts). Chunk #0 stores and embeds `[doc_type] sense` + its text; the
-    others are embedded with a `file name · sense` prefix but stored clean for snippets and BM25."""
-    pieces = chunk_text(text, opts.chunk_chars, opts.chunk_overlap) or [""]
-    head = f"[{doc_type}] {sense}".strip()
-    stored = [f"{head}\n\n{pieces[0]}".strip()] + pieces[1:]
-    return stored, embed_inputs(name, sense, stored)
-
-
-def embed_inputs(name: str, sense: str, stored: list[str]) -> list[str]:
-    """What the model reads for stored chunks: #0 as stored, the others behind `file name · sense`."""
-    prefix = f"{name} · {sense}".strip()
-    return stored[:1] + [f"{prefix}\n{p}" for p in stored[1:]]
-
-
-def _had_vectors(known: FileRecord | None) -> bool:
-    """An earlier version of the file was embedded (its vectors go before the new keyword rows land)."""
-    return bool(known and known.status in ("done", "skipped") and known.semantic != PENDING)
-
-
-@dataclass
-class _Prepared:
-    """A file read, qualified (extractively) and chunked, waiting for its keyword write."""
-
-    path: str
-    root: str
-    size: int
-    mtime: float
-    hash: str
-    sense: str
-    doc_type: str
-    stored: list[str]
-    status: str
-    note: str | None
-    had_vectors: bool  # an earlier version's vectors must go before the new keyword rows land
-
-
-def _present(path: str) -> bool:
-    """Like `os.path.lexists`, but a path the OS refuses to name (ENAMETOOLONG) is there, to be failed
-    with its reason rather than forgotten as deleted."""
-    try:
-        os.lstat(path)
-    except OSError as exc:
-        return exc.errno == errno.ENAMETOOLONG
-    except ValueError:  # an embedded NUL: no such file can exist
-        return False
-    return True
-
-
-def _rename_many(store, pairs: list[tuple[str, str]]) -> None:
-    """One batched rename where the store offers it, else one call per pair."""
-    many = getattr(store, "rename_many", None)
-    if many is not None:
-        many(pairs)
-    else:
-        for old, new in pairs:
-            store.rename(old, new)
-
-
-class Indexer:
-    """Processes queue jobs and implements the IndexSync protocol the action executor calls."""
+class Indexer(StoreSync):
+    """Processes queue jobs (the keyword phase); its base keeps the stores in step with moves and
+    deletions (the IndexSync protocol the action executor calls, store_sync.py)."""
 
     def __init__(
         self,
         db: Database,
         catalog: Catalog,
         queue: WorkQueue,
-        keywords,
-        vectors,
+        keywords: Any,
+        vectors: Any,
         embedder: Embedder,
         roots: Callable[[], list[str]],
         options: Callable[[], IndexOptions],
         ocr: OcrStore | None = None,
     ):
-        self.db, self.catalog, self.queue = db, catalog, queue
-        self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
-        self.roots, self.options = roots, options
-        self.ocr = ocr if ocr is not None else OcrStore(db)  # scanned pages' text (ocr_phase.py)
-        # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
-        # a plan can never interleave with the same file being written by the worker.
-        self.lock = threading.RLock()
-        self.shadow = None  # a reembed.Shadow while the embedding model is being switched
+        super().__init__(db, catalog, queue, keywords, vectors, roots, ocr)
+        self.embedder, self.options = embedder, options
         self.tracker = ProgressTracker()  # current file and rates per phase (progress.py)
         self._write_s = 0.0  # what the last keyword-phase write took (flush_after)
-        self.changed: Callable[[], None] = lambda: None  # the worker publishes progress from here
-        self._ahead = (
-            ReadAhead()
-        )  # the next files of a batch are read while these are written (read_ahead.py)
+        # the next files of a batch are read while these are written (read_ahead.py)
+        self._ahead = ReadAhead()
 
     # ---- processing jobs ------------------------------------------------------------------------
     def process(self, job: Job) -> str:
@@ -225,17 +134,17 @@ class Indexer:
         while pending and not stop():
             with self.lock:
                 began = time.monotonic()
-                ready: list[_Prepared] = []
+                ready: list[Prepared] = []
                 owners: list[int] = []
                 group_s = flush_after(self._write_s)
                 while pending and not stop() and time.monotonic() - began < group_s:
                     at, job = pending.pop(0)
                     self.tracker.working("keyword", printable(job.path))
                     outcome = self._prepare(job)
-                    if isinstance(outcome, _Prepared):
+                    if isinstance(outcome, Prepared):
                         ready.append(outcome)
                         owners.append(at)
-                    statuses[at] = outcome.status if isinstance(outcome, _Prepared) else outcome
+                    statuses[at] = outcome.status if isinstance(outcome, Prepared) else outcome
                 writing = time.monotonic()
                 failed = self._store_or_isolate(ready) if ready else set()
                 if ready:
@@ -263,7 +172,7 @@ class Indexer:
 
         return read
 
-    def _store_or_isolate(self, ready: list[_Prepared]) -> set[str]:
+    def _store_or_isolate(self, ready: list[Prepared]) -> set[str]:
         """Store the batch; if that fails, store each file alone so the good ones are kept and only the
         file(s) a store refused are retried later. Returns the paths that failed."""
         try:
@@ -280,9 +189,9 @@ class Indexer:
             failed |= self._store_or_isolate([item])
         return failed
 
-    def _prepare(self, job: Job) -> _Prepared | str:
+    def _prepare(self, job: Job) -> Prepared | str:
         root = find_root(job.path, self.roots())
-        if root is None or job.action == "delete" or not _present(job.path):
+        if root is None or job.action == "delete" or not present(job.path):
             self.deleted(job.path)
             return "deleted"
         if self.queue.exhausted(job):  # reading it killed the process every time: stop trying
@@ -331,7 +240,7 @@ class Indexer:
             )
         return final
 
-    def _read_file(self, path: str, root: str) -> _Prepared | str:
+    def _read_file(self, path: str, root: str) -> Prepared | str:
         """Everything up to the embedding: unchanged files stop here, at the cost of a stat or a hash. The
         hash and extraction come from the read-ahead when it read this very version of the file."""
         ahead = self._ahead.take(path)  # before the stat, so a version read ahead is compared with the latest
@@ -364,7 +273,7 @@ class Indexer:
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
         status = "done" if extracted.text.strip() else "skipped"
-        return _Prepared(
+        return Prepared(
             path,
             root,
             st.st_size,
@@ -375,12 +284,12 @@ class Indexer:
             stored,
             status,
             extracted.note,
-            _had_vectors(known),
+            had_vectors(known),
         )
 
     def _folder_block(
         self, path: str, root: str, st: os.stat_result, known: FileRecord | None
-    ) -> _Prepared | str:
+    ) -> Prepared | str:
         """A tool folder (node_modules, a virtualenv…) as one block; any other folder is no file: gone."""
         kind = tool_folder_kind(path) if os.path.isdir(path) else None
         if kind is None:
@@ -397,7 +306,7 @@ class Indexer:
                 self.queue.done(path)
             return known.status
         head = (path, root, st.st_size, st.st_mtime, digest, text.splitlines()[0], FOLDER_TYPE)
-        return _Prepared(*head, [f"[{FOLDER_TYPE}] {text}"], "skipped", FOLDER_NOTE, _had_vectors(known))
+        return Prepared(*head, [f"[{FOLDER_TYPE}] {text}"], "skipped", FOLDER_NOTE, had_vectors(known))
 
     def chunks_for(
         self,
@@ -428,7 +337,7 @@ class Indexer:
             return sense, doc_type, [f"[{doc_type}] {name}\n\n{about}"]
         return sense, doc_type, [f"[{doc_type}] {name}"]
 
-    def _store(self, ready: list[_Prepared]) -> None:
+    def _store(self, ready: list[Prepared]) -> None:
         """Drop replaced vectors, write keyword rows, and last the catalog (vectors pending)."""
         stale = [to_store(item.path) for item in ready if item.had_vectors]
         if stale:
@@ -452,13 +361,6 @@ class Indexer:
                 )
                 self.queue.done(item.path)
 
-    def drop_vectors(self, stored_paths: list[str]) -> None:
-        """Remove these files' vector rows in one write per index (an empty upsert replaces them)."""
-        empty = np.zeros((0, 1), np.float32)
-        self.vectors.upsert_many([(p, [], empty) for p in stored_paths])
-        if self.shadow is not None:
-            self.shadow.vectors.upsert_many([(p, [], empty) for p in stored_paths])
-
     def _extract(self, path: str, size: int, opts: IndexOptions) -> Extracted:
         if size > opts.max_file_bytes:
             mb = size / 1_000_000
@@ -467,137 +369,3 @@ class Indexer:
             )
             return Extracted(text="", doc_type="large", title=None, truncated=True, note=note)
         return extract(path, max_chars=opts.max_chars)
-
-    # ---- IndexSync ----------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def quiesced(self) -> Iterator[None]:
-        """Hold the worker while a plan's files move and its index sync runs, then publish progress
-        once: a send measured in the middle of the sync (a file back from the trash not catalogued yet)
-        must not be the last the page hears while the worker is idle."""
-        try:
-            with self.lock:
-                yield
-        finally:
-            self.changed()
-
-    def moved(self, old: str, new: str) -> None:
-        """`old` (a file or a folder) now lives at `new`: rewrite paths everywhere, embed nothing."""
-        if old == new:
-            return
-        with self.lock:
-            self._moved(old, new)
-        self.changed()  # counts on the page follow a plan's moves at once
-
-    def _moved(self, old: str, new: str) -> None:
-        if not self.catalog.under(old, limit=1):
-            if os.path.isfile(new) and find_root(new, self.roots()):
-                self.enqueue(new, MANUAL)
-            return
-        if self.catalog.under(new, limit=1):
-            self.deleted(new)  # whatever was recorded at the destination is gone now
-        new_root = find_root(new, self.roots())
-        if new_root is None or not is_text(new):  # out of every root, or to a name we cannot index
-            self.deleted(old)
-            if new_root is not None and os.path.isfile(new):
-                self.enqueue(new, MANUAL)  # recorded failed with its reason
-            return
-        self.vectors.rename(to_store(old), to_store(new))
-        self.keywords.rename(to_store(old), to_store(new))
-        if self.shadow is not None:
-            self.shadow.vectors.rename(to_store(old), to_store(new))
-            self.shadow.rebase_written(old, new)
-        with self.db.atomic():
-            self.catalog.rename(old, new, new_root)
-            follow_rename(self.catalog, old, new)
-            self.queue.drop_deletions_under(new)  # before old's own jobs (true deletions) move there
-            self.queue.rename(old, new)
-            self.ocr.rename(old, new)
-
-    def moved_many(self, pairs: list[tuple[str, str]]) -> None:
-        """Several independent moves (no pair touches another's paths) as one update per store."""
-        with self.lock:
-            roots = self.roots()
-            simple: list[tuple[str, str, str]] = []
-            for old, new in pairs:
-                new_root = find_root(new, roots)
-                if old == new:
-                    continue
-                if (
-                    new_root is None
-                    or not is_text(new)
-                    or not self.catalog.under(old, limit=1)
-                    or self.catalog.under(new, limit=1)
-                ):
-                    self._moved(old, new)  # the unusual cases keep their one-by-one handling
-                else:
-                    simple.append((old, new, new_root))
-            if not simple:
-                return
-            renames = [(old, new) for old, new, _ in simple]
-            stored = [(to_store(old), to_store(new)) for old, new in renames]
-            _rename_many(self.vectors, stored)
-            _rename_many(self.keywords, stored)
-            if self.shadow is not None:
-                _rename_many(self.shadow.vectors, stored)
-                for old, new in renames:
-                    self.shadow.rebase_written(old, new)
-            with self.db.atomic():
-                for old, new, new_root in simple:
-                    self.catalog.rename(old, new, new_root)
-                    follow_rename(self.catalog, old, new)
-                    self.queue.drop_deletions_under(new)
-                    self.queue.rename(old, new)
-                    self.ocr.rename(old, new)
-
-    def deleted(self, path: str) -> None:
-        with self.lock:
-            self.vectors.delete(to_store(path))
-            self.keywords.delete(to_store(path))
-            if self.shadow is not None:
-                self.shadow.vectors.delete(to_store(path))
-            with self.db.atomic():
-                self.catalog.delete(path)
-                self.queue.drop_under(path)
-        self.changed()
-
-    def sense_of(self, path: str) -> tuple[str | None, bool] | None:
-        record = self.catalog.get(path)
-        return (record.sense, record.pinned) if record else None
-
-    def pin_sense(self, path: str, sense: str) -> None:
-        root = find_root(path, self.roots()) or os.path.dirname(path)
-        with self.db.atomic():
-            self.catalog.ensure(path, root)
-            self.catalog.set_sense(path, sense.strip(), pinned=True)
-            self.catalog.forget_hash(path)
-            self.queue.push(path, MANUAL)
-
-    def restore_sense(self, path: str, sense: str | None, pinned: bool) -> None:
-        with self.db.atomic():
-            self.catalog.set_sense(path, sense, pinned=pinned)
-            self.catalog.forget_hash(path)
-            self.queue.push(path, MANUAL)
-
-    def enqueue(self, path: str, priority: int) -> None:
-        """Queue `path`, and catalogue a file inside a root at once (status queued, in the same write):
-        a file an undo brings back from the trash then counts among the files the moment the undo
-        returns, not only once it is read again (the sidebar read 173 of 174 files meanwhile)."""
-        root = find_root(path, self.roots())
-        with self.db.atomic():
-            if root is not None and os.path.isfile(path) and is_text(path) and not is_skipped(path, root):
-                self.catalog.ensure(path, root)
-            self.queue.push(path, priority)
-
-    # ---- roots --------------------------------------------------------------------------------
-    def purge_root(self, root: str) -> None:
-        """Forget a removed root: rows and vectors of every file beneath it (other roots inside stay)."""
-        keep = [r for r in self.roots() if r != root and is_within(r, root)]
-        if keep:
-            for record in self.catalog.under(root):
-                if not any(is_within(record.path, k) for k in keep):
-                    self.deleted(record.path)
-            return
-        self.deleted(root)
-
-    def queue_deletions(self, paths: list[str]) -> None:
-        self.queue.push_many(paths, DELETION, action="delete")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from engine.embed import Embedder
 from engine.events import INDEXING_PROGRESS, EventBus
-from engine.indexing.indexer import embed_inputs
+from engine.indexing.prepared import embed_inputs
 from engine.paths import is_within, rebase
 
 if TYPE_CHECKING:

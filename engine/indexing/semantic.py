@@ -24,8 +24,9 @@ import numpy as np
 from engine.embed import Embedder
 from engine.indexing.catalog import PENDING, FileRecord
 from engine.indexing.file_hash import file_hash
-from engine.indexing.indexer import Indexer, IndexOptions, embed_inputs
+from engine.indexing.indexer import Indexer
 from engine.indexing.pathtext import printable, to_store
+from engine.indexing.prepared import IndexOptions, embed_inputs
 from engine.indexing.queue import MANUAL
 
 log = logging.getLogger(__name__)

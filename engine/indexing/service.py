@@ -16,9 +16,10 @@ from engine.errors import InvalidInput, NotFound, StoreDamaged
 from engine.events import NOTICE, EventBus
 from engine.indexing.catalog import Catalog
 from engine.indexing.folder_checks import checked_root
-from engine.indexing.indexer import Indexer, IndexOptions
+from engine.indexing.indexer import Indexer
 from engine.indexing.keyword_rebuild import rebuild_keywords
 from engine.indexing.pathtext import to_store
+from engine.indexing.prepared import IndexOptions
 from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
