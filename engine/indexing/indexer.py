@@ -34,7 +34,7 @@ import numpy as np
 from engine.db import Database
 from engine.embed import Embedder
 from engine.errors import ExtractionError
-from engine.indexing.catalog import PENDING, Catalog, FileRecord
+from engine.indexing.catalog import PENDING, SEARCHABLE, Catalog, FileRecord, FileStatus
 from engine.indexing.chunk import chunk_text
 from engine.indexing.crawl import FILE_TOO_LONG, is_skipped
 from engine.indexing.descriptors import (
@@ -93,7 +93,7 @@ class IndexOptions:
 
 def _indexed(known: FileRecord) -> bool:
     """The catalog holds this file's content (it was read and stored, not failed)."""
-    return bool(known.hash) and known.status in ("done", "skipped")
+    return bool(known.hash) and known.status in SEARCHABLE
 
 
 def same_version(known: FileRecord | None, st: os.stat_result) -> TypeGuard[FileRecord]:
@@ -133,7 +133,7 @@ def embed_inputs(name: str, sense: str, stored: list[str]) -> list[str]:
 
 def _had_vectors(known: FileRecord | None) -> bool:
     """An earlier version of the file was embedded (its vectors go before the new keyword rows land)."""
-    return bool(known and known.status in ("done", "skipped") and known.semantic != PENDING)
+    return bool(known and known.status in SEARCHABLE and known.semantic != PENDING)
 
 
 @dataclass
@@ -148,7 +148,7 @@ class _Prepared:
     sense: str
     doc_type: str
     stored: list[str]
-    status: str
+    status: FileStatus
     note: str | None
     had_vectors: bool  # an earlier version's vectors must go before the new keyword rows land
 
@@ -372,7 +372,7 @@ class Indexer:
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
-        status = "done" if extracted.text.strip() else "skipped"
+        status = FileStatus.DONE if extracted.text.strip() else FileStatus.SKIPPED
         return _Prepared(
             path,
             root,
@@ -406,7 +406,9 @@ class Indexer:
                 self.queue.done(path)
             return known.status
         head = (path, root, st.st_size, st.st_mtime, digest, text.splitlines()[0], FOLDER_TYPE)
-        return _Prepared(*head, [f"[{FOLDER_TYPE}] {text}"], "skipped", FOLDER_NOTE, _had_vectors(known))
+        return _Prepared(
+            *head, [f"[{FOLDER_TYPE}] {text}"], FileStatus.SKIPPED, FOLDER_NOTE, _had_vectors(known)
+        )
 
     def chunks_for(
         self,
