@@ -14,6 +14,7 @@ from engine.indexing.results import SenseRow
 from engine.indexing.service import IndexService
 from engine.retrieval.results import SearchResult
 from engine.roots import Roots
+from engine.txn.model import ActionPlan
 
 
 class EngineAgentHost:
@@ -22,7 +23,7 @@ class EngineAgentHost:
         index: IndexService,
         roots: Roots,
         search: Callable[..., list[SearchResult]],
-        propose: Callable[[str, list[dict[str, Any]]], dict[str, Any]],
+        propose: Callable[[str, list[dict[str, Any]]], ActionPlan],
         max_chars: Callable[[], int],
         folder_health: Callable[[str], str] | None = None,
     ):
@@ -39,7 +40,7 @@ class EngineAgentHost:
     def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         return self._index.read_semantics(path, recursive, limit)
 
-    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
+    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> ActionPlan:
         return self._propose(summary, operations)
 
     def folder_health(self, path: str) -> str:

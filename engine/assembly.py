@@ -368,7 +368,7 @@ def _agent(
         index,
         ground.roots,
         functools.partial(checked_search, search, ground.roots),
-        txn.propose_plan,
+        txn.draft,
         lambda: live.current.indexing.max_chars,
         folder_health=gardener.folder_health,
     )

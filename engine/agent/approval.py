@@ -35,7 +35,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal, get_args
 
 from engine.agent.loop import STOP_POLL_S, turn_stopped
 from engine.errors import InvalidInput, NotFound
@@ -44,9 +44,15 @@ from engine.results import Done, Result
 
 log = logging.getLogger(__name__)
 
-DECISIONS = ("once", "always", "deny")
-READ_ONLY, ALWAYS, ASKS = "read_only", "always", "asks"
-TIMED_OUT = "timed_out"
+Decision = Literal["once", "always", "deny"]  # the person's answer (`approve_tool_call`)
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
+TIMED_OUT: Final = "timed_out"  # nobody answered in time: a denial
+Outcome = Decision | Literal["timed_out"]  # how a waiting call was settled
+ApprovalState = Literal["pending"] | Outcome  # a call's card: waiting, then how it was settled
+ToolStatus = Literal["read_only", "always", "asks"]  # whether a tool's calls ask first (`list_mcp_tools`)
+READ_ONLY: Final = "read_only"
+ALWAYS: Final = "always"
+ASKS: Final = "asks"
 
 
 def hints(annotations: Any) -> dict[str, Any]:
@@ -76,7 +82,9 @@ def pin(tool: str, description: str, annotations: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def tool_status(read_only: bool, tool: str, always_allowed: Mapping[str, str | None], pinned: str) -> str:
+def tool_status(
+    read_only: bool, tool: str, always_allowed: Mapping[str, str | None], pinned: str
+) -> ToolStatus:
     """`read_only` (declared by the server), `always` (the person allowed this tool as it declares itself
     now: `always_allowed` maps a tool to the pin it was allowed with) or `asks`."""
     if read_only:
@@ -114,7 +122,7 @@ class WaitingCall(Result):
     tool: str
     description: str
     arguments: dict[str, Any]
-    state: str = "pending"
+    state: ApprovalState = "pending"
 
 
 @dataclass
@@ -122,10 +130,10 @@ class _Pending:
     payload: dict[str, Any]
     pin: str
     done: threading.Event = field(default_factory=threading.Event)
-    decision: str | None = None
+    decision: Outcome | None = None
 
 
-def refusal(request: ToolRequest, decision: str, timeout_s: float) -> str:
+def refusal(request: ToolRequest, decision: Outcome, timeout_s: float) -> str:
     """The observation the model reads when a call was not run."""
     name = f"{request.tool} on the MCP server {request.server!r}"
     if decision == TIMED_OUT:
@@ -159,7 +167,7 @@ class ToolApprovals:
         self._pending: dict[str, _Pending] = {}
         self._lock = threading.Lock()
 
-    def status(self, request: ToolRequest) -> str:
+    def status(self, request: ToolRequest) -> ToolStatus:
         read_only = declared_read_only(request.annotations)
         return tool_status(read_only, request.tool, self._always_allowed(request.server), request.pin)
 
@@ -180,7 +188,7 @@ class ToolApprovals:
         request: ToolRequest,
         arguments: dict[str, Any],
         conversation_id: str | None = None,
-    ) -> str:
+    ) -> Outcome:
         """Ask the person and wait (bounded); returns `once`, `always`, `deny` or `timed_out`."""
         call_id = uuid.uuid4().hex
         payload = {
@@ -223,24 +231,23 @@ class ToolApprovals:
 
     def answer(self, call_id: str, decision: str) -> Done:
         """The person's answer to a pending call (`approve_tool_call`)."""
-        if decision not in DECISIONS:
-            raise InvalidInput(f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}")
+        decided = _decision(decision)
         with self._lock:
             pending = self._pending.pop(str(call_id), None)
             if pending is not None:
-                pending.decision = decision
+                pending.decision = decided
         if pending is None:
             raise NotFound(
                 f"No tool call with the id {call_id} is waiting for an answer; it was already "
                 "answered or it timed out (which counts as a refusal)"
             )
-        if decision == "always":
+        if decided == "always":
             try:
                 self._allow_always(pending.payload["server"], pending.payload["tool"], pending.pin)
             except Exception:  # noqa: BLE001 (the call still runs once; saving the choice is what failed)
                 log.exception("could not save 'always allow' for %s", pending.payload["tool"])
         pending.done.set()
-        self._settled(pending, decision)
+        self._settled(pending, decided)
         return Done()
 
     def close(self) -> None:
@@ -254,11 +261,18 @@ class ToolApprovals:
             pending.done.set()
             self._settled(pending, "deny")
 
-    def _settled(self, pending: _Pending, state: str) -> None:
+    def _settled(self, pending: _Pending, state: Outcome) -> None:
         self._events.publish(
             TOOL_APPROVAL,
             {"turn_id": pending.payload["turn_id"], "call_id": pending.payload["call_id"], "state": state},
         )
+
+
+def _decision(answer: str) -> Decision:
+    for decision in DECISIONS:
+        if answer == decision:
+            return decision
+    raise InvalidInput(f"decision must be one of {', '.join(DECISIONS)}, not {answer!r}")
 
 
 def _wait(done: threading.Event, timeout: float) -> bool:

@@ -3,6 +3,8 @@
 One `TurnTools` lives for one turn: it collects the turn's sources (search hits, deduplicated by
 path) and the plan, if one is proposed. Every path argument passes through `Roots.require` first
 (engine/roots.py); a refusal is returned as text, never data. Every bound in the table is enforced here.
+A tool that cannot do what was asked (a refusal, an unreadable file, a rejected plan) raises `ToolFailed`
+with the text the model reads, so the trace marks the call failed (engine/agent/tools.py).
 
 It also notes whether the turn has read anything besides the person's words (pre-RAG excerpts, file
 text, listings, senses, search hits, any external tool's output): a `remember` after that is saved
@@ -20,24 +22,26 @@ from typing import Any
 
 from engine.agent.host import AgentHost
 from engine.agent.memory import Memory
-from engine.agent.tools import Tool, tool_from_function
+from engine.agent.sources import Excerpt
+from engine.agent.tools import Tool, ToolFailed, tool_from_function
 from engine.errors import ExtractionError, NotFound, OutOfBounds, PlanInvalid
 from engine.paths import display_name
 from engine.retrieval.results import SearchResult
 from engine.roots import LIST_LIMIT, SENSES_LIMIT, Roots
+from engine.txn.model import ActionPlan
 
 SEARCH_LIMIT = 8
 READ_CHARS = 4000
 PATH_FIELDS = ("old_path", "new_path")
 
 
-def source_of(hit: SearchResult) -> dict[str, Any]:
-    return {
-        "path": hit.path,
-        "name": hit.name or display_name(hit.path),
-        "score": float(hit.score or 0.0),
-        "snippet": hit.snippet or "",
-    }
+def source_of(hit: SearchResult) -> Excerpt:
+    return Excerpt(
+        path=hit.path,
+        name=hit.name or display_name(hit.path),
+        score=float(hit.score or 0.0),
+        snippet=hit.snippet or "",
+    )
 
 
 class TurnTools:
@@ -47,8 +51,8 @@ class TurnTools:
         self._memory = memory
         self._scope = scope
         self._texts: dict[str, str] = {}
-        self.sources: dict[str, dict[str, Any]] = {}
-        self.plan: dict[str, Any] | None = None
+        self.sources: dict[str, Excerpt] = {}  # by path, in the order found
+        self.plan: ActionPlan | None = None
         self.read_content = False  # has anything but the person's words entered this turn?
         self.said = ""  # the person's message of this turn
         self.pending_notes: list[str] = []
@@ -105,7 +109,7 @@ class TurnTools:
         try:
             folder = self._roots.require(scope) if scope else self._scope
         except OutOfBounds as exc:
-            return _refusal(exc)
+            raise _refusal(exc) from None
         hits = self._host.search(query, folder, SEARCH_LIMIT)[:SEARCH_LIMIT]
         self.add_sources(hits)
         if not hits:
@@ -127,14 +131,14 @@ class TurnTools:
         try:
             target = self._roots.require(path)
         except OutOfBounds as exc:
-            return _refusal(exc)
+            raise _refusal(exc) from None
         if target not in self._texts:
             if os.path.isdir(target):
                 return f"{path} is a folder; use list_directory to see inside it."
             try:
                 self._texts[target] = self._host.extracted_text(target)
             except (NotFound, ExtractionError) as exc:
-                return f"Could not read {path}: {exc.message}"
+                raise ToolFailed(f"Could not read {path}: {exc.message}") from None
         text = self._texts[target]
         self.read_content = True
         start = max(0, int(offset))
@@ -156,9 +160,9 @@ class TurnTools:
         try:
             entries = self._roots.listing(path, limit=LIST_LIMIT + 1)
         except OutOfBounds as exc:
-            return _refusal(exc)
+            raise _refusal(exc) from None
         except NotFound as exc:
-            return f"Could not list {path}: {exc.message}"
+            raise ToolFailed(f"Could not list {path}: {exc.message}") from None
         self.read_content = self.read_content or bool(entries)  # names are written by whoever made the files
         lines = [f"{'[D]' if e.is_dir else '[F]'} {e.path}" for e in entries[:LIST_LIMIT]]
         if len(entries) > LIST_LIMIT:
@@ -175,7 +179,7 @@ class TurnTools:
         try:
             target = self._roots.require(path)
         except OutOfBounds as exc:
-            return _refusal(exc)
+            raise _refusal(exc) from None
         rows = self._host.senses(target, bool(recursive), SENSES_LIMIT)[:SENSES_LIMIT]
         if not rows:
             return f"No stored senses under {path} (it may not be indexed yet)."
@@ -193,9 +197,9 @@ class TurnTools:
             target = self._roots.require(path)
             report = self._host.folder_health(target)
         except OutOfBounds as exc:
-            return _refusal(exc)
+            raise _refusal(exc) from None
         except NotFound as exc:
-            return f"Could not check {path}: {exc.message}"
+            raise ToolFailed(f"Could not check {path}: {exc.message}") from None
         self.read_content = True  # file names and senses are written by whoever made the files
         return report
 
@@ -209,18 +213,18 @@ class TurnTools:
         """
         problems = self._out_of_bounds(operations)
         if problems:
-            return "The plan was not created:\n- " + "\n- ".join(problems)
+            raise ToolFailed("The plan was not created:\n- " + "\n- ".join(problems))
         try:
             plan = self._host.propose_plan(summary, operations)
         except PlanInvalid as exc:
-            return (
+            raise ToolFailed(
                 "The plan was rejected; fix these problems and call propose_actions again:\n- "
                 + "\n- ".join(exc.problems)
-            )
+            ) from None
         self.plan = plan
-        count = len(plan.get("operations") or operations)
+        count = len(plan.operations or operations)
         return (
-            f"Action plan {plan.get('transaction_id', '')} is ready with {count} operation(s). Nothing has "
+            f"Action plan {plan.transaction_id} is ready with {count} operation(s). Nothing has "
             f"been changed: the person will review it and decide."
         )
 
@@ -259,9 +263,9 @@ class TurnTools:
         return problems
 
 
-def _refusal(exc: OutOfBounds) -> str:
+def _refusal(exc: OutOfBounds) -> ToolFailed:
     """What the model reads instead of data."""
-    return f"Refused: {exc.message}"
+    return ToolFailed(f"Refused: {exc.message}")
 
 
 def _quotes(said: str, note: str) -> bool:

@@ -16,6 +16,7 @@ import time
 import uuid
 from typing import Any
 
+from engine.agent.turn_result import TurnRecord, TurnStatus
 from engine.db import Database, Migration
 from engine.errors import InvalidInput, NotFound
 from engine.results import Result
@@ -115,7 +116,7 @@ class Turn(Result):
     plan_id: str | None
     plan: Any
     model: str
-    status: str
+    status: TurnStatus
     stopped: bool
     error: Any
     started_at: float
@@ -236,27 +237,28 @@ class Conversations:
             )
             conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
 
-    def finish_turn(self, conversation_id: str, position: int, result: dict[str, Any], status: str) -> None:
-        plan = result.get("plan")
+    def finish_turn(self, position: int, turn: TurnRecord) -> None:
+        """Store how turn `position` of `turn`'s conversation ended."""
+        plan = turn.plan_json()
         now = time.time()
         with self._db.atomic() as conn:
             conn.execute(
                 "UPDATE conversation_turns SET answer = ?, trace = ?, sources = ?, plan_id = ?, plan = ?, "
                 "status = ?, error = ?, finished_at = ? WHERE conversation_id = ? AND position = ?",
                 (
-                    result.get("answer") or "",
-                    json.dumps(result.get("trace") or [], ensure_ascii=False),
-                    json.dumps(result.get("sources") or [], ensure_ascii=False),
-                    (plan or {}).get("transaction_id"),
+                    turn.answer,
+                    json.dumps(turn.trace, ensure_ascii=False),
+                    json.dumps(turn.sources, ensure_ascii=False),
+                    turn.plan.transaction_id if turn.plan is not None else None,
                     json.dumps(plan, ensure_ascii=False) if plan else None,
-                    status,
-                    json.dumps(result["error"]) if result.get("error") else None,
+                    turn.status,
+                    json.dumps(turn.error) if turn.error else None,
                     now,
-                    conversation_id,
+                    turn.conversation_id,
                     position,
                 ),
             )
-            conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
+            conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, turn.conversation_id))
 
 
 def _file_link(source: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from engine.indexing.results import SenseRow
 from engine.retrieval.results import SearchResult
 from engine.roots import Roots
+from engine.txn.model import ActionPlan
 
 
 class AgentHost(Protocol):
@@ -26,8 +27,9 @@ class AgentHost(Protocol):
         """The stored senses under a folder (or of one file)."""
         ...
 
-    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
-        """Validate and persist a draft ActionPlan; raises PlanInvalid(problems). Executes nothing."""
+    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> ActionPlan:
+        """Validate and persist a draft ActionPlan; raises PlanInvalid(problems). Executes nothing.
+        `operations` are the model's JSON, as it sent them: validation reads them."""
         ...
 
     def folder_health(self, path: str) -> str:

@@ -35,7 +35,8 @@ from typing import Any
 from engine.agent.dialects import ContentStream, parse_reply, split_thinking
 from engine.agent.model import ChatModel, Message, ModelReply, Reasoning, ToolCall, ToolsRejected
 from engine.agent.text_protocol import add_protocol, observation
-from engine.agent.tools import ToolRegistry
+from engine.agent.tools import ToolOutcome, ToolRegistry
+from engine.txn.model import ActionPlan
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ FORCE_ANSWER = (
 )
 STOP_POLL_S = 0.05
 Stop = Callable[[], bool]
+PlanOf = Callable[[], ActionPlan | None]  # the plan the turn's tools proposed, once there is one
 ToolMode = str  # "native" | "text" | "none"
 TOOL_MODES = ("native", "text", "none")
 TOOLS_UNAVAILABLE = (
@@ -66,6 +68,7 @@ class Observation:
     tool: str
     text: str
     call_id: str = ""
+    failed: bool = False  # the call failed or was refused (ToolOutcome.failed)
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class PlanProposed:
-    plan: dict[str, Any]
+    plan: ActionPlan
     text: str
 
 
@@ -244,7 +247,7 @@ def _pieces(pieces: Sequence[tuple[str, str]], shown: list[str]) -> Iterator[Eve
 def _run_calls(
     registry: ToolRegistry,
     calls: list[ToolCall],
-    plan_of: Callable[[], dict[str, Any] | None],
+    plan_of: PlanOf,
     stop: Stop = lambda: False,
 ) -> Iterator[Event]:
     for call in calls:
@@ -253,12 +256,13 @@ def _run_calls(
         yield Step(call.name, registry.label(call.name, call.arguments), call.arguments, call.id)
         if call.error:
             text = f"Error calling {call.name}: {call.error}. Call it again with a JSON object of arguments."
+            outcome = ToolOutcome(text, failed=True)
         else:
-            text = registry.call(call.name, call.arguments)
-        yield Observation(call.name, text, call.id)
+            outcome = registry.run(call.name, call.arguments)
+        yield Observation(call.name, outcome.text, call.id, outcome.failed)
         plan = plan_of()
         if plan is not None:
-            yield PlanProposed(plan, text)
+            yield PlanProposed(plan, outcome.text)
             return
 
 
@@ -268,7 +272,7 @@ def run_turn(
     messages: list[Message],
     *,
     max_rounds: int = 5,
-    plan_of: Callable[[], dict[str, Any] | None] = lambda: None,
+    plan_of: PlanOf = lambda: None,
     stop: Stop | None = None,
     tool_mode: ToolMode = "native",
 ) -> Iterator[Event]:
@@ -299,7 +303,7 @@ def _rounds(
     state: LoopState,
     specs: list[dict[str, Any]] | None,
     max_rounds: int,
-    plan_of: Callable[[], dict[str, Any] | None],
+    plan_of: PlanOf,
     stop: Stop | None,
     halted: Stop,
 ) -> Iterator[Event]:

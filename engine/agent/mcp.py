@@ -28,8 +28,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from engine.agent.approval import Gate, ToolRequest, declared_read_only
-from engine.agent.tools import Tool
+from engine.agent.approval import Gate, ToolRequest, ToolStatus, declared_read_only
+from engine.agent.tools import Tool, ToolFailed
 from engine.config import McpServer
 from engine.results import Result
 
@@ -178,7 +178,7 @@ class McpTool(Result):
     description: str
     tool: str | None = None
     read_only: bool | None = None
-    approval: str | None = None
+    approval: ToolStatus | None = None
     error: str | None = None
 
 
@@ -223,7 +223,7 @@ class McpHub:
                 tools.append(self._as_tool(server, spec, gate))
         return tools
 
-    def list_tools(self, status: Callable[[ToolRequest], str] | None = None) -> list[McpTool]:
+    def list_tools(self, status: Callable[[ToolRequest], ToolStatus] | None = None) -> list[McpTool]:
         """Every tool of every enabled server (one error row for a server that failed), for Settings and
         `sensetree mcp list`; `status` gives each tool's `approval` (ToolApprovals.status)."""
         rows: list[McpTool] = []
@@ -245,17 +245,19 @@ class McpHub:
         return rows
 
     def call(self, server: str, tool: str, arguments: dict[str, Any]) -> str:
+        """The tool's output, truncated to the budget; a failure raises `ToolFailed` (an observation for
+        the model, marked failed in the trace)."""
         timeout = self._timeout()
         try:
             result = self._run(self._call(server, tool, arguments, timeout), timeout + 5)
         except Exception as exc:  # noqa: BLE001 (an MCP failure is an observation for the model)
-            return f"Error from MCP server {server!r} calling {tool}: {_describe(exc)}"
+            raise ToolFailed(f"Error from MCP server {server!r} calling {tool}: {_describe(exc)}") from None
         text = _result_text(result)
         limit = self._output_chars()
         if len(text) > limit:
             text = text[:limit] + f"\n[… output truncated: {len(text) - limit} more characters]"
         if getattr(result, "is_error", False):
-            return f"Error from MCP server {server!r} tool {tool}: {text}"
+            raise ToolFailed(f"Error from MCP server {server!r} tool {tool}: {text}")
         return text or "(the tool returned no content)"
 
     def close(self) -> None:

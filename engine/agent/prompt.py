@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.agent.model import Message
+from engine.agent.sources import Excerpt
 from engine.roots import LIST_LIMIT, Roots
 
 TREE_DEPTH = 2
@@ -63,7 +63,7 @@ def message_tokens(message: Message) -> int:
 class PromptParts:
     extra_instructions: str = ""
     memory: list[str] = field(default_factory=list)  # oldest first
-    excerpts: list[dict[str, Any]] = field(default_factory=list)  # ranked best first: {path, snippet}
+    excerpts: list[Excerpt] = field(default_factory=list)  # ranked best first
     tree: list[str] = field(default_factory=list)
     scope: str | None = None
 
@@ -76,7 +76,7 @@ def scope_tree(roots: Roots, scope: str, depth: int = TREE_DEPTH, limit: int = L
     ]
 
 
-def _excerpts_block(excerpts: list[dict[str, Any]]) -> str:
+def _excerpts_block(excerpts: list[Excerpt]) -> str:
     lines = ["Excerpts from the person's files that match the question (numbered; cite by file name):"]
     for i, hit in enumerate(excerpts, 1):
         snippet = " ".join(str(hit.get("snippet") or "").split())[:EXCERPT_CHARS]

@@ -32,16 +32,16 @@ from engine.agent.approval import ToolApprovals, WaitingCall
 from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversation, Conversations, truncate_result
 from engine.agent.host import AgentHost
-from engine.agent.loop import Answer, Delta, Observation, PlanProposed, Step, Thinking, run_turn
+from engine.agent.loop import Answer, Delta, Event, Observation, PlanProposed, Step, Thinking, run_turn
 from engine.agent.mcp import McpHub, McpTool
 from engine.agent.memory import Memory, MemoryNote
-from engine.agent.model import ChatModel, OpenAIChatModel
+from engine.agent.model import ChatModel, Message, OpenAIChatModel
 from engine.agent.probe import EndpointCheck, failed, probe_endpoint
 from engine.agent.prompt import PromptParts, assemble, scope_tree
-from engine.agent.sources import select_sources
+from engine.agent.sources import Excerpt, select_sources
 from engine.agent.tool_modes import ToolModes
 from engine.agent.tools import ToolRegistry
-from engine.agent.turn_result import TurnResult
+from engine.agent.turn_result import TurnRecord, TurnResult
 from engine.config import ReasoningSettings, Settings
 from engine.db import Database
 from engine.errors import Conflict, InvalidInput, ModelError
@@ -74,7 +74,7 @@ def _clean_history(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     return history
 
 
-def _with_sources(message: str, sources: list[dict[str, Any]]) -> str:
+def _with_sources(message: str, sources: list[Excerpt]) -> str:
     if not sources:
         return message
     return (
@@ -142,34 +142,21 @@ class Agent:
             conversation_id = self.conversations.create(history[0]["content"])
         position = sum(1 for m in history if m["role"] == "user") - 1
         stop = self._claim(conversation_id)
-        turn_id = uuid.uuid4().hex
-        result: dict[str, Any] = {
-            "answer": "",
-            "sources": [],
-            "plan": None,
-            "steps": [],
-            "trace": [],
-            "conversation_id": conversation_id,
-            "turn_id": turn_id,
-            "stopped": False,
-            "model": settings.reasoning.model,
-        }
+        turn = TurnRecord(conversation_id, uuid.uuid4().hex, settings.reasoning.model)
         try:
             self.conversations.begin_turn(
                 conversation_id, position, history[-1]["content"], settings.reasoning.model
             )
-            self._events.publish(CHAT_TURN, {"turn_id": turn_id, "conversation_id": conversation_id})
-            self._turn(history, settings, folder, stop, result)
+            self._events.publish(CHAT_TURN, {"turn_id": turn.turn_id, "conversation_id": conversation_id})
+            self._turn(history, settings, folder, stop, turn)
         except Exception:
-            result.setdefault(
-                "error", {"code": "internal", "message": "The turn failed; the log file has details."}
-            )
+            if turn.error is None:
+                turn.fail("internal", "The turn failed; the log file has details.")
             raise
         finally:
             self._release(conversation_id)
-            status = "error" if result.get("error") else "stopped" if result["stopped"] else "done"
-            self.conversations.finish_turn(conversation_id, position, result, status)
-        return TurnResult.model_validate(result)
+            self.conversations.finish_turn(position, turn)
+        return turn.result()
 
     def stop_chat(self, conversation_id: str) -> Done:
         """Stop the conversation's running turn; stopping a conversation with no running turn is a no-op."""
@@ -186,35 +173,33 @@ class Agent:
         settings: Settings,
         folder: str | None,
         stop: threading.Event,
-        result: dict[str, Any],
+        turn: TurnRecord,
     ) -> None:
         tools = TurnTools(self._host, self._host.roots, self.memory, folder)
         tools.said = history[-1]["content"]  # a note quoting the person's own words is theirs, not a file's
         tools.add_sources(self._pre_rag(history[-1]["content"], folder))
+        found = list(tools.sources.values())
         if not settings.reasoning.enabled or not settings.reasoning.model:
-            result.update(
-                answer=_with_sources(NO_ENDPOINT, list(tools.sources.values())),
-                error={"code": "no_endpoint", "message": NO_ENDPOINT},
-            )
-            result["sources"] = select_sources(list(tools.sources.values()), "", set())
+            turn.answer = _with_sources(NO_ENDPOINT, found)
+            turn.fail("no_endpoint", NO_ENDPOINT)
+            turn.sources = select_sources(found, "", set())
             return
         parts = PromptParts(
             extra_instructions=effective(settings.prompts.model_dump(), "chat_system"),
             memory=self.memory.prompt_notes(),
-            excerpts=list(tools.sources.values()),
+            excerpts=found,
             tree=scope_tree(self._host.roots, folder) if folder else [],
             scope=folder,
         )
         prompt = assemble(parts, history, settings.agent.token_budget)
         try:
-            self._drive(prompt, tools, settings, result, stop)
+            self._drive(prompt, tools, settings, turn, stop)
         except ModelError as exc:
             log.warning("chat turn failed: %s", exc.message)
-            result["answer"] = _with_sources(exc.message, list(tools.sources.values()))
-            result["error"] = exc.to_dict()
-        read = {str(t["arguments"].get("path")) for t in result["trace"] if t["tool"] == "read_file"}
-        result["sources"] = select_sources(list(tools.sources.values()), result["answer"], read)
-        result["answer"] += tools.pending_notice()  # a note from this turn awaits the person's confirmation
+            turn.answer = _with_sources(exc.message, list(tools.sources.values()))
+            turn.fail(exc.code, exc.message)
+        turn.sources = select_sources(list(tools.sources.values()), turn.answer, turn.read_paths())
+        turn.answer += tools.pending_notice()  # a note from this turn awaits the person's confirmation
 
     def _claim(self, conversation_id: str) -> threading.Event:
         with self._running_lock:
@@ -293,15 +278,14 @@ class Agent:
 
     def _drive(
         self,
-        prompt: list[dict[str, Any]],
+        prompt: list[Message],
         tools: TurnTools,
         settings: Settings,
-        result: dict[str, Any],
+        turn: TurnRecord,
         stop: threading.Event,
     ) -> None:
         registry = ToolRegistry(tools.tools())
-        turn_id, conversation_id = result["turn_id"], result["conversation_id"]
-        gate = self.approvals.gate(turn_id, conversation_id)
+        gate = self.approvals.gate(turn.turn_id, turn.conversation_id)
         for tool in self.mcp.tools(gate) if settings.mcp_servers or self.mcp.has_in_process else []:
             registry.add(tools.external(tool))  # its output counts as read content for `remember`
         model = self._current_model(settings.reasoning)
@@ -314,52 +298,31 @@ class Agent:
             stop=stop.is_set,
             tool_mode=self.tool_modes.get(settings.reasoning.base_url, settings.reasoning.model) or "native",
         ):
+            self._publish(event, turn)
             if isinstance(event, Step):
-                result["steps"].append(event.label)
-                result["trace"].append(
-                    {
-                        "label": event.label,
-                        "tool": event.tool,
-                        "arguments": event.arguments,
-                        "result": None,
-                        "error": False,
-                    }
-                )
-                self._events.publish(
-                    AGENT_STEP,
-                    {
-                        "turn_id": turn_id,
-                        "conversation_id": conversation_id,
-                        "step": event.label,
-                        "tool": event.tool,
-                        "arguments": event.arguments,
-                        "call_id": event.call_id,
-                    },
-                )
+                turn.step(event.label, event.tool, event.arguments)
             elif isinstance(event, Observation):
-                self._events.publish(
-                    AGENT_RESULT,
-                    {
-                        "turn_id": turn_id,
-                        "call_id": event.call_id,
-                        "tool": event.tool,
-                        "result": truncate_result(event.text, RESULT_EVENT_CHARS),
-                    },
-                )
-                if result["trace"]:
-                    result["trace"][-1].update(result=truncate_result(event.text), error=_refused(event.text))
-            elif isinstance(event, Delta | Thinking):  # thinking is shown live, never stored nor answered
-                topic = ANSWER_DELTA if isinstance(event, Delta) else AGENT_THINKING
-                self._events.publish(
-                    topic, {"turn_id": turn_id, "conversation_id": conversation_id, "delta": event.text}
-                )
+                turn.observed(truncate_result(event.text), event.failed)
             elif isinstance(event, PlanProposed):
-                result["plan"] = event.plan
-                result["answer"] = _plan_answer(event.plan)
-            elif isinstance(event, Answer) and event.stopped:
-                result.update(answer=event.text, stopped=True)
+                turn.proposed(event.plan)
             elif isinstance(event, Answer):
-                result["answer"] = event.text or "The model returned an empty answer; try asking again."
+                turn.answered(event.text, stopped=event.stopped)
+
+    def _publish(self, event: Event, turn: TurnRecord) -> None:
+        """Show the turn as it runs: each tool call before it runs, its result, the answer and the thinking
+        as they stream (thinking is shown live, never stored nor answered)."""
+        ids = {"turn_id": turn.turn_id, "conversation_id": turn.conversation_id}
+        if isinstance(event, Step):
+            step = {"step": event.label, "tool": event.tool, "arguments": event.arguments}
+            self._events.publish(AGENT_STEP, {**ids, **step, "call_id": event.call_id})
+        elif isinstance(event, Observation):
+            shown = truncate_result(event.text, RESULT_EVENT_CHARS)
+            payload = {"turn_id": turn.turn_id, "call_id": event.call_id, "tool": event.tool, "result": shown}
+            self._events.publish(AGENT_RESULT, payload)
+        elif isinstance(event, Delta | Thinking):
+            self._events.publish(
+                ANSWER_DELTA if isinstance(event, Delta) else AGENT_THINKING, {**ids, "delta": event.text}
+            )
 
     def _always_allowed(self, server: str) -> dict[str, str | None]:
         """Each tool the person allowed for good on `server`, with the pin it was allowed with."""
@@ -390,17 +353,3 @@ class Agent:
                     closer()
                 self._model, self._model_key = self._factory(settings), key
             return self._model
-
-
-def _refused(observation: str) -> bool:
-    """Observations that report a refusal or a failed call (the trace shows them as errors)."""
-    return observation.startswith(("Refused:", "Error", "Could not", "The plan was"))
-
-
-def _plan_answer(plan: dict[str, Any]) -> str:
-    count = len(plan.get("operations") or [])
-    summary = plan.get("summary") or "a reorganisation"
-    return (
-        f"I prepared an action plan with {count} operation(s): {summary}. Nothing has changed yet; "
-        f"review it, untick what you don't want, and approve."
-    )

@@ -12,23 +12,42 @@ the two that matter. The rule, also in docs/chat.md:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing_extensions before 3.12
 
 TOP_RESULTS = 3
 MAX_CHIPS = 5
 
 
-def _mentioned(source: dict[str, Any], answer: str) -> bool:
+class Excerpt(TypedDict):
+    """A search hit the turn found (pre-RAG or `search_files`): the prompt's excerpt, a candidate source."""
+
+    path: str
+    name: str
+    score: float
+    snippet: str
+
+
+class Source(Excerpt):
+    """A source the answer cites: an excerpt, marked `used` when the answer named it or the agent read it."""
+
+    used: bool
+
+
+def _mentioned(excerpt: Excerpt, answer: str) -> bool:
     text = answer.casefold()
-    name = str(source.get("name") or "")
-    return str(source["path"]).casefold() in text or (len(name) > 2 and name.casefold() in text)
+    name = excerpt["name"] or ""
+    return excerpt["path"].casefold() in text or (len(name) > 2 and name.casefold() in text)
 
 
-def select_sources(sources: list[dict[str, Any]], answer: str, read_paths: set[str]) -> list[dict[str, Any]]:
-    ranked = sorted(sources, key=lambda s: -float(s.get("score") or 0.0))
-    chosen = []
-    for rank, source in enumerate(ranked):
-        used = source["path"] in read_paths or _mentioned(source, answer or "")
+def select_sources(excerpts: Sequence[Excerpt], answer: str, read_paths: set[str]) -> list[Source]:
+    ranked = sorted(excerpts, key=lambda s: -float(s["score"] or 0.0))
+    chosen: list[Source] = []
+    for rank, e in enumerate(ranked):
+        used = e["path"] in read_paths or _mentioned(e, answer or "")
         if used or rank < TOP_RESULTS:
-            chosen.append({**source, "used": used})
+            chosen.append(
+                Source(path=e["path"], name=e["name"], score=e["score"], snippet=e["snippet"], used=used)
+            )
     return chosen

@@ -3,7 +3,12 @@ from the docstring. One registry serves the model (tool specs), the loop (dispat
 function directly). MCP tools are adapted into the same `Tool`, so the loop cannot tell them apart.
 
 Dispatch never raises: an unknown tool, arguments that do not fit, or a tool that fails all become an
-observation the model can read and act on.
+observation the model can read and act on. `run` answers a `ToolOutcome` whose `failed` flag says
+whether the call failed or was refused (the trace shows it as an error): a tool reports that by raising
+`ToolFailed` with the text the model should read, so nothing classifies an observation by its wording.
+
+Tool arguments and parameter schemas are JSON (the model's and the MCP server's), so they stay
+`dict[str, Any]` here.
 """
 
 from __future__ import annotations
@@ -22,6 +27,23 @@ from engine.errors import EngineError
 log = logging.getLogger(__name__)
 
 _SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+class ToolFailed(Exception):
+    """Raised by a tool that could not do what was asked (a refusal, a missing file, a rejected plan):
+    `observation` is what the model reads; the call is marked failed in the trace."""
+
+    def __init__(self, observation: str):
+        super().__init__(observation)
+        self.observation = observation
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What one tool call gave the model: its observation, and whether the call failed."""
+
+    text: str
+    failed: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,18 +166,30 @@ class ToolRegistry:
         except Exception:  # noqa: BLE001 (a label is cosmetic; never let it break the turn)
             return name
 
-    def call(self, name: str, arguments: dict[str, Any]) -> str:
-        """Run a tool; every failure becomes an observation string for the model."""
+    def run(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        """Run a tool; every failure becomes a failed outcome whose text the model reads."""
         tool = self._tools.get(name)
         if tool is None:
-            return f"Error: there is no tool named {name!r}. Available tools: {', '.join(self._tools)}."
+            return _failed(
+                f"Error: there is no tool named {name!r}. Available tools: {', '.join(self._tools)}."
+            )
         problem = _argument_problem(tool, arguments)
         if problem:
-            return f"Error calling {name}: {problem}."
+            return _failed(f"Error calling {name}: {problem}.")
         try:
-            return str(tool.fn(**arguments))
+            return ToolOutcome(str(tool.fn(**arguments)))
+        except ToolFailed as exc:
+            return _failed(exc.observation)
         except EngineError as exc:
-            return f"Error from {name}: {exc.message}"
+            return _failed(f"Error from {name}: {exc.message}")
         except Exception as exc:
             log.warning("tool %s failed: %s", name, exc, exc_info=True)
-            return f"Error from {name}: {type(exc).__name__}: {exc}"
+            return _failed(f"Error from {name}: {type(exc).__name__}: {exc}")
+
+    def call(self, name: str, arguments: dict[str, Any]) -> str:
+        """`run`'s observation text alone, for a caller that does not keep a trace."""
+        return self.run(name, arguments).text
+
+
+def _failed(observation: str) -> ToolOutcome:
+    return ToolOutcome(observation, failed=True)

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.indexing.catalog import Catalog, under_clause, under_params
+from engine.indexing.catalog import SEARCHABLE, Catalog, FileStatus, sql_in, under_clause, under_params
 from engine.indexing.descriptors import FOLDER_TYPE, NAME_ONLY_TYPES
 from engine.indexing.pathtext import from_store
 
@@ -72,7 +72,7 @@ def read_catalog(catalog: Catalog, folder: str, limit: int) -> Catalogued:
         f"SELECT {_COLUMNS} FROM files WHERE {under_clause()} ORDER BY path LIMIT {int(limit)}",
         under_params(folder),
     ).fetchall()
-    kept = [r for r in rows if r[8] in ("done", "skipped")]
+    kept = [r for r in rows if r[8] in SEARCHABLE]
     waiting = _waiting(cursor, folder)
     files = []
     for path, name, size, mtime, hash_, sense, doc_type, chunks, *_ in kept:
@@ -87,7 +87,7 @@ def _waiting(cursor: sqlite3.Cursor, folder: str) -> int:
     """Files under `folder` not yet understood: queued for indexing, or indexed without their vectors."""
     files = (
         f"SELECT path FROM files WHERE {under_clause()} "
-        "AND (semantic = 'pending' OR status NOT IN ('done', 'skipped', 'failed'))"
+        f"AND (semantic = 'pending' OR status NOT IN {sql_in((*SEARCHABLE, FileStatus.FAILED))})"
     )
     has_queue = cursor.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'queue'"

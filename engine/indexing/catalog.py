@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.db import Database, Migration
 from engine.indexing.pathtext import from_store, to_store
@@ -46,7 +48,29 @@ MIGRATIONS: list[Migration] = [
 
 PENDING, SEMANTIC_DONE = "pending", "done"
 
-STATUSES = ("queued", "done", "failed", "skipped")
+
+
+class FileStatus(StrEnum):
+    """A file's `status` column: how indexing went. Members are their stored strings (StrEnum), so rows,
+    IPC results and the CLI read the same text as before."""
+
+    QUEUED = "queued"  # known, not read yet (or re-queued)
+    DONE = "done"  # read, chunked and keyword-indexed
+    FAILED = "failed"  # reading failed for good (the reason is in `error`)
+    SKIPPED = "skipped"  # no extractable text: catalogued and searchable by name only
+
+
+STATUSES = tuple(FileStatus)
+# The statuses whose rows search may return: the one definition of "searchable".
+SEARCHABLE: tuple[FileStatus, ...] = (FileStatus.DONE, FileStatus.SKIPPED)
+
+
+def sql_in(statuses: Iterable[FileStatus]) -> str:
+    """`statuses` as an SQL list literal, `('done', 'skipped')`: members are fixed words, never input."""
+    return "(" + ", ".join(f"'{s.value}'" for s in statuses) + ")"
+
+
+SEARCHABLE_SQL = sql_in(SEARCHABLE)
 
 
 @dataclass(frozen=True)
@@ -60,7 +84,7 @@ class FileRecord:
     sense: str | None
     pinned: bool
     doc_type: str | None
-    status: str
+    status: FileStatus
     error: str | None
     note: str | None
     chunks: int
@@ -81,7 +105,7 @@ def _record(row) -> FileRecord:
         row["sense"],
         bool(row["pinned"]),
         row["doc_type"],
-        row["status"],
+        FileStatus(row["status"]),
         row["error"],
         row["note"],
         row["chunks"],
@@ -139,7 +163,7 @@ class Catalog:
         sense: str | None,
         doc_type: str,
         chunks: int,
-        status: str,
+        status: FileStatus,
         note: str | None,
         model: str | None,
         semantic: str = SEMANTIC_DONE,
@@ -191,7 +215,7 @@ class Catalog:
         self.db.execute(
             "UPDATE files SET status = ?, error = ?, size = coalesce(?, size), mtime = coalesce(?, mtime) "
             "WHERE path = ?",
-            ("failed" if final else "queued", reason, size, mtime, to_store(path)),
+            (FileStatus.FAILED if final else FileStatus.QUEUED, reason, size, mtime, to_store(path)),
         )
 
     def set_sense(self, path: str, sense: str | None, *, pinned: bool) -> None:
@@ -231,7 +255,7 @@ class Catalog:
         """Searchable files still waiting for vectors, oldest first; a file queued for re-reading waits
         for that (its chunks are about to change)."""
         rows = self.db.query(
-            """SELECT * FROM files f WHERE f.semantic = 'pending' AND f.status IN ('done', 'skipped')
+            f"""SELECT * FROM files f WHERE f.semantic = 'pending' AND f.status IN {SEARCHABLE_SQL}
                AND NOT EXISTS (SELECT 1 FROM queue q WHERE q.path = f.path AND q.state = 'queued')
                ORDER BY f.indexed_at, f.path LIMIT ?""",
             (limit,),
@@ -260,17 +284,17 @@ class Catalog:
     def semantic_chunk_counts(self) -> dict[str, int]:
         """Files whose vectors the catalog vouches for (`done_chunk_counts` vouches for keyword rows)."""
         rows = self.db.query(
-            "SELECT path, chunks FROM files WHERE status IN ('done', 'skipped') AND semantic = 'done'"
+            f"SELECT path, chunks FROM files WHERE status IN {SEARCHABLE_SQL} AND semantic = 'done'"
         )
         return {from_store(r["path"]): r["chunks"] for r in rows}
 
     def root_counts(self) -> dict[str, dict[str, int]]:
         """Per root: files, searchable, semantic_done, failed (one grouped read)."""
         rows = self.db.query(
-            """SELECT root, count(*) AS files,
-                      sum(status IN ('done', 'skipped')) AS searchable,
-                      sum(status IN ('done', 'skipped') AND semantic = 'done') AS semantic_done,
-                      sum(status = 'failed') AS failed
+            f"""SELECT root, count(*) AS files,
+                      sum(status IN {SEARCHABLE_SQL}) AS searchable,
+                      sum(status IN {SEARCHABLE_SQL} AND semantic = 'done') AS semantic_done,
+                      sum(status = '{FileStatus.FAILED.value}') AS failed
                FROM files GROUP BY root"""
         )
         return {
@@ -284,20 +308,20 @@ class Catalog:
         }
 
     def done_chunk_counts(self) -> dict[str, int]:
-        rows = self.db.query("SELECT path, chunks FROM files WHERE status IN ('done', 'skipped')")
+        rows = self.db.query(f"SELECT path, chunks FROM files WHERE status IN {SEARCHABLE_SQL}")
         return {from_store(r["path"]): r["chunks"] for r in rows}
 
     def all_paths(self) -> set[str]:
         return {from_store(r["path"]) for r in self.db.query("SELECT path FROM files")}
 
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(STATUSES, 0)
+        out: dict[str, int] = {status.value: 0 for status in STATUSES}
         for row in self.db.query("SELECT status, count(*) AS n FROM files GROUP BY status"):
             out[row["status"]] = row["n"]
         out["chunks"] = int(self.db.scalar("SELECT coalesce(sum(chunks), 0) FROM files"))
         out["semantic_pending"] = int(
             self.db.scalar(
-                "SELECT count(*) FROM files WHERE semantic = 'pending' AND status IN ('done', 'skipped')"
+                f"SELECT count(*) FROM files WHERE semantic = 'pending' AND status IN {SEARCHABLE_SQL}"
             )
         )
         return out

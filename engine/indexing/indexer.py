@@ -29,7 +29,7 @@ from typing import Any
 from engine.db import Database
 from engine.embed import Embedder
 from engine.errors import ExtractionError
-from engine.indexing.catalog import PENDING, Catalog, FileRecord
+from engine.indexing.catalog import PENDING, Catalog, FileRecord, FileStatus
 from engine.indexing.crawl import FILE_TOO_LONG
 from engine.indexing.descriptors import (
     FOLDER_NOTE,
@@ -272,7 +272,7 @@ class Indexer(StoreSync):
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
-        status = "done" if extracted.text.strip() else "skipped"
+        status = FileStatus.DONE if extracted.text.strip() else FileStatus.SKIPPED
         return Prepared(
             path,
             root,
@@ -306,7 +306,9 @@ class Indexer(StoreSync):
                 self.queue.done(path)
             return known.status
         head = (path, root, st.st_size, st.st_mtime, digest, text.splitlines()[0], FOLDER_TYPE)
-        return Prepared(*head, [f"[{FOLDER_TYPE}] {text}"], "skipped", FOLDER_NOTE, had_vectors(known))
+        return Prepared(
+            *head, [f"[{FOLDER_TYPE}] {text}"], FileStatus.SKIPPED, FOLDER_NOTE, had_vectors(known)
+        )
 
     def chunks_for(
         self,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from engine.indexing.catalog import SEARCHABLE
 from engine.indexing.indexer import Indexer
 from engine.indexing.repair import _refill_keywords
 
@@ -33,7 +34,7 @@ def rebuild_keywords(indexer: Indexer, keywords, should_stop: Callable[[], bool]
             counts: dict[str, int] = {}
             for path in paths[start : start + BATCH]:
                 record = indexer.catalog.get(path)
-                if record is not None and record.status in ("done", "skipped"):
+                if record is not None and record.status in SEARCHABLE:
                     counts[path] = record.chunks
             refilled += len(_refill_keywords(list(counts), counts, keywords, indexer.vectors))
     return refilled

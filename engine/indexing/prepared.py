@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from engine.indexing.catalog import PENDING, FileRecord
+from engine.indexing.catalog import PENDING, SEARCHABLE, FileRecord, FileStatus
 from engine.indexing.chunk import chunk_text
 from engine.indexing.qualify import Complete
 
@@ -30,7 +30,7 @@ class IndexOptions:
 
 def _indexed(known: FileRecord) -> bool:
     """The catalog holds this file's content (it was read and stored, not failed)."""
-    return bool(known.hash) and known.status in ("done", "skipped")
+    return bool(known.hash) and known.status in SEARCHABLE
 
 
 def same_version(known: FileRecord | None, st: os.stat_result) -> TypeGuard[FileRecord]:
@@ -62,7 +62,7 @@ def embed_inputs(name: str, sense: str, stored: list[str]) -> list[str]:
 
 def had_vectors(known: FileRecord | None) -> bool:
     """An earlier version of the file was embedded (its vectors go before the new keyword rows land)."""
-    return bool(known and known.status in ("done", "skipped") and known.semantic != PENDING)
+    return bool(known and known.status in SEARCHABLE and known.semantic != PENDING)
 
 
 @dataclass
@@ -77,7 +77,7 @@ class Prepared:
     sense: str
     doc_type: str
     stored: list[str]
-    status: str
+    status: FileStatus
     note: str | None
     had_vectors: bool  # an earlier version's vectors must go before the new keyword rows land
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 
 from engine.db import Database, Migration
-from engine.indexing.catalog import under_clause, under_params
+from engine.indexing.catalog import SEARCHABLE_SQL, under_clause, under_params
 from engine.indexing.pathtext import from_store, printable, to_store
 from engine.indexing.results import QueueRow
 
@@ -236,9 +236,9 @@ class WorkQueue:
         """Queued index jobs for files not yet searchable (what the keyword phase has still to add)."""
         return int(
             self.db.scalar(
-                """SELECT count(*) FROM queue q WHERE q.state = 'queued' AND q.action = 'index'
+                f"""SELECT count(*) FROM queue q WHERE q.state = 'queued' AND q.action = 'index'
                    AND NOT EXISTS (SELECT 1 FROM files f
-                                   WHERE f.path = q.path AND f.status IN ('done', 'skipped'))"""
+                                   WHERE f.path = q.path AND f.status IN {SEARCHABLE_SQL})"""
             )
         )
 

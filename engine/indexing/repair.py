@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from engine.indexing.catalog import Catalog
+from engine.indexing.catalog import Catalog, FileStatus
 from engine.indexing.pathtext import to_store
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.paths import is_within, normalize
@@ -88,7 +88,8 @@ def repair(
             with catalog.db.atomic():
                 catalog.forget_hash(path)
                 catalog.db.execute(
-                    "UPDATE files SET status = 'queued', chunks = 0 WHERE path = ?", (to_store(path),)
+                    f"UPDATE files SET status = '{FileStatus.QUEUED.value}', chunks = 0 WHERE path = ?",
+                    (to_store(path),),
                 )
                 queue.push(path, MANUAL)
             report.requeued.append(path)

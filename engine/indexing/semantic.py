@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.embed import Embedder
-from engine.indexing.catalog import PENDING, FileRecord
+from engine.indexing.catalog import PENDING, FileRecord, FileStatus
 from engine.indexing.file_hash import file_hash
 from engine.indexing.indexer import Indexer
 from engine.indexing.pathtext import printable, to_store
@@ -84,7 +84,7 @@ class SemanticPhase:
         ix = self.indexer
         stored = [texts.get((to_store(record.path), i)) for i in range(record.chunks)]
         opts = ix.options()
-        if opts.complete is not None and not record.pinned and record.status == "done":
+        if opts.complete is not None and not record.pinned and record.status == FileStatus.DONE:
             fresh = self._with_model_sense(record, opts)
             if fresh is not None:
                 return fresh

@@ -1,7 +1,7 @@
 """The states a transaction, its phase and each journal step can be in — one name for each stored string.
 
-They were bare literals compared across four modules (`"done"` meant both a finished phase and a
-finished step). `StrEnum` members *are* their strings, so SQLite rows, journal files and IPC results
+Each is named once here, where a bare `"done"` would mean a finished phase or a finished step alike.
+`StrEnum` members *are* their strings, so SQLite rows, journal files and IPC results
 keep exactly the text they always had: the journal format does not change, and old rows read back.
 """
 
@@ -47,5 +47,6 @@ class StepState(StrEnum):
     UNDONE = "undone"
 
 
-# keyed by the plain strings: an Enum member hashes by its name, so a str key would never find it
+# A StrEnum member equals and hashes like its value, so this table answers a member and the plain string
+# read back from a journal file alike; its keys are the plain strings, as the journal stores them.
 STATE_ORDER: dict[str, int] = {state.value: rank for rank, state in enumerate(StepState)}

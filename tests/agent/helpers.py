@@ -14,6 +14,7 @@ from engine.errors import NotFound, PlanInvalid
 from engine.indexing.results import SenseRow
 from engine.retrieval.results import SearchResult
 from engine.roots import Roots
+from engine.txn.model import ActionPlan
 
 
 class FolderHost:
@@ -22,7 +23,7 @@ class FolderHost:
     def __init__(self, roots: list[Path]):
         self.root_paths = [str(r) for r in roots]
         self.roots = Roots(lambda: self.root_paths)
-        self.drafts: list[dict[str, Any]] = []
+        self.drafts: list[dict[str, Any]] = []  # each draft's JSON
         self.senses_by_path: dict[str, str] = {}
         self.calls: list[str] = []
 
@@ -58,7 +59,7 @@ class FolderHost:
         ]
         return rows[:limit]
 
-    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
+    def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> ActionPlan:
         problems = [
             f"operation {i}: {op.get('old_path')} does not exist"
             for i, op in enumerate(operations, 1)
@@ -66,13 +67,10 @@ class FolderHost:
         ]
         if problems:
             raise PlanInvalid(problems)
-        draft = {
-            "transaction_id": uuid.uuid4().hex,
-            "summary": summary,
-            "operations": operations,
-            "status": "draft",
-        }
-        self.drafts.append(draft)
+        draft = ActionPlan.model_validate(
+            {"transaction_id": uuid.uuid4().hex, "summary": summary, "operations": operations}
+        )
+        self.drafts.append(draft.to_json_dict())
         return draft
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.agent.tools import ToolRegistry, tool_from_function
+from engine.agent.tools import ToolFailed, ToolOutcome, ToolRegistry, tool_from_function
 from engine.errors import NotFound
 
 
@@ -80,3 +80,22 @@ def test_a_tool_that_raises_becomes_an_observation():
     )
     assert registry.call("broken", {"path": "/x"}) == "Error from broken: /x is gone"
     assert registry.call("crashing", {"path": "/x"}) == "Error from crashing: ZeroDivisionError: boom"
+
+
+def test_a_call_is_marked_failed_by_how_it_ended_not_by_how_its_text_begins():
+    def quote(path: str) -> str:
+        """Returns a file's text, which happens to begin like an error."""
+        return "Error budget: 3 incidents this quarter."
+
+    def refuse(path: str) -> str:
+        """Refuses, as a tool does for a path outside the roots."""
+        raise ToolFailed(f"Refused: {path} is outside the indexed folders")
+
+    registry = ToolRegistry(
+        [tool_from_function(quote, label=lambda a: "q"), tool_from_function(refuse, label=lambda a: "r")]
+    )
+    quoted = registry.run("quote", {"path": "/d/ops.md"})
+    assert quoted == ToolOutcome("Error budget: 3 incidents this quarter.", failed=False)
+    refused = registry.run("refuse", {"path": "/etc"})
+    assert refused.failed and refused.text == "Refused: /etc is outside the indexed folders"
+    assert registry.run("missing", {}).failed and registry.run("quote", {}).failed

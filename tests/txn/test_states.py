@@ -18,7 +18,7 @@ def test_the_stored_strings_are_the_ones_old_databases_and_journal_files_hold():
 
 
 def test_step_order_is_found_for_the_plain_strings_a_journal_file_holds():
-    # An Enum member hashes by its name: a table keyed by members would miss "done" read from JSON.
+    # A journal file holds plain strings; a StrEnum member hashes like its value, so members find them too.
     assert STATE_ORDER["intent"] < STATE_ORDER["copied"] < STATE_ORDER["done"] < STATE_ORDER["undone"]
 
 
