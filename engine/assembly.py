@@ -36,10 +36,12 @@ from engine.searching import checked_search
 
 if TYPE_CHECKING:
     from engine.agent.service import Agent
+    from engine.config import Settings
     from engine.db import Database
     from engine.embed import Embedder
     from engine.gardener.service import GardenerService
     from engine.indexing.indexer import IndexOptions
+    from engine.indexing.media_client import MediaEndpoint
     from engine.indexing.reembed import Reembedder
     from engine.indexing.repair import RepairReport
     from engine.indexing.service import IndexService
@@ -257,7 +259,17 @@ def index_options(live: LiveSettings) -> IndexOptions:
         chunk_overlap=s.indexing.chunk_overlap,
         qualify_prompt=prompts.effective(s.prompts.model_dump(), "doc_qualify"),
         complete=complete,
+        media=media_endpoints(s),
     )
+
+
+def media_endpoints(s: Settings) -> dict[str, MediaEndpoint]:
+    """The caption and transcript endpoints the person configured (none by default: nothing is sent)."""
+    from engine.indexing.media_client import transcription_endpoint, vision_endpoint
+    from engine.indexing.media_phase import CAPTION, TRANSCRIPT
+
+    found = {CAPTION: vision_endpoint(s.vision), TRANSCRIPT: transcription_endpoint(s.transcription)}
+    return {kind: endpoint for kind, endpoint in found.items() if endpoint is not None}
 
 
 def _transactions(ground: Ground, db: Database, index: IndexService) -> TxnService:

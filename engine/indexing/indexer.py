@@ -26,7 +26,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeGuard
 
 import numpy as np
@@ -47,6 +47,8 @@ from engine.indexing.descriptors import (
     tool_folder_kind,
 )
 from engine.indexing.extract import Extracted, extract
+from engine.indexing.media_client import MediaEndpoint
+from engine.indexing.media_phase import MediaStore
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.progress import ProgressTracker
@@ -89,6 +91,8 @@ class IndexOptions:
     chunk_overlap: int
     qualify_prompt: str
     complete: Complete | None
+    # the vision / transcription endpoints the person configured, by kind (media_phase.py); none: nothing sent
+    media: dict[str, MediaEndpoint] = field(default_factory=dict)
 
 
 def _indexed(known: FileRecord) -> bool:
@@ -189,11 +193,13 @@ class Indexer:
         roots: Callable[[], list[str]],
         options: Callable[[], IndexOptions],
         ocr: OcrStore | None = None,
+        media: MediaStore | None = None,
     ):
         self.db, self.catalog, self.queue = db, catalog, queue
         self.keywords, self.vectors, self.embedder = keywords, vectors, embedder
         self.roots, self.options = roots, options
         self.ocr = ocr if ocr is not None else OcrStore(db)  # scanned pages' text (ocr_phase.py)
+        self.media = media if media is not None else MediaStore(db)  # captions, transcripts (media_phase.py)
         # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
@@ -369,6 +375,7 @@ class Indexer:
         else:
             extracted = self._extract(path, st.st_size, opts)
         extracted = self.ocr.with_ocr(path, digest, extracted, opts.max_chars)
+        extracted = self.media.with_media(path, digest, extracted, opts.media)
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
@@ -521,6 +528,7 @@ class Indexer:
             self.queue.drop_deletions_under(new)  # before old's own jobs (true deletions) move there
             self.queue.rename(old, new)
             self.ocr.rename(old, new)
+            self.media.rename(old, new)
 
     def moved_many(self, pairs: list[tuple[str, str]]) -> None:
         """Several independent moves (no pair touches another's paths) as one update per store."""
@@ -557,6 +565,7 @@ class Indexer:
                     self.queue.drop_deletions_under(new)
                     self.queue.rename(old, new)
                     self.ocr.rename(old, new)
+                    self.media.rename(old, new)
 
     def deleted(self, path: str) -> None:
         with self.lock:
