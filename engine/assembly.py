@@ -36,12 +36,10 @@ from engine.searching import checked_search
 
 if TYPE_CHECKING:
     from engine.agent.service import Agent
-    from engine.config import Settings
     from engine.db import Database
     from engine.embed import Embedder
     from engine.gardener.service import GardenerService
     from engine.indexing.indexer import IndexOptions
-    from engine.indexing.media_client import MediaEndpoint
     from engine.indexing.reembed import Reembedder
     from engine.indexing.repair import RepairReport
     from engine.indexing.service import IndexService
@@ -243,6 +241,7 @@ def active_embedder(ground: Ground) -> Embedder:
 def index_options(live: LiveSettings) -> IndexOptions:
     """How the indexer reads, chunks and qualifies files, from the settings in force."""
     from engine.indexing.indexer import IndexOptions
+    from engine.indexing.media_phase import media_endpoints
 
     s = live.current
     model = live.chat_model() if s.indexing.qualify_with_model else None
@@ -261,15 +260,6 @@ def index_options(live: LiveSettings) -> IndexOptions:
         complete=complete,
         media=media_endpoints(s),
     )
-
-
-def media_endpoints(s: Settings) -> dict[str, MediaEndpoint]:
-    """The caption and transcript endpoints the person configured (none by default: nothing is sent)."""
-    from engine.indexing.media_client import transcription_endpoint, vision_endpoint
-    from engine.indexing.media_phase import CAPTION, TRANSCRIPT
-
-    found = {CAPTION: vision_endpoint(s.vision), TRANSCRIPT: transcription_endpoint(s.transcription)}
-    return {kind: endpoint for kind, endpoint in found.items() if endpoint is not None}
 
 
 def _transactions(ground: Ground, db: Database, index: IndexService) -> TxnService:

@@ -25,6 +25,7 @@ import os
 import time
 from collections.abc import Callable
 
+from engine.config import Settings
 from engine.db import Database, Migration
 from engine.indexing import media_client
 from engine.indexing.catalog import under_clause, under_params
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 CAPTION, TRANSCRIPT = "caption", "transcript"
 MAX_ATTEMPTS = 3  # timeouts or server errors on one file before it is given up
 BACKOFF_S, BACKOFF_MAX_S = 30.0, 600.0
+
+Endpoints = dict[str, MediaEndpoint]  # kind → the endpoint configured for it (absent: not configured)
 
 MIGRATIONS: list[Migration] = [
     (
@@ -83,6 +86,15 @@ class Found:
     source: str
     text: str
     error: str | None
+
+
+def media_endpoints(settings: Settings) -> Endpoints:
+    """The caption and transcript endpoints the person configured (none by default: nothing is sent)."""
+    found = {
+        CAPTION: media_client.vision_endpoint(settings.vision),
+        TRANSCRIPT: media_client.transcription_endpoint(settings.transcription),
+    }
+    return {kind: endpoint for kind, endpoint in found.items() if endpoint is not None}
 
 
 def kind_of(path: str) -> str | None:
@@ -179,9 +191,6 @@ class MediaStore:
             return dataclasses.replace(extracted, note=note)
         self.want(path, digest, kind, endpoint.source)
         return dataclasses.replace(extracted, note=f"Waits for a {kind} from {endpoint.source}")
-
-
-Endpoints = dict[str, MediaEndpoint]  # kind → the endpoint configured for it (absent: not configured)
 
 
 def merged(extracted: Extracted, found: Found) -> Extracted:

@@ -18,7 +18,7 @@ from engine.indexing.catalog import Catalog, FileRecord
 from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer, IndexOptions
 from engine.indexing.keyword_rebuild import rebuild_keywords
-from engine.indexing.media_phase import MediaStore
+from engine.indexing.media_phase import MediaStore, media_endpoints
 from engine.indexing.pathtext import to_store
 from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
@@ -72,7 +72,14 @@ class IndexService:
         self.catalog = Catalog(db)
         self.queue = WorkQueue(db, settings().indexing.max_attempts)
         self.indexer = Indexer(db, self.catalog, self.queue, keywords, vectors, embedder, self.roots, options)
-        self.worker = IndexWorker(self.indexer, self.queue, events, self.indexing_stats, self.maintenance)
+        self.worker = IndexWorker(
+            self.indexer,
+            self.queue,
+            events,
+            self.indexing_stats,
+            self.maintenance,
+            lambda: media_endpoints(settings()),
+        )
         self.watcher = RootWatcher(
             self.queue, self.indexer.moved, self.roots, self.worker.notify, settings().indexing.debounce_s
         )

@@ -19,7 +19,7 @@ from engine import native_memory
 from engine.errors import is_disk_full
 from engine.events import INDEXING_PROGRESS, NOTICE, EventBus
 from engine.indexing.indexer import INTERRUPTED_STATUS, Indexer
-from engine.indexing.media_phase import MediaPhase
+from engine.indexing.media_phase import Endpoints, MediaPhase
 from engine.indexing.ocr_phase import OcrPhase
 from engine.indexing.pathtext import printable
 from engine.indexing.progress import IndexingProgress, ProgressPublisher
@@ -43,12 +43,14 @@ class IndexWorker:
         events: EventBus,
         stats: Callable[[], IndexingProgress],
         maintenance: Callable[[], None],
+        media: Callable[[], Endpoints] | None = None,
     ):
         self.indexer, self.queue, self.events = indexer, queue, events
         self.stats, self.maintenance = stats, maintenance
         self.semantic = SemanticPhase(indexer)
         self.ocr = OcrPhase(indexer)
-        self.media = MediaPhase(indexer, lambda: indexer.options().media)
+        # the configured caption and transcript endpoints, read without building a reasoning model
+        self.media = MediaPhase(indexer, media or (lambda: indexer.options().media))
         self._wake = threading.Condition()
         self._scans: deque[str] = deque()
         self._purges: deque[str] = deque()
