@@ -176,6 +176,15 @@ class MediaStore:
     def mark_swept(self, kind: str, source: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO media_swept(kind, source) VALUES (?, ?)", (kind, source))
 
+    def for_reading(self, path: str, extracted: Extracted) -> Extracted:
+        """What the agent reads: the file's cached caption or transcript joined in (nothing is queued)."""
+        if kind_of(path) is None:
+            return extracted
+        from engine.indexing.indexer import file_hash  # the indexer imports this module
+
+        found = self.latest(file_hash(path))
+        return extracted if found is None else merged(extracted, found)
+
     def with_media(self, path: str, digest: str, extracted: Extracted, endpoints: Endpoints) -> Extracted:
         """`extracted` with the file's cached caption or transcript, or recorded as waiting for one.
         Untouched while no endpoint for its kind is configured."""

@@ -65,7 +65,9 @@ def test_a_photo_is_found_by_its_caption_from_the_scripted_vision_endpoint(tmp_p
     ):
         hits = engine.semantic_search("the cat on the sofa", limit=3)
         details = engine.path_details(str(photo))
+        read = engine.agent._host.extracted_text(str(photo))
     assert hits[0].path == str(photo)
+    assert f"Caption: {CAT}" in read  # the agent's read_file sees it too
     assert details.note == f"Caption from llava at {fake.base_url}"
     assert details.media_text is not None and details.media_text.text == CAT
     sent = Image.open(io.BytesIO(fake.images[0]))
@@ -99,7 +101,9 @@ def test_a_recording_is_found_by_its_transcript(tmp_path, sensetree_home):
     ):
         hits = engine.semantic_search("when does the plumber Zoltan come", limit=3)
         record = engine.index.catalog.get(str(memo))
+        read = engine.agent._host.extracted_text(str(memo))
     assert hits[0].path == str(memo) and "Zoltan" in hits[0].snippet
+    assert f"Transcript:\n{SPEECH}" in read
     assert record.note == f"Transcript from whisper-1 at {fake.base_url}"
     form = [r for r, p in zip(fake.requests, fake.paths, strict=True) if p.endswith("/audio/transcriptions")]
     assert form == [{"model": "whisper-1", "file_name": "memo-0413.wav", "file_bytes": memo.stat().st_size}]
