@@ -32,9 +32,10 @@ CAPTION_PROMPT = (
 )
 CAPTION_MAX_TOKENS = 120
 CAPTION_MAX_CHARS = 600
-# Above this many pixels (after JPEG's reduced decoding) a photo is not decoded for a caption: a 100 MP
-# PNG would cost ~300 MB of memory for a 1024-pixel picture. Cameras' JPEGs decode at 1/2–1/8 size.
-MAX_DECODE_PIXELS = 40_000_000
+# Above this many pixels (after JPEG's reduced decoding) a photo is not decoded for a caption: a PNG is
+# decoded whole (bench/media_prepare.py: 216 MB peak for 20 MP), while a camera's JPEG decodes at 1/2–1/8
+# size (91 MB peak for 24 MP, 66 MB for 48 MP). A 100 MP PNG is refused from its header (34 MB).
+MAX_DECODE_PIXELS = 24_000_000
 PER_FILE_STATUSES = (400, 413, 415, 422)  # the endpoint rejected *this* file
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.engine import Engine
+from engine.indexing import media_client
 from engine.indexing.media_phase import MediaPhase
 from tests.fake_openai import FakeOpenAI, Raw
 from tests.indexing.helpers import SAMPLE, make_engine, write_docs
@@ -178,3 +179,32 @@ def test_test_connection_for_transcription_sends_half_a_second_of_silence(senset
         finally:
             engine.close()
     assert verdict.ok and fake.paths[-1].endswith("/audio/transcriptions")
+
+
+class Killed(BaseException):
+    """Stands for the process dying while a caption is asked for (nothing below catches it)."""
+
+
+def test_after_a_kill_captions_resume_and_no_photo_is_sent_twice(tmp_path, sensetree_home, monkeypatch):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    for name, colour in (("a.jpg", "red"), ("b.jpg", "green"), ("c.jpg", "blue")):
+        Image.new("RGB", (64, 64), colour).save(root / name)
+    asked: list[int] = []
+    real = media_client.caption
+
+    def caption(endpoint, jpeg: bytes) -> str:
+        asked.append(len(asked))
+        if len(asked) == 2:
+            raise Killed
+        return real(endpoint, jpeg)
+
+    monkeypatch.setattr(media_client, "caption", caption)
+    with FakeOpenAI(caption=CAT) as fake:
+        with pytest.raises(Killed), indexed_with(root, sensetree_home, {"vision": endpoint(fake, "llava")}):
+            pass
+        with indexed_with(root, sensetree_home, {}) as engine:  # the restart: the settings are kept
+            engine.reindex_path(str(root))
+            engine.drain()
+            hits = [h.path for h in engine.semantic_search("grey cat asleep velvet sofa", limit=3)]
+    assert len(asked) == 4 and len(fake.images) == 3  # the killed request, once more; the others once
+    assert sorted(hits) == [str(root / n) for n in ("a.jpg", "b.jpg", "c.jpg")]
