@@ -68,6 +68,7 @@ COMMANDS: tuple[str, ...] = (
     "set_config",
     "get_default_prompts",
     "test_chat_endpoint",
+    "test_media_endpoint",  # issue 33: Settings → Pictures and sound, Test connection
     "list_mcp_tools",
     "gpu_available",
     "app_version",
@@ -315,6 +316,13 @@ class Api:
         self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
     ) -> Any:
         return self._engine.test_chat_endpoint(**_given(base_url=base_url, api_key=api_key, model=model))
+
+    @_command
+    def test_media_endpoint(
+        self, kind: str, base_url: str | None = None, api_key: str | None = None, model: str | None = None
+    ) -> Any:
+        typed = _given(base_url=base_url, api_key=api_key, model=model)
+        return self._engine.test_media_endpoint(kind, **typed)
 
     @_command
     def list_mcp_tools(self) -> Any:

@@ -35,7 +35,8 @@ class EngineAgentHost:
         return self._search(query, scope=scope, limit=limit)
 
     def extracted_text(self, path: str) -> str:
-        return readable_text(path, self._max_chars(), self._index.indexer.ocr.for_reading)
+        indexer = self._index.indexer
+        return readable_text(path, self._max_chars(), indexer.ocr.for_reading, indexer.media.for_reading)
 
     def senses(self, path: str, recursive: bool, limit: int) -> list[SenseRow]:
         return self._index.read_semantics(path, recursive, limit)

@@ -240,6 +240,7 @@ def active_embedder(ground: Ground) -> Embedder:
 
 def index_options(live: LiveSettings) -> IndexOptions:
     """How the indexer reads, chunks and qualifies files, from the settings in force."""
+    from engine.indexing.media_phase import media_endpoints
     from engine.indexing.prepared import IndexOptions
 
     s = live.current
@@ -257,6 +258,7 @@ def index_options(live: LiveSettings) -> IndexOptions:
         chunk_overlap=s.indexing.chunk_overlap,
         qualify_prompt=prompts.effective(s.prompts.model_dump(), "doc_qualify"),
         complete=complete,
+        media=media_endpoints(s),
     )
 
 

@@ -70,6 +70,28 @@ class RerankSettings(_Section):
     top_n: int = 30
 
 
+class VisionSettings(_Section):
+    """A vision model that captions photos (issue 33). Off while `base_url` or `model` is empty: then no
+    photo is sent anywhere. Each photo goes out resized to `max_side` pixels (JPEG, as a data URL)."""
+
+    base_url: str = ""
+    api_key: str = ""
+    model: str = ""
+    timeout_s: float = 60.0  # per photo: a caption that takes longer is given up (and retried later)
+    max_side: int = 1024
+
+
+class TranscriptionSettings(_Section):
+    """An OpenAI-compatible `/audio/transcriptions` endpoint (issue 33). Off while `base_url` or `model`
+    is empty: then no recording is sent anywhere. Files over `max_mb` are not sent (OpenAI's cap is 25 MB)."""
+
+    base_url: str = ""
+    api_key: str = ""
+    model: str = ""
+    timeout_s: float = 300.0
+    max_mb: float = 25.0
+
+
 class PromptSettings(_Section):
     chat_system: str = ""
     doc_qualify: str = ""
@@ -140,6 +162,8 @@ class Settings(_Section):
     reasoning: ReasoningSettings = Field(default_factory=ReasoningSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     rerank: RerankSettings = Field(default_factory=RerankSettings)
+    vision: VisionSettings = Field(default_factory=VisionSettings)
+    transcription: TranscriptionSettings = Field(default_factory=TranscriptionSettings)
     prompts: PromptSettings = Field(default_factory=PromptSettings)
     indexing: IndexingSettings = Field(default_factory=IndexingSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
@@ -263,6 +287,8 @@ class SettingsView(Result):
     reasoning: ReasoningSettings
     embedding: EmbeddingSettings
     rerank: RerankSettings
+    vision: VisionSettings
+    transcription: TranscriptionSettings
     prompts: PromptSettings
     indexing: IndexingSettings
     agent: AgentSettings

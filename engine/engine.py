@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # the parts' modules (LanceDB, DuckDB, numpy) load on the sta
     from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
     from engine.indexing.service import IndexService
     from engine.key_guard import KeyGuard
+    from engine.media_check import MediaCheck
     from engine.retrieval.hybrid import HybridSearch
     from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.results import SearchResult
@@ -276,6 +277,16 @@ class Engine:
         self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
     ) -> EndpointCheck:
         return self.agent.test_chat_endpoint(base_url, self._typed_key(base_url, api_key), model)
+
+    def test_media_endpoint(
+        self, kind: str, base_url: str | None = None, api_key: str | None = None, model: str | None = None
+    ) -> MediaCheck:
+        from engine import media_check
+
+        def key_for(section: str, url: str, given: str | None) -> str:
+            return self.key_guard.key_for(section, self.settings, url, given)
+
+        return media_check.test_endpoint(self.settings, kind, (base_url, api_key, model), key_for)
 
     def _typed_key(self, base_url: str | None, api_key: str | None) -> str | None:
         """The key a request to an address the person typed may carry: one typed with it, else the stored

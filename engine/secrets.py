@@ -18,7 +18,7 @@ PREFIX = "keyring:"
 # The settings sections that carry an `api_key`: the one list the keyring, the key guard
 # (engine/key_guard.py) and the masked view (engine/config.py) all use, so no key is left out of one
 # of them (issue 31, N5: the embedding endpoint's key was outside the guard and the keyring).
-SECTIONS = ("reasoning", "rerank", "embedding")
+SECTIONS = ("reasoning", "rerank", "embedding", "vision", "transcription")
 
 
 def reference(section: str) -> str:

@@ -12,6 +12,12 @@ API, so the tests cover the wire format too. Two kinds of scripted answer share 
   it offers. `stream` may be any iterable of chunks; each one is written and flushed as it is
   produced, so a generator that waits on an event is a model still thinking.
 
+Pictures and sound (issue 33): a chat request whose messages carry an `image_url` content part is a
+caption request; it gets `caption` (the decoded picture lands in `images`) and leaves the script alone.
+`POST …/audio/transcriptions` (multipart, as the SDK sends it) gets `{"text": transcript}`; its form
+fields land in `requests` as `{"model", "file_name", "file_bytes"}`. A scripted `Raw` at the head of the
+script still answers either, for failure tests.
+
 `GET …/models` lists `models`. Every POST body lands in `requests`; the path and headers of every
 request, GET or POST, in `paths` and `headers`. A test needing another route overrides
 `answer(path, body)`.
@@ -22,12 +28,15 @@ use; this server is for what must cross HTTP.
 
 from __future__ import annotations
 
+import base64
 import http.server
 import json
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.message import Message
+from email.parser import BytesParser
+from email.policy import HTTP
 from typing import Any, Self
 
 SSE_DONE = b"data: [DONE]\n\n"
@@ -107,9 +116,13 @@ class FakeOpenAI:
         script: Iterable[Reply | Raw] = (),
         plain_answer: str = "[note] A small test document.",
         models: Iterable[str] = ("scripted",),
+        caption: str = "A photo.",
+        transcript: str = "A recording.",
     ):
         self.script: list[Reply | Raw] = list(script)
         self.plain_answer = plain_answer
+        self.caption, self.transcript = caption, transcript
+        self.images: list[bytes] = []  # every picture a caption request carried, decoded
         self.models = list(models)
         self.requests: list[dict[str, Any]] = []
         self.paths: list[str] = []
@@ -140,6 +153,13 @@ class FakeOpenAI:
                 self.script.pop(0)
         if isinstance(head, Raw):
             return head
+        if path.rstrip("/").endswith("/audio/transcriptions"):
+            return Raw(body={"text": self.transcript})
+        images = _images(body)
+        if images:
+            with self._lock:
+                self.images.extend(images)
+            return _as_raw(Reply(content=self.caption), bool(body.get("stream")))
         reply = head if head is not None and body.get("tools") else Reply(content=self.plain_answer)
         return _as_raw(reply, bool(body.get("stream")))
 
@@ -153,6 +173,31 @@ class FakeOpenAI:
             self.headers.append(headers)
             if body is not None:
                 self.requests.append(body)
+
+
+def _images(body: dict[str, Any]) -> list[bytes]:
+    """The pictures of a chat request's `image_url` content parts (data URLs), decoded."""
+    found = []
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            url = part.get("image_url", {}).get("url", "") if part.get("type") == "image_url" else ""
+            if url.startswith("data:") and "," in url:
+                found.append(base64.b64decode(url.split(",", 1)[1]))
+    return found
+
+
+def _form(content_type: str, raw: bytes) -> dict[str, Any]:
+    """A multipart/form-data body as `{field: value, "file_name", "file_bytes"}`."""
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        payload = part.get_payload(decode=True) or b""
+        if part.get_filename():
+            fields["file_name"], fields["file_bytes"] = part.get_filename(), len(payload)
+        else:
+            fields[str(part.get_param("name", header="content-disposition"))] = payload.decode()
+    return fields
 
 
 def _handler_for(fake: FakeOpenAI) -> type[http.server.BaseHTTPRequestHandler]:
@@ -171,7 +216,9 @@ def _handler_for(fake: FakeOpenAI) -> type[http.server.BaseHTTPRequestHandler]:
                 self._send(Raw(404, {"error": {"message": f"no route {self.path}"}}))
 
         def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            kind = self.headers.get("Content-Type") or ""
+            body = _form(kind, raw) if kind.startswith("multipart/") else json.loads(raw or b"{}")
             fake._record(self.path, self.headers, body)
             self._send(fake.answer(self.path, body))
 

@@ -73,7 +73,8 @@ def test_folders_a_plan_creates_in_the_persons_tree_keep_their_usual_mode(tmp_pa
         engine.close()
 
 
-@pytest.mark.parametrize("section", ["reasoning", "rerank", "embedding"])  # embedding: issue 31, N5
+# embedding: issue 31, N5; vision, transcription: issue 33
+@pytest.mark.parametrize("section", ["reasoning", "rerank", "embedding", "vision", "transcription"])
 def test_the_api_key_is_kept_in_the_keyring_and_the_file_holds_a_reference(sensetree_home, section):
     ring = MemoryKeyring()
     keyring.set_keyring(ring)

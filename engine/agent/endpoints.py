@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
+
+from pydantic import BaseModel
 
 from engine.agent.model import ChatModel, OpenAIChatModel
 from engine.agent.probe import EndpointCheck, failed, probe_endpoint
@@ -23,6 +25,7 @@ from engine.config import MASK, ReasoningSettings
 from engine.errors import EndpointError, InvalidInput
 
 ModelFactory = Callable[[ReasoningSettings], ChatModel]
+Section = TypeVar("Section", bound=BaseModel)
 
 
 def fix_base_url(base_url: str) -> str | None:
@@ -59,10 +62,9 @@ def refuse_unsaveable(base_url: str) -> None:
         raise InvalidInput(f"Not saved: {hint} Use that URL, then Save.")
 
 
-def typed_settings(
-    saved: ReasoningSettings, base_url: str | None, api_key: str | None, model: str | None
-) -> ReasoningSettings:
-    """The saved reasoning settings with what the person typed on top (a masked key keeps the saved one)."""
+def typed_settings(saved: Section, base_url: str | None, api_key: str | None, model: str | None) -> Section:
+    """The saved settings of an endpoint (reasoning, vision, transcription) with what the person typed on
+    top (a masked key keeps the saved one)."""
     update: dict[str, Any] = {}
     if base_url is not None:
         update["base_url"] = base_url.strip()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engine.agent.thinking import split_thinking
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
+from engine.openai_detail import error_detail
 
 if TYPE_CHECKING:
     import openai
@@ -253,7 +254,7 @@ def translate_error(
         )
     if not isinstance(exc, openai.APIStatusError):
         return EndpointError(f"The reasoning endpoint {where} gave an unreadable answer ({exc}). {fix}")
-    status, detail = exc.status_code, _detail(exc)
+    status, detail = exc.status_code, error_detail(exc)
     if with_tools and refuses_tools(status, detail):
         return ToolsRejected(f"Model {model!r} at {where} does not accept tool calls: {detail}")
     if status == 401:
@@ -292,14 +293,3 @@ def refuses_tools(status: int, detail: str) -> bool:
     if "tool" not in text:
         return False
     return status in (400, 422) or (status >= 500 and any(p in text for p in TOOL_REFUSALS))
-
-
-def _detail(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and error.get("message"):
-            return str(error["message"])[:300]
-        if isinstance(error, str):
-            return error[:300]
-    return (exc.message or str(exc))[:300]

@@ -42,6 +42,7 @@ from engine.indexing.descriptors import (
 )
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.file_hash import file_hash
+from engine.indexing.media_phase import MediaStore
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.prepared import (
@@ -97,8 +98,9 @@ class Indexer(StoreSync):
         roots: Callable[[], list[str]],
         options: Callable[[], IndexOptions],
         ocr: OcrStore | None = None,
+        media: MediaStore | None = None,
     ):
-        super().__init__(db, catalog, queue, keywords, vectors, roots, ocr)
+        super().__init__(db, catalog, queue, keywords, vectors, roots, ocr, media)
         self.embedder, self.options = embedder, options
         self.tracker = ProgressTracker()  # current file and rates per phase (progress.py)
         self._write_s = 0.0  # what the last keyword-phase write took (flush_after)
@@ -269,6 +271,7 @@ class Indexer(StoreSync):
         else:
             extracted = self._extract(path, st.st_size, opts)
         extracted = self.ocr.with_ocr(path, digest, extracted, opts.max_chars)
+        extracted = self.media.with_media(path, digest, extracted, opts.media)
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)

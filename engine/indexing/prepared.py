@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import errno
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from engine.indexing.catalog import PENDING, SEARCHABLE, FileRecord, FileStatus
 from engine.indexing.chunk import chunk_text
+from engine.indexing.media_client import MediaEndpoint
 from engine.indexing.qualify import Complete
 
 
@@ -26,6 +27,8 @@ class IndexOptions:
     chunk_overlap: int
     qualify_prompt: str
     complete: Complete | None
+    # the vision / transcription endpoints the person configured, by kind (media_phase.py); none: nothing sent
+    media: dict[str, MediaEndpoint] = field(default_factory=dict)
 
 
 def _indexed(known: FileRecord) -> bool:

@@ -13,18 +13,24 @@ from engine.errors import NotFound
 from engine.indexing.extract import Extracted, extract
 
 WithOcr = Callable[[str, Extracted, int], Extracted]  # scanned pages' cached OCR text joined in
+WithMedia = Callable[[str, Extracted], Extracted]  # a photo's caption, a recording's transcript (cached)
 
 LOSSY_READ_BYTES = 256_000
 GARBAGE_SHARE = 0.05  # more replacement or control characters than this: a binary, not text
 
 
-def readable_text(path: str, max_chars: int, with_ocr: WithOcr | None = None) -> str:
-    """The file's extracted text (with its scanned pages' OCR text once read, through `with_ocr`), else
-    its lossy UTF-8 text, else "" for a binary; NotFound if gone."""
+def readable_text(
+    path: str, max_chars: int, with_ocr: WithOcr | None = None, with_media: WithMedia | None = None
+) -> str:
+    """The file's extracted text (with its scanned pages' OCR text once read, through `with_ocr`, and its
+    caption or transcript once cached, through `with_media`), else its lossy UTF-8 text, else "" for a
+    binary; NotFound if gone."""
     try:
         extracted = extract(path, max_chars=max_chars)
         if with_ocr is not None and extracted.scan_pages:
             extracted = with_ocr(path, extracted, max_chars)
+        if with_media is not None:
+            extracted = with_media(path, extracted)
     except FileNotFoundError as exc:
         raise NotFound(f'"{path}" does not exist.') from exc
     if extracted.text or extracted.doc_type != "binary":

@@ -42,6 +42,16 @@ class SenseRow(Result):
     pinned: bool
 
 
+class MediaText(Result):
+    """A photo's caption or a recording's transcript, and the model and address it came from; `error`
+    says why there is none (the endpoint rejected the file)."""
+
+    kind: str  # "caption" | "transcript"
+    text: str
+    source: str  # "<model> at <base URL>"
+    error: str | None = None
+
+
 class PathDetails(Result):
     """`path_details`: what the details view shows about one file or folder. Every key is sent (nulls
     included) except `semantic` (only for a catalogued file: "pending" until its vectors land) and
@@ -63,6 +73,7 @@ class PathDetails(Result):
     queued: bool  # waiting to be read (a failed file waits for Retry instead, and says so in `status`)
     semantic: str | None = None
     files: int | None = None
+    media_text: MediaText | None = None  # a caption or transcript, with its source (issue 33)
 
 
 class QueueRow(Result):

@@ -103,6 +103,7 @@ class SemanticPhase:
                 return None
             extracted = ix._extract(record.path, record.size or 0, opts)
             extracted = ix.ocr.with_ocr(record.path, record.hash or "", extracted, opts.max_chars)
+            extracted = ix.media.with_media(record.path, record.hash or "", extracted, opts.media)
             sense, _doc_type, stored = ix.chunks_for(record.path, extracted, opts, None, opts.complete)
         except Exception as exc:  # the extractive sense stays; the vectors still come
             log.warning("no model-written sense for %s: %s", printable(record.path), exc)

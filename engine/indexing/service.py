@@ -14,16 +14,25 @@ from engine.config import Settings
 from engine.db import Database
 from engine.errors import InvalidInput, NotFound, StoreDamaged
 from engine.events import NOTICE, EventBus
-from engine.indexing.catalog import Catalog
+from engine.indexing.catalog import Catalog, FileRecord
 from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer
 from engine.indexing.keyword_rebuild import rebuild_keywords
+from engine.indexing.media_phase import MediaStore, media_endpoints
 from engine.indexing.pathtext import to_store
 from engine.indexing.prepared import IndexOptions
 from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.repair import RepairReport, repair
-from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
+from engine.indexing.results import (
+    FileSense,
+    MediaText,
+    PathDetails,
+    PinnedSense,
+    QueueRow,
+    Requalifying,
+    SenseRow,
+)
 from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
 from engine.paths import normalize
@@ -32,6 +41,14 @@ from engine.retrieval.keyword.change_count import REFRESH_STALE
 from engine.roots import SENSES_LIMIT, Roots
 
 log = logging.getLogger(__name__)
+
+
+def media_text(store: MediaStore, record: FileRecord | None) -> MediaText | None:
+    """The caption or transcript Details shows for a file, with where it came from (media_phase.py)."""
+    found = store.latest(record.hash) if record is not None and record.hash else None
+    if found is None:
+        return None
+    return MediaText(kind=found.kind, text=found.text, source=found.source, error=found.error)
 
 
 class IndexService:
@@ -56,7 +73,14 @@ class IndexService:
         self.catalog = Catalog(db)
         self.queue = WorkQueue(db, settings().indexing.max_attempts)
         self.indexer = Indexer(db, self.catalog, self.queue, keywords, vectors, embedder, self.roots, options)
-        self.worker = IndexWorker(self.indexer, self.queue, events, self.indexing_stats, self.maintenance)
+        self.worker = IndexWorker(
+            self.indexer,
+            self.queue,
+            events,
+            self.indexing_stats,
+            self.maintenance,
+            lambda: media_endpoints(settings()),
+        )
         self.watcher = RootWatcher(
             self.queue, self.indexer.moved, self.roots, self.worker.notify, settings().indexing.debounce_s
         )
@@ -295,5 +319,6 @@ class IndexService:
             size=st.st_size,
             mtime=st.st_mtime,
             queued=queued is not None and queued["state"] == "queued",  # a failed row waits for Retry
+            media_text=media_text(self.indexer.media, record),
         )
         return PathDetails.model_validate(details)

@@ -18,6 +18,7 @@ import numpy as np
 from engine.db import Database
 from engine.indexing.catalog import Catalog
 from engine.indexing.crawl import is_skipped
+from engine.indexing.media_phase import MediaStore
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, to_store
 from engine.indexing.queue import DELETION, MANUAL, WorkQueue
@@ -51,11 +52,13 @@ class StoreSync:
         vectors: Any,
         roots: Callable[[], list[str]],
         ocr: OcrStore | None = None,
+        media: MediaStore | None = None,
     ):
         self.db, self.catalog, self.queue = db, catalog, queue
         self.keywords, self.vectors = keywords, vectors
         self.roots = roots
         self.ocr = ocr if ocr is not None else OcrStore(db)  # scanned pages' text (ocr_phase.py)
+        self.media = media if media is not None else MediaStore(db)  # captions, transcripts (media_phase.py)
         # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
@@ -112,6 +115,7 @@ class StoreSync:
             self.queue.drop_deletions_under(new)  # before old's own jobs (true deletions) move there
             self.queue.rename(old, new)
             self.ocr.rename(old, new)
+            self.media.rename(old, new)
 
     def moved_many(self, pairs: list[tuple[str, str]]) -> None:
         """Several independent moves (no pair touches another's paths) as one update per store."""
@@ -148,6 +152,7 @@ class StoreSync:
                     self.queue.drop_deletions_under(new)
                     self.queue.rename(old, new)
                     self.ocr.rename(old, new)
+                    self.media.rename(old, new)
 
     def deleted(self, path: str) -> None:
         with self.lock:

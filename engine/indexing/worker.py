@@ -19,6 +19,7 @@ from engine import native_memory
 from engine.errors import is_disk_full
 from engine.events import INDEXING_PROGRESS, NOTICE, EventBus
 from engine.indexing.indexer import INTERRUPTED_STATUS, Indexer
+from engine.indexing.media_phase import Endpoints, MediaPhase
 from engine.indexing.ocr_phase import OcrPhase
 from engine.indexing.pathtext import printable
 from engine.indexing.progress import IndexingProgress, ProgressPublisher
@@ -42,11 +43,14 @@ class IndexWorker:
         events: EventBus,
         stats: Callable[[], IndexingProgress],
         maintenance: Callable[[], None],
+        media: Callable[[], Endpoints] | None = None,
     ):
         self.indexer, self.queue, self.events = indexer, queue, events
         self.stats, self.maintenance = stats, maintenance
         self.semantic = SemanticPhase(indexer)
         self.ocr = OcrPhase(indexer)
+        # the configured caption and transcript endpoints, read without building a reasoning model
+        self.media = MediaPhase(indexer, media or (lambda: indexer.options().media))
         self._wake = threading.Condition()
         self._scans: deque[str] = deque()
         self._purges: deque[str] = deque()
@@ -192,7 +196,8 @@ class IndexWorker:
             embedded = self.semantic.run_batch(stop)
             native_memory.trim()
             if not embedded:
-                if not self.ocr.run_page(stop):  # one scanned page, then look for due jobs again
+                # one scanned page, or one caption or transcript, then look for due jobs again
+                if not self.ocr.run_page(stop) and not self.media.run_one(stop):
                     break
                 continue
             self._dirty = True
@@ -244,6 +249,7 @@ class IndexWorker:
                 if not self._paused and not self._scans and not self._purges:
                     retry_at = self.queue.earliest_retry()
                     timeout = None if retry_at is None else max(0.05, retry_at - time.time())
+                    timeout = self.media.wake_in(timeout)  # an endpoint's back-off ends by itself
                     self._wake.wait(timeout)
 
     def _wait_for_space(self, exc: Exception) -> None:

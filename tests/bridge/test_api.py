@@ -61,6 +61,7 @@ BUILT_BEYOND_DESIGN = {
     "propose_gardener_fix",
     "list_pending_tool_calls",
     "keyword_search",
+    "test_media_endpoint",  # issue 33: Test connection for the vision and transcription endpoints
 }
 
 # DESIGN §6a commands the bridge has built, one set per issue; each is checked against the §6a table.

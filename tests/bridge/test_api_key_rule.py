@@ -203,3 +203,16 @@ def test_the_embedding_endpoint_follows_the_same_rule(api):
         patch={"embedding": {"base_url": "https://elsewhere.example/v1", "api_key": MASK}}
     )["data"]
     assert saved["embedding"]["api_key"] == "" and "embedding endpoint" in saved["save_notices"][0]
+
+
+def test_test_connection_for_vision_sends_the_stored_key_only_to_the_address_it_was_entered_for(
+    api, endpoints
+):
+    """Issue 33: the vision and transcription endpoints' Test connection reaches typed addresses."""
+    a, b = endpoints
+    api.set_config(patch={"vision": {"base_url": a.base_url, "api_key": "vk-1", "model": "llava"}})
+    there = api.test_media_endpoint(kind="vision", base_url=a.base_url, api_key=MASK, model="llava")
+    elsewhere = api.test_media_endpoint(kind="vision", base_url=b.base_url, api_key=MASK, model="llava")
+    assert there["data"]["ok"] and elsewhere["data"]["ok"]
+    assert a.headers[-1].get("Authorization") == "Bearer vk-1"
+    assert b.headers[-1].get("Authorization") != "Bearer vk-1"

@@ -43,6 +43,7 @@ export const SIGNATURES = {
   set_config: ["patch"],
   get_default_prompts: [],
   test_chat_endpoint: ["base_url", "api_key", "model"],
+  test_media_endpoint: ["kind", "base_url", "api_key", "model"],
   list_mcp_tools: [],
   gpu_available: [],
   app_version: [],

@@ -65,6 +65,7 @@ export async function showDetails(path) {
     info.is_dir || (info.status === "failed" && !info.sense) ? null : h("p.sense", { "data-testid": "details-sense" }, info.sense || "No sense yet."),
     info.status === "failed" ? failedBox(info) : null,
     info.note ? h("p.muted.small", { "data-testid": "details-note" }, info.note) : null,
+    mediaTextBlock(info.media_text),
     h("dl.details-grid", { "data-testid": "details-grid" }, detailRows(info).flatMap(([k, v]) => [h("dt", {}, k), h(k === "Path" || k === "Indexed folder" ? "dd.mono.small" : "dd", {}, String(v))])),
     h("div.row", {},
       h("button.btn.small", { type: "button", onclick: () => openPath(info.path) }, "Open"),
@@ -73,6 +74,15 @@ export async function showDetails(path) {
       info.is_dir ? null : h("button.btn.small", { type: "button", "data-testid": "edit-sense", onclick: () => editSense(info) }, "Edit sense"),
       h("button.btn.small", { type: "button", onclick: () => reindex(info.path) }, "Re-index")),
   ].filter(Boolean)); // Element.append writes a null child as the text "null"
+}
+
+/** A photo's caption or a recording's transcript, and the model and address it came from (issue 33). */
+function mediaTextBlock(media) {
+  if (!media) return null;
+  const label = media.kind === "caption" ? "Caption" : "Transcript";
+  const body = media.error ? h("p.muted.small", {}, `No ${media.kind}: ${media.error}`) : h("p.media-text", {}, media.text);
+  return h("div.media-text-block", { "data-testid": "details-media-text" },
+    h("strong.small", {}, label), body, h("p.muted.small", {}, `${media.kind} from ${media.source}`));
 }
 
 function failedBox(info) {

@@ -1,4 +1,5 @@
 // Settings: the reasoning endpoint (with a Test button and a clear verdict), the embedding device, the
+// caption and transcript endpoints (settings_media.js), the
 // prompts with their defaults and reset, MCP servers and their tools (settings_mcp.js), the agent's
 // memory, the history of plans (history.js) and the trash (with Restore). Every change is a deep-merged patch (set_config);
 // secrets come back masked and are kept when the mask is sent back unchanged.
@@ -7,6 +8,7 @@ import { call } from "./api.js";
 import { initMemory, renderMemory } from "./memory.js";
 import { renderHistory } from "./history.js";
 import { initMcp, renderMcp } from "./settings_mcp.js";
+import { initMedia, renderMedia } from "./settings_media.js";
 import { initModelPicker, testTyped } from "./models.js";
 import { $, basename, clear, dialog, formatTime, h, reportError, toast } from "./ui.js";
 
@@ -80,6 +82,7 @@ export async function loadSettings() {
     fillForm($("#embedding-form"), config.embedding);
     $("#embedding-form").dispatchEvent(new Event("sensetree-filled"));
     fillForm($("#app-form"), config.app || {});
+    renderMedia(config, fillForm);
     renderPrompts(defaults);
     call("gpu_available").then((g) => { $("#gpu-info").textContent = g.cuda ? `GPU available: ${g.device_name || "CUDA"}` : "No CUDA GPU found: embeddings run on the CPU."; }).catch(() => {});
     call("app_version").then((v) => { $("#app-version").textContent = `SenseTree ${v}`; }).catch(() => {});
@@ -103,5 +106,6 @@ export function initSettings() {
   provider.addEventListener("change", showEndpointFields);
   $("#embedding-form").addEventListener("sensetree-filled", showEndpointFields);
   initMcp({ getConfig: () => config, saveConfig, formValues });
+  initMedia({ saveConfig, formValues });
   initMemory();
 }

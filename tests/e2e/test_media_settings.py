@@ -1,0 +1,70 @@
+"""Settings → Pictures and sound in a real browser against `serve`: the page says what is sent where,
+Test connection sends a made-up picture to what is typed (saving nothing), Save keeps it, and a photo's
+caption then shows in its Details with the model and address it came from (issue 33)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bridge import Api
+from bridge.server import start_server
+from engine.engine import Engine
+from tests.e2e.test_browser_journey import WAIT_MS, browser, open_page, playwright_api
+from tests.fake_openai import FakeOpenAI
+
+__all__ = ["browser"]  # the fixture, imported for this module's tests
+
+Image = pytest.importorskip("PIL.Image")
+CAPTION = "A red bicycle leaning against a blue garden fence."
+
+
+def _engine(tmp_path: Path) -> tuple[Engine, Path]:
+    docs = tmp_path / "Docs"
+    docs.mkdir()
+    Image.new("RGB", (320, 200), "red").save(docs / "IMG_0815.jpg")
+    home = tmp_path / "home"
+    home.mkdir()
+    settings = {"embedding": {"model": "hashing-384"}, "reasoning": {"enabled": False}}
+    (home / "settings.json").write_text(json.dumps(settings))
+    engine = Engine(home)
+    engine.add_indexed_folder(str(docs))
+    engine.drain()
+    return engine, docs
+
+
+def test_the_vision_endpoint_is_tested_saved_and_its_caption_shown_in_details(tmp_path, browser):
+    expect = playwright_api.expect
+    engine, docs = _engine(tmp_path)
+    with FakeOpenAI(caption=CAPTION) as fake:
+        server = start_server(Api(engine))
+        try:
+            page, errors = open_page(browser, server.url)
+            page.locator(".nav-item[data-view=settings]").click()
+            expect(page.get_by_test_id("media-privacy")).to_contain_text("no photo or recording leaves")
+            expect(page.get_by_test_id("vision-form")).to_contain_text("shrunk to at most 1024 pixels")
+            page.get_by_test_id("vision-base-url").fill(fake.base_url)
+            page.get_by_test_id("vision-model").fill("llava")
+            page.get_by_test_id("vision-test").click()
+            verdict = page.get_by_test_id("vision-verdict")
+            expect(verdict).to_contain_text(CAPTION, timeout=WAIT_MS)
+            expect(verdict).to_contain_text("Not saved yet")
+            assert engine.settings.vision.base_url == "" and len(fake.images) == 1  # tested, not saved
+
+            page.locator("#vision-form button[type=submit]").click()
+            expect(page.locator(".toast").last).to_contain_text("Settings saved", timeout=WAIT_MS)
+            assert engine.settings.vision.base_url == fake.base_url
+            engine.drain()  # the photo indexed before is captioned now
+
+            page.locator(".nav-item[data-view=folders]").click()
+            page.get_by_test_id("root-item").get_by_role("button", name="Browse").click()
+            page.get_by_test_id("browser-entry").filter(has_text="IMG_0815.jpg").click()
+            block = page.get_by_test_id("details-media-text")
+            expect(block).to_contain_text(CAPTION, timeout=WAIT_MS)
+            expect(block).to_contain_text(f"caption from llava at {fake.base_url}")
+            assert errors == []
+        finally:
+            server.stop()
+            engine.close()
