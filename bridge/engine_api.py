@@ -34,7 +34,15 @@ if TYPE_CHECKING:
     from engine.engine import Engine
     from engine.gardener.model import FolderReport, Health
     from engine.indexing.progress import IndexingProgress
-    from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
+    from engine.indexing.results import (
+        FileSense,
+        PathDetails,
+        PinnedSense,
+        QueueRow,
+        Requalifying,
+        SenseRow,
+        Thumbnail,
+    )
     from engine.retrieval.semantic_tree import TreeNode
 
 JSON = dict[str, Any]
@@ -90,11 +98,10 @@ class EngineApi(Protocol):
     def semantic_search(
         self, query: str, scope: str | None = None, limit: int = 10
     ) -> list[SearchResult]: ...
-    def keyword_search(
-        self, query: str, scope: str | None = None, limit: int = 10
-    ) -> list[SearchResult]: ...
+    def keyword_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]: ...
     def list_directory(self, path: str) -> list[Entry]: ...
     def path_details(self, path: str) -> PathDetails: ...
+    def file_thumbnail(self, path: str) -> Thumbnail | None: ...
     def open_path(self, path: str, reveal: bool = False) -> Done: ...
 
     # the Gardener and the meaning map (DESIGN §6a, issue 16)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import re
 import time
 from collections.abc import Callable
 
@@ -36,6 +37,8 @@ from engine.indexing.queue import MANUAL
 
 log = logging.getLogger(__name__)
 
+WORD = re.compile(r"\w{3,}")
+PAGE_MATCH = 0.6  # a snippet is cut from one page's text; a text-layer snippet shares few words with a scan
 PHOTO_TEXT_LABEL = "Text in the picture (read by OCR, Tesseract):"
 PHOTO_NOTE = "Text in the picture read by OCR (Tesseract); catalogued with its own metadata (EXIF)"
 
@@ -95,6 +98,27 @@ class OcrStore:
             return None
         pages = tuple(int(p) for p in row["pages"].split(",") if p)
         return from_store(row["path"]), row["hash"], pages
+
+    def pages(self, digest: str) -> list[tuple[int, str, str | None]]:
+        """Every page of this content that OCR read: (page from 0, text, why it has none)."""
+        sql = "SELECT page, text, error FROM ocr_pages WHERE hash = ? ORDER BY page"
+        rows = self.db.query(sql, (digest,))
+        return [(r["page"], r["text"], r["error"]) for r in rows]
+
+    def page_of(self, digest: str, snippet: str, marked: list[tuple[int, int]]) -> int | None:
+        """The scanned page (from 1) a search hit was read from by OCR; else None. The words that matched
+        (`marked` spans of the snippet) decide, or the whole snippet when none are marked: a snippet
+        may run over a page break. The page holding most of them wins, if it holds PAGE_MATCH of them."""
+        looked = " ".join(snippet[start:end] for start, end in marked) or snippet
+        words = set(WORD.findall(looked.lower()))
+        if not words:
+            return None
+        best, share = None, 0.0
+        for page, text, _ in self.pages(digest):
+            held = len(words & set(WORD.findall(text.lower()))) / len(words)
+            if held > share:
+                best, share = page, held
+        return best + 1 if best is not None and share >= PAGE_MATCH else None
 
     def reason(self, digest: str, page: int) -> str | None:
         """Why OCR found no text on the page (None when it read some, or has not read it)."""

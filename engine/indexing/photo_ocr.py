@@ -52,30 +52,30 @@ def holds_text(small, seconds: float = ocr.PAGE_SECONDS) -> bool:
     return sum(len(line) for line in confident_lines(look)) >= CHECK_WORDS
 
 
-def load(path: str, pixels: int):  # -> PIL.Image.Image, grayscale, upright, decoding bounded (docstring)
+def load(path: str, pixels: int, mode: str = "L"):  # -> PIL.Image.Image, upright, bounded (docstring)
     from PIL import Image
 
     try:
         with warnings.catch_warnings():  # a huge image warns: its decoding is bounded here instead
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as image:
-                return _decoded(image, pixels)
+                return _decoded(image, pixels, mode)
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         raise ExtractionError(f"The picture could not be decoded ({exc})") from exc
 
 
-def _decoded(image, pixels: int):
+def _decoded(image, pixels: int, mode: str):
     from PIL import ImageOps
 
     width, height = image.size
     if image.format == "JPEG":
-        image.draft("L", fitted(width, height, pixels))  # at least this size, at 1/2, 1/4 or 1/8
+        image.draft(mode, fitted(width, height, pixels))  # at least this size, at 1/2, 1/4 or 1/8
     elif width * height > DECODE_PIXELS:
         raise ExtractionError(
             f"The picture is too large to read for text ({width * height / 1e6:.0f} megapixels; "
             f"pictures over {DECODE_PIXELS // 1_000_000} are not decoded whole)"
         )
-    return ImageOps.exif_transpose(image).convert("L")
+    return ImageOps.exif_transpose(image).convert(mode)
 
 
 def fitted(width: int, height: int, pixels: int) -> tuple[int, int]:

@@ -61,6 +61,7 @@ BUILT_BEYOND_DESIGN = {
     "propose_gardener_fix",
     "list_pending_tool_calls",
     "keyword_search",
+    "file_thumbnail",  # issue 33: a picture's thumbnail for result lists and chat sources
 }
 
 # DESIGN §6a commands the bridge has built, one set per issue; each is checked against the §6a table.

@@ -65,6 +65,7 @@ export async function showDetails(path) {
     info.is_dir || (info.status === "failed" && !info.sense) ? null : h("p.sense", { "data-testid": "details-sense" }, info.sense || "No sense yet."),
     info.status === "failed" ? failedBox(info) : null,
     info.note ? h("p.muted.small", { "data-testid": "details-note" }, info.note) : null,
+    readingsBox(info),
     h("dl.details-grid", { "data-testid": "details-grid" }, detailRows(info).flatMap(([k, v]) => [h("dt", {}, k), h(k === "Path" || k === "Indexed folder" ? "dd.mono.small" : "dd", {}, String(v))])),
     h("div.row", {},
       h("button.btn.small", { type: "button", onclick: () => openPath(info.path) }, "Open"),
@@ -73,6 +74,16 @@ export async function showDetails(path) {
       info.is_dir ? null : h("button.btn.small", { type: "button", "data-testid": "edit-sense", onclick: () => editSense(info) }, "Edit sense"),
       h("button.btn.small", { type: "button", onclick: () => reindex(info.path) }, "Re-index")),
   ].filter(Boolean)); // Element.append writes a null child as the text "null"
+}
+
+/** What was read from the file besides its text (EXIF, tags, OCR text), each with where it came from. */
+export function readingsBox(info) {
+  const readings = Array.isArray(info.readings) ? info.readings : [];
+  if (!readings.length) return null;
+  return h("div.readings", { "data-testid": "details-readings" }, readings.map((r) =>
+    h("section.reading", { "data-testid": "details-reading" },
+      h("div.reading-head", {}, h("strong", {}, r.label), h("span.reading-source", {}, `from ${r.source}`)),
+      h("p.reading-text", {}, r.text))));
 }
 
 function failedBox(info) {
