@@ -63,6 +63,7 @@ COMMANDS: tuple[str, ...] = (
     "keyword_search",
     "list_directory",
     "path_details",
+    "file_thumbnail",
     "open_path",
     "get_config",
     "set_config",
@@ -293,6 +294,10 @@ class Api:
     @_command
     def path_details(self, path: str) -> Any:
         return self._engine.path_details(path=path)
+
+    @_command
+    def file_thumbnail(self, path: str) -> Any:
+        return self._engine.file_thumbnail(path=path)
 
     @_command
     def open_path(self, path: str, reveal: bool | None = None) -> Any:

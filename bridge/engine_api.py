@@ -34,7 +34,15 @@ if TYPE_CHECKING:
     from engine.engine import Engine
     from engine.gardener.model import FolderReport, Health
     from engine.indexing.progress import IndexingProgress
-    from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
+    from engine.indexing.results import (
+        FileSense,
+        PathDetails,
+        PinnedSense,
+        QueueRow,
+        Requalifying,
+        SenseRow,
+        Thumbnail,
+    )
     from engine.media_check import MediaCheck
     from engine.retrieval.semantic_tree import TreeNode
 
@@ -94,6 +102,7 @@ class EngineApi(Protocol):
     def keyword_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]: ...
     def list_directory(self, path: str) -> list[Entry]: ...
     def path_details(self, path: str) -> PathDetails: ...
+    def file_thumbnail(self, path: str) -> Thumbnail | None: ...
     def open_path(self, path: str, reveal: bool = False) -> Done: ...
 
     # the Gardener and the meaning map (DESIGN §6a, issue 16)

@@ -45,7 +45,15 @@ if TYPE_CHECKING:  # the parts' modules (LanceDB, DuckDB, numpy) load on the sta
     from engine.indexing.indexer import Indexer
     from engine.indexing.progress import IndexingProgress
     from engine.indexing.repair import RepairReport
-    from engine.indexing.results import FileSense, PathDetails, PinnedSense, QueueRow, Requalifying, SenseRow
+    from engine.indexing.results import (
+        FileSense,
+        PathDetails,
+        PinnedSense,
+        QueueRow,
+        Requalifying,
+        SenseRow,
+        Thumbnail,
+    )
     from engine.indexing.service import IndexService
     from engine.key_guard import KeyGuard
     from engine.media_check import MediaCheck
@@ -226,12 +234,16 @@ class Engine:
     def semantic_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
         from engine.searching import checked_search
 
-        return checked_search(self.search, self.roots, query, scope, limit)
+        return self.index.with_pages(checked_search(self.search, self.roots, query, scope, limit))
 
     def keyword_search(self, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
         from engine.searching import checked_search
 
-        return checked_search(self.search, self.roots, query, scope, limit, keyword_only=True)
+        hits = checked_search(self.search, self.roots, query, scope, limit, keyword_only=True)
+        return self.index.with_pages(hits)
+
+    def file_thumbnail(self, path: str) -> Thumbnail | None:
+        return self.index.file_thumbnail(path)
 
     # ---- action commands ----------------------------------------------------------------------
     def plan_reorganization(self, instruction: str, scope: str) -> ActionPlan:

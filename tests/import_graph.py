@@ -109,7 +109,8 @@ def floor_of(module: str, floors: list[list[str]]) -> tuple[int, str]:
     best: tuple[int, str] | None = None
     for number, floor in enumerate(floors):
         for group in floor:
-            if (module == group or module.startswith(group + ".")) and (best is None or len(group) > len(best[1])):
+            prefixes = module == group or module.startswith(group + ".")
+            if prefixes and (best is None or len(group) > len(best[1])):
                 best = (number, group)
     if best is None:
         raise AssertionError(f"{module} is on no floor of docs/architecture.md's layers")

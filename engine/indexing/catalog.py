@@ -227,6 +227,9 @@ class Catalog:
         """Make the next visit re-read the file (the hash still spares an embedding if nothing changed)."""
         self.db.execute("UPDATE files SET mtime = NULL WHERE path = ?", (to_store(path),))
 
+    def set_note(self, path: str, note: str | None) -> None:
+        self.db.execute("UPDATE files SET note = ? WHERE path = ?", (note, to_store(path)))
+
     def forget_hash(self, path: str) -> None:
         self.db.execute("UPDATE files SET hash = NULL WHERE path = ?", (to_store(path),))
 

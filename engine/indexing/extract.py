@@ -25,6 +25,7 @@ from engine.indexing.extractors.archive import check_archive
 from engine.indexing.extractors.base import NotText, ReadMeta, TextBudget
 from engine.indexing.extractors.plaintext import read_markdown, read_plain
 from engine.indexing.metadata import about
+from engine.indexing.photo_ocr import PHOTO_PAGES, is_photo
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class Extracted:
     truncated: bool
     note: str | None
     about: str = ""  # what a name-only file's metadata says (EXIF, tags): searchable, yet no content text
-    scan_pages: tuple[int, ...] = ()  # PDF pages without a text layer, waiting for OCR (ocr_phase.py)
+    scan_pages: tuple[int, ...] = ()  # PDF pages with no text layer, a photo's (0,): for OCR (ocr_phase.py)
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def extract(path: str, max_chars: int = DEFAULT_MAX_CHARS) -> Extracted:
     size = _regular_file_size(path)
     fmt = format_for(path)
     if fmt is None:
-        return _binary(about(path))
+        return _binary(about(path), PHOTO_PAGES if is_photo(path) else ())
     budget = TextBudget(max_chars)
     try:
         meta = _read(fmt, path, budget)
@@ -174,10 +175,11 @@ def extract(path: str, max_chars: int = DEFAULT_MAX_CHARS) -> Extracted:
     )
 
 
-def _binary(metadata: str) -> Extracted:
-    """A name-only file, with what its metadata says (EXIF, tags) when it has any."""
+def _binary(metadata: str, scan_pages: tuple[int, ...] = ()) -> Extracted:
+    """A name-only file, with what its metadata says (EXIF, tags) when it has any; a photo's one "page"
+    waits for OCR's look for text (photo_ocr.py)."""
     note = METADATA_NOTE if metadata else BINARY_NOTE
-    return Extracted(text="", doc_type="binary", title=None, truncated=False, note=note, about=metadata)
+    return Extracted("", "binary", None, False, note, about=metadata, scan_pages=scan_pages)
 
 
 def _regular_file_size(path: str) -> int:

@@ -87,6 +87,11 @@ def render_page(path: str, index: int, dpi: int = DPI):  # -> PIL.Image.Image (P
 
 def read_image(image, seconds: float = PAGE_SECONDS) -> str:
     """The text Tesseract reads in a Pillow image; ExtractionError when it fails or runs out of time."""
+    return run(image, ["--psm", "3"], seconds)
+
+
+def run(image, options: list[str], seconds: float = PAGE_SECONDS) -> str:
+    """What `tesseract <image> stdout -l eng <options>` prints for a Pillow image (fitted to MAX_PIXELS)."""
     program = tesseract()
     if program is None:
         raise ExtractionError(MISSING)
@@ -96,7 +101,7 @@ def read_image(image, seconds: float = PAGE_SECONDS) -> str:
         env = program_env()
         try:
             done = subprocess.run(
-                [program, source, "stdout", "-l", LANGUAGE, "--psm", "3"],
+                [program, source, "stdout", "-l", LANGUAGE, *options],
                 capture_output=True,
                 timeout=seconds,
                 env=env,

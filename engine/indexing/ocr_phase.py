@@ -1,4 +1,4 @@
-"""OCR of scanned PDF pages, in the background, one page at a time, never twice.
+"""OCR of scanned PDF pages and of photos, in the background, one page at a time, never twice.
 
 The keyword phase finds a PDF's pages without a text layer (`Extracted.scan_pages`). When every such
 page is already in the OCR cache (`ocr_pages`, keyed by the file's content hash and the page number),
@@ -10,6 +10,9 @@ page being read. When the last page is cached the file is queued again (its hash
 read again); the keyword phase then finds every page cached and indexes the text. Nothing is OCRed
 twice: not after a kill, not when the same scan is copied elsewhere (same hash), not on a re-index.
 
+A photo is one page (photo_ocr.py: a quick look for text first). Its words join its EXIF in its one
+chunk; a photo with no text is not indexed again, only its note changes.
+
 A page Tesseract cannot read (timeout, damaged page) is cached as empty with its reason, so it is not
 retried forever. Without Tesseract nothing is recorded and the note says what to install.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import re
 import time
 from collections.abc import Callable
 
@@ -29,9 +33,15 @@ from engine.indexing.catalog import under_clause, under_params
 from engine.indexing.extract import Extracted
 from engine.indexing.file_hash import file_hash
 from engine.indexing.pathtext import from_store, printable, to_store
+from engine.indexing.photo_ocr import NO_TEXT, is_photo, read_photo
 from engine.indexing.queue import MANUAL
 
 log = logging.getLogger(__name__)
+
+WORD = re.compile(r"\w{3,}")
+PAGE_MATCH = 0.6  # a snippet is cut from one page's text; a text-layer snippet shares few words with a scan
+PHOTO_TEXT_LABEL = "Text in the picture (read by OCR, Tesseract):"
+PHOTO_NOTE = "Text in the picture read by OCR (Tesseract); catalogued with its own metadata (EXIF)"
 
 MIGRATIONS: list[Migration] = [
     (
@@ -90,6 +100,32 @@ class OcrStore:
         pages = tuple(int(p) for p in row["pages"].split(",") if p)
         return from_store(row["path"]), row["hash"], pages
 
+    def pages(self, digest: str) -> list[tuple[int, str, str | None]]:
+        """Every page of this content that OCR read: (page from 0, text, why it has none)."""
+        sql = "SELECT page, text, error FROM ocr_pages WHERE hash = ? ORDER BY page"
+        rows = self.db.query(sql, (digest,))
+        return [(r["page"], r["text"], r["error"]) for r in rows]
+
+    def page_of(self, digest: str, snippet: str, marked: list[tuple[int, int]]) -> int | None:
+        """The scanned page (from 1) a search hit was read from by OCR; else None. The words that matched
+        (`marked` spans of the snippet) decide, or the whole snippet when none are marked: a snippet
+        may run over a page break. The page holding most of them wins, if it holds PAGE_MATCH of them."""
+        looked = " ".join(snippet[start:end] for start, end in marked) or snippet
+        words = set(WORD.findall(looked.lower()))
+        if not words:
+            return None
+        best, share = None, 0.0
+        for page, text, _ in self.pages(digest):
+            held = len(words & set(WORD.findall(text.lower()))) / len(words)
+            if held > share:
+                best, share = page, held
+        return best + 1 if best is not None and share >= PAGE_MATCH else None
+
+    def reason(self, digest: str, page: int) -> str | None:
+        """Why OCR found no text on the page (None when it read some, or has not read it)."""
+        row = self.db.one("SELECT error FROM ocr_pages WHERE hash = ? AND page = ?", (digest, page))
+        return None if row is None else row["error"]
+
     def waiting(self) -> int:
         return int(self.db.scalar("SELECT count(*) FROM ocr_wanted"))
 
@@ -114,11 +150,15 @@ class OcrStore:
         if merged is not None:
             return merged
         if not ocr.available():
+            if is_photo(path):  # a photo without OCR is what it always was: its name and its EXIF
+                return dataclasses.replace(extracted, scan_pages=())
             _tell_missing()
             return dataclasses.replace(extracted, note=ocr.MISSING)
         self.want(path, digest, pages)
         missing = len(pages) - len(self.cached(digest, pages))
         note = f"{missing} scanned page(s) wait for OCR (Tesseract, in the background)"
+        if is_photo(path):
+            note = "Waits for OCR to look for text in the picture (Tesseract, in the background)"
         return dataclasses.replace(extracted, note=note)
 
     def for_reading(self, path: str, extracted: Extracted, max_chars: int) -> Extracted:
@@ -135,6 +175,8 @@ class OcrStore:
         cached = self.cached(digest, pages)
         if len(cached) < len(pages):
             return None
+        if extracted.doc_type == "binary":  # a photo (photo_ocr.py): its text joins its EXIF in its one chunk
+            return photo_merged(extracted, cached[pages[0]])
         read = [cached[p] for p in sorted(pages) if cached[p].strip()]
         text = "\n\n".join(t for t in [extracted.text, *read] if t.strip())
         note = (
@@ -146,6 +188,14 @@ class OcrStore:
         return dataclasses.replace(
             extracted, text=text[:max_chars], truncated=truncated, note=note, scan_pages=()
         )
+
+
+def photo_merged(extracted: Extracted, text: str) -> Extracted:
+    """A photo's OCR text as a labelled part of what is known of it (`about`), beside its EXIF lines."""
+    if not text.strip():
+        return dataclasses.replace(extracted, note=NO_TEXT, scan_pages=())
+    about = "\n".join(part for part in (extracted.about, f"{PHOTO_TEXT_LABEL}\n{text}") if part)
+    return dataclasses.replace(extracted, about=about, note=PHOTO_NOTE, scan_pages=())
 
 
 class OcrPhase:
@@ -170,6 +220,11 @@ class OcrPhase:
             self.store.done_with(path)
             return 1
         missing = sorted(set(pages) - set(self.store.cached(digest, pages)))
+        if not missing and is_photo(path) and not self.store.cached(digest, pages).get(0, "").strip():
+            with ix.lock, ix.db.atomic():  # no text: what is indexed is right already, only the note says so
+                self.store.done_with(path)
+                ix.catalog.set_note(path, self.store.reason(digest, 0) or NO_TEXT)
+            return 1
         if not missing:
             with ix.lock, ix.db.atomic():
                 self.store.done_with(path)
@@ -182,6 +237,8 @@ class OcrPhase:
     @staticmethod
     def _read(path: str, page: int) -> tuple[str, str | None]:
         try:
+            if is_photo(path):
+                return read_photo(path)
             return ocr.read_pdf_page(path, page), None
         except ExtractionError as exc:
             log.info("OCR of page %d of %s failed: %s", page + 1, printable(path), exc.reason)

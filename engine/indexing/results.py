@@ -9,6 +9,15 @@ from __future__ import annotations
 from engine.results import Result
 
 
+class Reading(Result):
+    """One thing read from a file, shown in Details (readings.py): `label` (what it is), `source` (what
+    read it, from where), `text`."""
+
+    label: str
+    source: str
+    text: str
+
+
 class Requalifying(Result):
     """`qualify_folder`: how many unpinned files beneath the folder went back to the queue for a fresh
     sense (pinned ones are a person's word and are skipped)."""
@@ -54,8 +63,10 @@ class MediaText(Result):
 
 class PathDetails(Result):
     """`path_details`: what the details view shows about one file or folder. Every key is sent (nulls
-    included) except `semantic` (only for a catalogued file: "pending" until its vectors land) and
-    `files` (only for a folder: how many catalogued files lie beneath it)."""
+    included) except `semantic` (only for a catalogued file: "pending" until its vectors land),
+    `files` (only for a folder: how many catalogued files lie beneath it), `media_text` (only with a
+    caption or transcript) and `readings` (only when something was read besides the text: EXIF, tags,
+    OCR)."""
 
     path: str
     name: str
@@ -74,6 +85,14 @@ class PathDetails(Result):
     semantic: str | None = None
     files: int | None = None
     media_text: MediaText | None = None  # a caption or transcript, with its source (issue 33)
+    readings: list[Reading] | None = None  # EXIF, tags, OCR text, each with its source (readings.py)
+
+
+class Thumbnail(Result):
+    """`file_thumbnail`: a picture's thumbnail as a data URL (a JPEG at most 160 pixels a side)."""
+
+    path: str
+    data_url: str
 
 
 class QueueRow(Result):

@@ -6,6 +6,7 @@ indexing IPC commands; the Engine only forwards to it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from engine.indexing.pathtext import to_store
 from engine.indexing.prepared import IndexOptions
 from engine.indexing.progress import IndexingProgress, measure
 from engine.indexing.queue import MANUAL, WorkQueue
+from engine.indexing.readings import readings
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.results import (
     FileSense,
@@ -32,12 +34,15 @@ from engine.indexing.results import (
     QueueRow,
     Requalifying,
     SenseRow,
+    Thumbnail,
 )
+from engine.indexing.thumbnails import thumbnail
 from engine.indexing.watch import RootWatcher
 from engine.indexing.worker import IndexWorker
 from engine.paths import normalize
 from engine.results import Done
 from engine.retrieval.keyword.change_count import REFRESH_STALE
+from engine.retrieval.results import SearchResult
 from engine.roots import SENSES_LIMIT, Roots
 
 log = logging.getLogger(__name__)
@@ -288,6 +293,24 @@ class IndexService:
             for r in records[:limit]
         ]
 
+    def file_thumbnail(self, path: str) -> Thumbnail | None:
+        """A small picture of an image inside the roots (thumbnails.py); None for anything else."""
+        target = self.bounds.require(path)
+        if not os.path.isfile(target):
+            raise NotFound(f'"{path}" does not exist.')
+        data_url = thumbnail(target, os.path.join(self.data_dir, "thumbnails"))
+        return None if data_url is None else Thumbnail(path=target, data_url=data_url)
+
+    def with_pages(self, hits: list[SearchResult]) -> list[SearchResult]:
+        """Each hit in a scanned PDF with the page its snippet was read from by OCR (issue 33)."""
+        return [self._with_page(hit) if hit.path.lower().endswith(".pdf") else hit for hit in hits]
+
+    def _with_page(self, hit: SearchResult) -> SearchResult:
+        record = self.catalog.get(hit.path)
+        digest = record.hash if record else None
+        page = self.indexer.ocr.page_of(digest, hit.snippet, hit.highlights) if digest else None
+        return hit if page is None else dataclasses.replace(hit, page=page)
+
     def path_details(self, path: str) -> PathDetails:
         target = self.bounds.require(path)
         if not os.path.lexists(target):
@@ -321,4 +344,6 @@ class IndexService:
             queued=queued is not None and queued["state"] == "queued",  # a failed row waits for Retry
             media_text=media_text(self.indexer.media, record),
         )
+        if not is_dir:
+            details["readings"] = readings(target, record.hash if record else None, self.indexer.ocr) or None
         return PathDetails.model_validate(details)

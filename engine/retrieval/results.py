@@ -8,7 +8,8 @@ exactly what the keyword index matched instead of guessing with its own regular 
 `semantic` says whether the file's vectors are in yet ("done") or only its keyword rows ("pending"), or
 that this search could not ask the vectors at all and matched words only ("keyword-only": the vector
 store is being rebuilt after it was set aside, or the embedding model failed); the page and the CLI
-say so beside the results (issue 31, item 1).
+say so beside the results (issue 31, item 1). `page`, set by the engine after the search, is the page
+of a scanned PDF whose OCR text the snippet came from (issue 33).
 """
 
 from __future__ import annotations
@@ -27,3 +28,4 @@ class SearchResult:
     chunk_index: int
     highlights: list[Span] = field(default_factory=list)
     semantic: str = "done"  # "pending": its vectors are still being computed; "keyword-only": see above
+    page: int | None = None  # a scanned PDF's page (from 1) the snippet was read from by OCR (ocr_phase.py)

@@ -62,6 +62,7 @@ BUILT_BEYOND_DESIGN = {
     "list_pending_tool_calls",
     "keyword_search",
     "test_media_endpoint",  # issue 33: Test connection for the vision and transcription endpoints
+    "file_thumbnail",  # issue 33: a picture's thumbnail for result lists and chat sources
 }
 
 # DESIGN §6a commands the bridge has built, one set per issue; each is checked against the §6a table.

@@ -326,6 +326,7 @@ def test_a_search_hit_serialises_to_the_ipc_shape():
         "chunk_index": 2,
         "highlights": [[0, 4]],
         "semantic": "done",
+        "page": None,  # issue 33: the scanned page of an OCR hit, null for any other hit
     }
 
 
@@ -344,6 +345,7 @@ def test_semantic_search_answers_search_results_whose_json_is_the_old_hit_dict(e
             "chunk_index": hit.chunk_index,
             "highlights": [[start, end] for start, end in hit.highlights],
             "semantic": hit.semantic,
+            "page": None,  # issue 33: set only for a hit in a scanned PDF's OCR text
         }
         for hit in hits
     ]

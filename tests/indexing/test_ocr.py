@@ -13,24 +13,8 @@ from tests.indexing.helpers import SAMPLE, make_engine, write_docs
 
 pytestmark = pytest.mark.skipif(not ocr.available(), reason=ocr.MISSING)
 Image = pytest.importorskip("PIL.Image")
-ImageDraw = pytest.importorskip("PIL.ImageDraw")
-ImageFont = pytest.importorskip("PIL.ImageFont")
 
-
-def write_scan(path: Path, pages: list[list[str]]) -> Path:
-    """An image-only PDF: each page a 150 dpi picture of its lines (no text layer at all)."""
-    font = ImageFont.load_default(size=36)
-    images = []
-    for lines in pages:
-        page = Image.new("L", (1240, 1754), 255)
-        draw = ImageDraw.Draw(page)
-        for row, line in enumerate(lines):
-            draw.text((120, 150 + 70 * row), line, font=font, fill=0)
-        images.append(page)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    images[0].save(path, "PDF", resolution=150, save_all=True, append_images=images[1:])
-    return path
-
+from tests.indexing.scans import write_scan  # noqa: E402 (needs Pillow)
 
 INVOICE = ["INVOICE 7731", "Quillfeather Stationery Ltd", "Fountain pens and ink", "Total due: 312.40 EUR"]
 

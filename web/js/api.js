@@ -38,6 +38,7 @@ export const SIGNATURES = {
   keyword_search: ["query", "scope", "limit"],
   list_directory: ["path"],
   path_details: ["path"],
+  file_thumbnail: ["path"],
   open_path: ["path", "reveal"],
   get_config: [],
   set_config: ["patch"],

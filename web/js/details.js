@@ -66,6 +66,7 @@ export async function showDetails(path) {
     info.status === "failed" ? failedBox(info) : null,
     info.note ? h("p.muted.small", { "data-testid": "details-note" }, info.note) : null,
     mediaTextBlock(info.media_text),
+    readingsBox(info),
     h("dl.details-grid", { "data-testid": "details-grid" }, detailRows(info).flatMap(([k, v]) => [h("dt", {}, k), h(k === "Path" || k === "Indexed folder" ? "dd.mono.small" : "dd", {}, String(v))])),
     h("div.row", {},
       h("button.btn.small", { type: "button", onclick: () => openPath(info.path) }, "Open"),
@@ -83,6 +84,16 @@ function mediaTextBlock(media) {
   const body = media.error ? h("p.muted.small", {}, `No ${media.kind}: ${media.error}`) : h("p.media-text", {}, media.text);
   return h("div.media-text-block", { "data-testid": "details-media-text" },
     h("strong.small", {}, label), body, h("p.muted.small", {}, `${media.kind} from ${media.source}`));
+}
+
+/** What was read from the file besides its text (EXIF, tags, OCR text), each with where it came from. */
+export function readingsBox(info) {
+  const readings = Array.isArray(info.readings) ? info.readings : [];
+  if (!readings.length) return null;
+  return h("div.readings", { "data-testid": "details-readings" }, readings.map((r) =>
+    h("section.reading", { "data-testid": "details-reading" },
+      h("div.reading-head", {}, h("strong", {}, r.label), h("span.reading-source", {}, `from ${r.source}`)),
+      h("p.reading-text", {}, r.text))));
 }
 
 function failedBox(info) {

@@ -4,6 +4,7 @@
 import { call } from "./api.js";
 import { openPath } from "./chat.js";
 import { bindScopeSelect, showFile } from "./state.js";
+import { pageLabel, thumbFor } from "./thumbs.js";
 import { $, basename, clear, folderHints, h, highlight, markSpans, reportError } from "./ui.js";
 
 function resultItem(result, query, folder) {
@@ -12,10 +13,10 @@ function resultItem(result, query, folder) {
   fill.style.width = `${Math.round(Math.max(0, Math.min(1, score)) * 100)}%`;
   return h("li.result", { "data-testid": "search-result" },
     h("button.result-name", { type: "button", title: `Open ${result.path}`, onclick: () => openPath(result.path) }, result.name || basename(result.path),
-      folder ? h("span.result-folder", { "data-testid": "result-folder" }, ` · ${folder}`) : null),
+      folder ? h("span.result-folder", { "data-testid": "result-folder" }, ` · ${folder}`) : null, pageLabel(result)),
     h("span.score", { title: "Relevance" }, h("span.score-bar", {}, fill), score.toFixed(3)),
     h("span.result-path", {}, result.path),
-    h("p.result-snippet", {}, Array.isArray(result.highlights) ? markSpans(result.snippet || "", result.highlights) : highlight(result.snippet || "", query)),
+    h("p.result-snippet", {}, thumbFor(result.path) || "", Array.isArray(result.highlights) ? markSpans(result.snippet || "", result.highlights) : highlight(result.snippet || "", query)),
     h("div.result-actions", {},
       h("button.btn.link.small", { type: "button", onclick: () => openPath(result.path, true) }, "Show in folder"),
       h("button.btn.link.small", { type: "button", onclick: () => showFile(result.path) }, "Details")));

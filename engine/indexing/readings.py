@@ -1,0 +1,56 @@
+"""What Details shows a file was read from, beyond its text: a photo's EXIF, a song's tags, the words OCR
+found in a picture or on each scanned page, each with where it came from, so a person can tell what
+SenseTree saw from what it guessed. Cheap by design: metadata is read from the header again (as indexing
+does), OCR text comes from the cache by content hash; nothing here runs Tesseract."""
+
+from __future__ import annotations
+
+import os
+
+from engine.indexing import metadata
+from engine.indexing.ocr_phase import OcrStore
+from engine.indexing.photo_ocr import NO_TEXT, is_photo
+from engine.indexing.results import Reading
+
+PAGES_SHOWN = 20
+CHARS_SHOWN = 2_000
+SOURCES = {
+    "photo_meta": ("Photo details", "its EXIF header, read by Pillow"),
+    "audio_meta": ("Tags", "its own tags, read by mutagen"),
+}
+
+
+def readings(path: str, digest: str | None, ocr: OcrStore) -> list[Reading]:
+    """The file's metadata and OCR text, labelled by where each came from (empty for most files)."""
+    found: list[Reading] = []
+    reader = metadata.READERS.get(os.path.splitext(path)[1].lower())
+    if reader is not None:
+        said = metadata.about(path)
+        if said:
+            label, source = SOURCES.get(reader[0], ("Metadata", "the file's own header"))
+            found.append(Reading(label=label, source=source, text=said))
+    if digest:
+        found += ocr_readings(path, ocr.pages(digest))
+    return found
+
+
+def ocr_readings(path: str, pages: list[tuple[int, str, str | None]]) -> list[Reading]:
+    if is_photo(path):
+        if not pages:
+            return []
+        _, text, error = pages[0]
+        source = "OCR by Tesseract, after a quick look found text" if text else "OCR by Tesseract"
+        said = text[:CHARS_SHOWN] or error or NO_TEXT
+        return [Reading(label="Text in the picture", source=source, text=said)]
+    shown = [
+        Reading(
+            label=f"Page {page + 1}",
+            source="OCR by Tesseract: this page has no text layer, only a picture",
+            text=text[:CHARS_SHOWN] or f"(no text found{': ' + error if error else ''})",
+        )
+        for page, text, error in pages[:PAGES_SHOWN]
+    ]
+    if len(pages) > PAGES_SHOWN:
+        rest = len(pages) - PAGES_SHOWN
+        shown.append(Reading(label="More pages", source="OCR by Tesseract", text=f"{rest} more page(s) read"))
+    return shown
