@@ -15,7 +15,7 @@ arm), `vector start` (the caller's part of starting it), `keyword arm` (HybridSe
 the keyword search, the text of its best hits and their snippet words stemmed, on the caller's thread),
 `vector wait` (the caller waiting for the vector hits once its keyword arm is done), `fuse`, `floor`,
 `names` (the name field's scores, part of `fuse`'s side of the search), `results` (best chunk per file,
-exists checks, pending lookup, snippets) and `snippets` (make_snippet alone, part of `results`); `other` is
+exists checks, pending lookup, snippets) and `snippets` (make_snippets alone, part of `results`); `other` is
 the search beyond the caller's own path (one_query says which). `after arms` is everything the search does
 once both arms are in (fusion, names, floor, best chunk per file, snippets), wall and thread CPU: issue 30
 item 3's figure, target ≤ 1.5 ms at 100k chunks.
@@ -114,7 +114,7 @@ def instrument(search: HybridSearch, steps: Steps) -> None:
     search.keywords.name_scores = steps.timed("names", search.keywords.name_scores)  # type: ignore[method-assign]
     hybrid_module.fuse = steps.timed("fuse", hybrid_module.fuse)
     hybrid_module.shown = steps.timed("floor", hybrid_module.shown)
-    result_page.make_snippet = steps.timed("snippets", result_page.make_snippet)
+    result_page.make_snippets = steps.timed("snippets", result_page.make_snippets)
 
 
 def one_query(search: HybridSearch, steps: Steps, query: str, vector: np.ndarray, scope: str | None) -> None:

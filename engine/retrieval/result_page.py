@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from engine.paths import display_name
 from engine.retrieval.fusion import ChunkKey
 from engine.retrieval.results import SearchResult
-from engine.retrieval.snippet import make_snippet
+from engine.retrieval.snippet import make_snippets
 from engine.retrieval.terms import shared_matcher
 
 Ranked = list[tuple[ChunkKey, float]]
@@ -50,15 +50,14 @@ def result_page(
     shown = [(path, index) for path, (index, _) in best.items()]
     missing = [key for key in shown if key not in texts]
     found = read_texts(missing) if missing else {}
-    page_texts = [texts.get(key, found.get(key, "")) for key in shown]
+    page = [(texts.get(key, found.get(key, "")), key[1] == 0) for key in shown]
     matcher = shared_matcher()
     if terms is None:
         terms = matcher.query_terms(query) if best else frozenset()
-    matcher.learn(page_texts, terms)
+    snippets = make_snippets(page, terms, matcher)
     results = []
-    for (path, index), text in zip(shown, page_texts, strict=True):
+    for (path, index), snippet in zip(shown, snippets, strict=True):
         score = best[path][1]
-        snippet = make_snippet(text, query, first_chunk=index == 0, matcher=matcher, terms=terms)
         results.append(
             SearchResult(
                 path,
