@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.errors import ModelError, StoreError
-from engine.paths import display_name
 from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
     RRF_K,
@@ -38,11 +37,12 @@ from engine.retrieval.fusion import (
 from engine.retrieval.keyword.healing import KeywordStore
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.query import KeywordAnswer
+from engine.retrieval.keyword_memo import KeywordAnswers
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import CLOSE_WAIT_S, QueryEmbedder
 from engine.retrieval.relevance import RELEVANCE, Evidence, Evidenced, Floor, floor_for, shown
+from engine.retrieval.result_page import best_per_file, result_page
 from engine.retrieval.results import SearchResult
-from engine.retrieval.snippet import make_snippet
 from engine.retrieval.terms import shared_matcher
 
 if TYPE_CHECKING:  # LanceDB, httpx and the settings load with the parts that use them, not with this module:
@@ -117,6 +117,7 @@ class HybridSearch:
         # which result paths have keyword rows but no vectors yet (the catalog knows; engine/assembly.py)
         self.pending: Callable[[list[str]], set[str]] = pending or (lambda paths: set())
         self._queries = QueryEmbedder()
+        self._answers = KeywordAnswers()  # the keyword arm's answer, once for a page's two calls
         self._warming: threading.Thread | None = None
 
     def embed_query(self, query: str) -> np.ndarray:
@@ -273,8 +274,10 @@ class HybridSearch:
     def _keyword_answer(self, query: str, candidates: int, scope: str | None, shown: int) -> KeywordAnswer:
         """The keyword arm: its hits with their text, and the words of its `shown` best hits that may
         match the query stemmed for the snippets now, while the vector search runs, rather than after it
-        (terms.TermMatcher.learn; what it learns is kept, so the results step finds it)."""
-        answer = self.keywords.answer(query, candidates, scope)
+        (terms.TermMatcher.learn; what it learns is kept, so the results step finds it). The page's two
+        calls for one query share one answer (keyword_memo.py)."""
+        key = (query, scope, candidates, self.keywords.generation())
+        answer = self._answers.answer(key, lambda: self.keywords.answer(query, candidates, scope))
         if shown > 0 and answer.hits:
             shared_matcher().learn((answer.texts[hit.key] for hit in answer.hits[:shown]), answer.terms.terms)
         return answer
@@ -325,47 +328,10 @@ class HybridSearch:
         terms: frozenset[str] | None = None,
         keyword_only: bool = False,
     ) -> list[SearchResult]:
-        """Best chunk per existing file, with a snippet (text already read is reused; `terms`, the
-        query's stemmed terms, when the keyword arm has read them). `semantic` says, per file, whether
-        its vectors are in ("done"), still to come ("pending"), or whether this search could not ask the
-        vectors at all ("keyword-only": they are being rebuilt, or the embedding model failed)."""
-        best: dict[str, tuple[int, float]] = {}
-        for (path, chunk_index), score in ranked:
-            if path in best:
-                continue
-            if not self.exists(path):
-                continue
-            best[path] = (chunk_index, score)
-            if len(best) >= limit:
-                break
-        texts = dict(texts or {})
-        texts.update(
-            self.vectors.texts(
-                (path, index) for path, (index, _) in best.items() if (path, index) not in texts
-            )
-        )
+        """Best chunk per existing file, with a snippet, for the shown page only (result_page.py)."""
+        best = best_per_file(ranked, limit, self.exists)
         pending = self.pending(list(best)) if best else set()
-        matcher = shared_matcher()
-        if terms is None:
-            terms = matcher.query_terms(query) if best else frozenset()
-        matcher.learn((texts.get((path, index), "") for path, (index, _) in best.items()), terms)
-        results = []
-        for path, (index, score) in best.items():
-            snippet = make_snippet(
-                texts.get((path, index), ""), query, first_chunk=index == 0, matcher=matcher, terms=terms
-            )
-            results.append(
-                SearchResult(
-                    path,
-                    display_name(path),
-                    round(min(max(score, 0.0), 1.0), 6),
-                    snippet.text,
-                    index,
-                    snippet.highlights,
-                    "pending" if path in pending else "keyword-only" if keyword_only else "done",
-                )
-            )
-        return results
+        return result_page(query, best, texts or {}, self.vectors.texts, pending, terms, keyword_only)
 
 
 def fuse(

@@ -8,18 +8,23 @@
 - The window is placed where the query's terms are densest (most distinct terms, then most hits), and
   the terms are the keyword index's own (engine/retrieval/terms.py): whole words, stemmed, never a
   stop word. `highlights` are their ranges in the returned text. Cut ends get an ellipsis.
-No store is involved: the text comes from the search arms.
+No store is involved: the text comes from the search arms. A search makes its page's snippets together
+(`make_snippets`): each text is cleaned and searched for candidate words once, all their new words are
+stemmed in one statement, and a snippet already made for the same text and terms (the page's keyword list
+and then its fused list, a query typed again) is reused.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.markdown_text import strip_markdown
-from engine.retrieval.terms import Span, TermMatcher, shared_matcher
+from engine.retrieval.terms import Span, TermMatcher, candidate_words, shared_matcher
 
-_SPACE = re.compile(r"\s+")
 _HEAD = re.compile(r"\A\[[^\]\n]{1,40}\][ \t]*")  # the `[doc_type]` tag that opens chunk #0
 # A character every rule of strip_markdown needs somewhere, or a line start only a block rule (front
 # matter, a rule, a bullet) can use: a text with neither is its own plain form. Running the twenty-odd
@@ -28,6 +33,7 @@ _MAY_BE_MARKDOWN = re.compile(r"[#*_\[<>|`~!\\]|^[ \t]*(?:[-=+]|\d{1,3}[.)])", r
 ELLIPSIS = "…"
 
 Match = tuple[int, int, str]
+KEPT_SNIPPETS = 1024  # snippets reused by (text, terms, chunk #0 or not, width): ~0.5 MB of 240-char texts
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,29 @@ def make_snippet(
     `first_chunk` says `text` is a chunk #0 (sense head + text); `terms` skips re-stemming the query."""
     matcher = matcher or shared_matcher()
     terms = matcher.query_terms(query) if terms is None else terms
-    clean, matches = _shown(text, terms, matcher, first_chunk)
+    return make_snippets([(text, first_chunk)], terms, matcher, width)[0]
+
+
+def make_snippets(
+    texts: Sequence[tuple[str, bool]], terms: frozenset[str], matcher: TermMatcher, width: int = 240
+) -> list[Snippet]:
+    """`make_snippet` of each (text, is chunk #0) for the query's stemmed `terms`: a snippet made before
+    for the same text and terms is reused, each other text is cleaned and searched for candidate words
+    once, and their words are stemmed together (one statement for the words new to the matcher)."""
+    keys = [(text, terms, first_chunk, width) for text, first_chunk in texts]
+    made = _made.get_many(keys)
+    todo = [i for i, key in enumerate(keys) if key not in made]
+    cleaned = [_Cleaned.of(*texts[i], terms) for i in todo]
+    stems = matcher.stems(word for one in cleaned for _, _, word in one.found) if terms else {}
+    for i, one in zip(todo, cleaned, strict=True):
+        clean, matches = one.shown(terms, matcher, stems)
+        made[keys[i]] = _cut(clean, matches, width)
+    _made.keep({keys[i]: made[keys[i]] for i in todo})
+    return [Snippet(made[key].text, list(made[key].highlights)) for key in keys]
+
+
+def _cut(clean: str, matches: list[Match], width: int) -> Snippet:
+    """The window of `clean` to show, with its highlights."""
     if len(clean) <= width:
         return Snippet(clean, [(start, end) for start, end, _ in matches])
     start, end = _window(clean, matches, width)
@@ -76,26 +104,75 @@ def make_snippet(
     return Snippet(lead + piece + (ELLIPSIS if end < len(clean) else ""), spans)
 
 
-def _shown(
-    text: str, terms: frozenset[str], matcher: TermMatcher, first_chunk: bool
-) -> tuple[str, list[Match]]:
-    """The text to show (plain, one line) and its matches: the body of chunk #0 unless only its sense
-    matches, the whole chunk otherwise."""
-    sense, body = split_head(text) if first_chunk else ("", text)
-    clean = _plain(body)
-    matches = matcher.matches(clean, terms)
-    if sense and (not clean or not matches):
-        clean_sense = _plain(sense)
-        sense_matches = matcher.matches(clean_sense, terms)
-        if sense_matches or not clean:
-            return clean_sense, sense_matches
-    return clean, matches
+@dataclass(frozen=True)
+class _Cleaned:
+    """A chunk's plain body, the words of it that may be query terms, and its sense (chunk #0's head)."""
+
+    sense: str
+    clean: str
+    found: list[Match]
+
+    @staticmethod
+    def of(text: str, first_chunk: bool, terms: frozenset[str]) -> _Cleaned:
+        sense, body = split_head(text) if first_chunk else ("", text)
+        clean = _plain(body)
+        return _Cleaned(sense, clean, candidate_words(clean, terms) if terms and clean else [])
+
+    def shown(
+        self, terms: frozenset[str], matcher: TermMatcher, stems: dict[str, str]
+    ) -> tuple[str, list[Match]]:
+        """The text to show (plain, one line) and its matches: the body of chunk #0 unless only its sense
+        matches, the whole chunk otherwise (the sense's words are stemmed only when it is looked at)."""
+        matches = _terms_in(self.found, terms, stems)
+        if self.sense and (not self.clean or not matches):
+            clean_sense = _plain(self.sense)
+            sense_matches = matcher.matches(clean_sense, terms)
+            if sense_matches or not self.clean:
+                return clean_sense, sense_matches
+        return self.clean, matches
+
+
+def _terms_in(found: list[Match], terms: frozenset[str], stems: dict[str, str]) -> list[Match]:
+    """(start, end, term) of the candidate words whose stem is a query term ("" is a stop word's)."""
+    return [(start, end, stem) for start, end, word in found if (stem := stems[word]) and stem in terms]
 
 
 def _plain(text: str) -> str:
+    """One line of plain text. `str.split` splits on exactly the characters `\\s` matches (both ask
+    `Py_UNICODE_ISSPACE`), at a third of a regex substitution's cost."""
     if _MAY_BE_MARKDOWN.search(text):
         text = strip_markdown(text)
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(text.split())
+
+
+class _Memo:
+    """The last KEPT_SNIPPETS snippets, by (text, terms, first_chunk, width); a snippet depends on nothing
+    else (stems never change), so one is never stale."""
+
+    def __init__(self, kept: int = KEPT_SNIPPETS):
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[str, frozenset[str], bool, int], Snippet] = OrderedDict()
+
+    def get_many(
+        self, keys: list[tuple[str, frozenset[str], bool, int]]
+    ) -> dict[tuple[str, frozenset[str], bool, int], Snippet]:
+        with self._lock:
+            found = {key: self._entries[key] for key in keys if key in self._entries}
+            for key in found:
+                self._entries.move_to_end(key)
+            return found
+
+    def keep(self, snippets: dict[tuple[str, frozenset[str], bool, int], Snippet]) -> None:
+        with self._lock:
+            self._entries.update(snippets)
+            for key in snippets:
+                self._entries.move_to_end(key)
+            while len(self._entries) > self._kept:
+                self._entries.popitem(last=False)
+
+
+_made = _Memo()
 
 
 def _window(clean: str, matches: list[Match], width: int) -> tuple[int, int]:

@@ -3,10 +3,13 @@ stemmed query terms marked (never stop words, never pieces of words) and no repe
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import markdown_text
 from engine.markdown_text import strip_markdown
 from engine.retrieval import snippet as snippet_module
 from engine.retrieval import terms as terms_module
@@ -238,3 +241,43 @@ def test_learning_a_searchs_texts_stems_their_candidate_words_in_one_statement(m
     assert len(statements) == 1
     assert [matcher.matches(t, terms) for t in texts][0] == [(0, 7, "run"), (8, 15, "budget")]
     assert len(statements) == 1  # every word matches() looked at was learnt
+
+
+# The delimiter rules as first written, with the lookbehind first (markdown_text.py starts them with the
+# delimiter, which the regex engine can jump to): both forms must unwrap exactly the same text.
+PLAIN_EMPHASIS = r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])"
+PLAIN_UNDERSCORE = r"(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])"
+PLAIN_STRONG = r"(\*\*)(?=\S)(.+?)(?<=\S)\1|(?<![\w_])(__)(?=[^\s_])(.+?)(?<=[^\s_])__(?![\w_])"
+MARKUP = st.text(alphabet="ab_*é1 \n", max_size=30)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=MARKUP)
+def test_delimiter_rules_that_start_with_the_delimiter_unwrap_what_the_plain_rules_unwrap(text):
+    def strong(match: re.Match[str]) -> str:
+        return match.group(2) if match.group(1) else match.group(4)
+
+    assert markdown_text._EMPHASIS.sub(r"\1", text) == re.sub(PLAIN_EMPHASIS, r"\1", text)
+    assert markdown_text._UNDERSCORE.sub(r"\1", text) == re.sub(PLAIN_UNDERSCORE, r"\1", text)
+    assert markdown_text._strong(text) == re.sub(PLAIN_STRONG, strong, text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet="ab \t\n\r\x0b\x0c\x1c\x85\u00a0\u2028\u3000é", max_size=30))
+def test_a_snippet_folds_white_space_as_the_white_space_regex_does(text):
+    assert snippet_module._plain(text) == re.sub(r"\s+", " ", text).strip()
+
+
+def test_a_page_of_snippets_is_each_text_snippet_and_a_second_page_reuses_them(matcher):
+    texts = [
+        ("The budget review is due in spring; the budget grows.", False),
+        ("[txt] A note about travel.\n\nNothing about money here.", True),
+        ("**Budgets** for the _team_ and its travel " * 8, False),
+    ]
+    terms = matcher.query_terms("budget travel")
+    one_by_one = [make_snippet(text, "", first_chunk=first, terms=terms) for text, first in texts]
+    assert snippet_module.make_snippets(texts, terms, matcher) == one_by_one
+    again = snippet_module.make_snippets(texts, terms, matcher)
+    assert again == one_by_one
+    again[0].highlights.clear()  # a reused snippet's highlights are the caller's own list
+    assert snippet_module.make_snippets(texts, terms, matcher) == one_by_one

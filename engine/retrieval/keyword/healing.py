@@ -231,6 +231,12 @@ class KeywordStore:
     def stats(self) -> dict[str, float]:
         return self._call(lambda index: index.stats())
 
+    def generation(self) -> tuple[int, int]:
+        """How many times the index was replaced, and its own generation: either changing means a search
+        may read something else (retrieval/keyword_memo.py)."""
+        index = self._index
+        return len(self.quarantined), index.generation()
+
     def close(self) -> None:
         self._closed = True
         thread = self._rebuild_thread

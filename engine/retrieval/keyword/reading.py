@@ -215,6 +215,11 @@ class KeywordReading(KeywordBase):
             rows = self._read("read the keyword index's terms", "SELECT term, tid, df FROM terms")
             return {term: int(df) + pending.committed_df(int(tid)) for term, tid, df in rows}
 
+    def generation(self) -> int:
+        """Write transactions ended so far: once it changes, a search may read something else
+        (retrieval/keyword_memo.py keys the answers it reuses by it)."""
+        return self._writes
+
     def stats(self) -> dict[str, float]:
         rows = self._read(
             "read the keyword index's statistics",
