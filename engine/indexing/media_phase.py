@@ -30,6 +30,7 @@ from engine.db import Database, Migration
 from engine.indexing import media_client
 from engine.indexing.catalog import under_clause, under_params
 from engine.indexing.extract import Extracted
+from engine.indexing.file_hash import file_hash
 from engine.indexing.media_client import MediaEndpoint, Refused, Unavailable
 from engine.indexing.metadata import AUDIO, PHOTOS
 from engine.indexing.pathtext import from_store, printable, to_store
@@ -180,8 +181,6 @@ class MediaStore:
         """What the agent reads: the file's cached caption or transcript joined in (nothing is queued)."""
         if kind_of(path) is None:
             return extracted
-        from engine.indexing.indexer import file_hash  # the indexer imports this module
-
         found = self.latest(file_hash(path))
         return extracted if found is None else merged(extracted, found)
 
