@@ -70,6 +70,7 @@ def test_a_photo_is_found_by_its_caption_from_the_scripted_vision_endpoint(tmp_p
     assert hits[0].path == str(photo)
     assert f"Caption: {CAT}" in read  # the agent's read_file sees it too
     assert details.note == f"Caption from llava at {fake.base_url}"
+    assert details.sense == CAT  # what the photo shows, not just its name
     assert details.media_text is not None and details.media_text.text == CAT
     sent = Image.open(io.BytesIO(fake.images[0]))
     assert len(fake.images) == 1 and sent.format == "JPEG" and max(sent.size) == 1024
