@@ -209,7 +209,8 @@ def merged(extracted: Extracted, found: Found) -> Extracted:
     note = f"{found.kind.capitalize()} from {found.source}"
     if found.kind == CAPTION and not extracted.text.strip():
         about = "\n".join(part for part in (extracted.about, f"Caption: {found.text}") if part)
-        return dataclasses.replace(extracted, about=about, note=note)
+        title = extracted.title or found.text.rstrip(". ")  # the extractive sense: what the photo shows
+        return dataclasses.replace(extracted, about=about, note=note, title=title)
     label = "Caption" if found.kind == CAPTION else "Transcript"
     text = "\n\n".join(part for part in (extracted.about, extracted.text, f"{label}:\n{found.text}") if part)
     return dataclasses.replace(extracted, text=text, note=note)

@@ -12,7 +12,7 @@ import pytest
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
-from tests.e2e.test_browser_journey import WAIT_MS, browser, open_page, playwright_api
+from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page, playwright_api
 from tests.fake_openai import FakeOpenAI
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests
@@ -52,6 +52,7 @@ def test_the_vision_endpoint_is_tested_saved_and_its_caption_shown_in_details(tm
             expect(verdict).to_contain_text(CAPTION, timeout=WAIT_MS)
             expect(verdict).to_contain_text("Not saved yet")
             assert engine.settings.vision.base_url == "" and len(fake.images) == 1  # tested, not saved
+            _shot(page.locator("#set-media"), "settings-media")
 
             page.locator("#vision-form button[type=submit]").click()
             expect(page.locator(".toast").last).to_contain_text("Settings saved", timeout=WAIT_MS)
@@ -64,6 +65,7 @@ def test_the_vision_endpoint_is_tested_saved_and_its_caption_shown_in_details(tm
             block = page.get_by_test_id("details-media-text")
             expect(block).to_contain_text(CAPTION, timeout=WAIT_MS)
             expect(block).to_contain_text(f"caption from llava at {fake.base_url}")
+            _shot(page.get_by_test_id("details-card"), "details-caption")
             assert errors == []
         finally:
             server.stop()

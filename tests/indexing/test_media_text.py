@@ -14,7 +14,7 @@ import pytest
 
 from engine.engine import Engine
 from engine.indexing import media_client
-from engine.indexing.media_phase import MediaPhase
+from engine.indexing.media_phase import MediaPhase, media_endpoints
 from tests.fake_openai import FakeOpenAI, Raw
 from tests.indexing.helpers import SAMPLE, make_engine, write_docs
 
@@ -70,6 +70,7 @@ def test_a_photo_is_found_by_its_caption_from_the_scripted_vision_endpoint(tmp_p
     assert hits[0].path == str(photo)
     assert f"Caption: {CAT}" in read  # the agent's read_file sees it too
     assert details.note == f"Caption from llava at {fake.base_url}"
+    assert details.sense == CAT  # what the photo shows, not just its name
     assert details.media_text is not None and details.media_text.text == CAT
     sent = Image.open(io.BytesIO(fake.images[0]))
     assert len(fake.images) == 1 and sent.format == "JPEG" and max(sent.size) == 1024
@@ -208,3 +209,27 @@ def test_after_a_kill_captions_resume_and_no_photo_is_sent_twice(tmp_path, sense
             hits = [h.path for h in engine.semantic_search("grey cat asleep velvet sofa", limit=3)]
     assert len(asked) == 4 and len(fake.images) == 3  # the killed request, once more; the others once
     assert sorted(hits) == [str(root / n) for n in ("a.jpg", "b.jpg", "c.jpg")]
+
+
+def test_an_unreachable_endpoint_pauses_the_phase_and_the_worker_is_woken_when_the_pause_ends(
+    tmp_path, sensetree_home
+):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    photo = write_photo(root / "IMG_7.jpg", size=(64, 64))
+    now = [1000.0]
+    down = {"vision": {"base_url": "http://127.0.0.1:9/v1", "model": "llava"}}  # nothing listens there
+    with indexed_with(root, sensetree_home, down) as engine:
+        phase = MediaPhase(engine.index.indexer, lambda: media_endpoints(engine.settings), lambda: now[0])
+        asked = phase.run_one()  # refused at once: paused, nothing recorded against the photo
+        wait = phase.wake_in(None)
+        during = phase.run_one()
+        now[0] += wait
+        after = phase.run_one()
+        second_wait = phase.wake_in(None)
+        details = engine.path_details(str(photo))
+    assert (asked, during, after) == (1, 0, 1)
+    assert wait == 30.0 and second_wait == 60.0  # the back-off doubles while the endpoint stays down
+    assert (
+        details.media_text is None
+        and details.note == "Waits for a caption from llava at http://127.0.0.1:9/v1"
+    )

@@ -64,7 +64,7 @@ export async function showDetails(path) {
       info.pinned ? h("span.badge.pinned", { title: "Your correction: re-indexing keeps it" }, "pinned") : null),
     info.is_dir || (info.status === "failed" && !info.sense) ? null : h("p.sense", { "data-testid": "details-sense" }, info.sense || "No sense yet."),
     info.status === "failed" ? failedBox(info) : null,
-    info.note ? h("p.muted.small", { "data-testid": "details-note" }, info.note) : null,
+    info.note && !mediaNote(info) ? h("p.muted.small", { "data-testid": "details-note" }, info.note) : null,
     mediaTextBlock(info.media_text),
     readingsBox(info),
     h("dl.details-grid", { "data-testid": "details-grid" }, detailRows(info).flatMap(([k, v]) => [h("dt", {}, k), h(k === "Path" || k === "Indexed folder" ? "dd.mono.small" : "dd", {}, String(v))])),
@@ -94,6 +94,12 @@ export function readingsBox(info) {
     h("section.reading", { "data-testid": "details-reading" },
       h("div.reading-head", {}, h("strong", {}, r.label), h("span.reading-source", {}, `from ${r.source}`)),
       h("p.reading-text", {}, r.text))));
+}
+
+/** The file's note only repeats where its caption or transcript came from: the block says it already. */
+function mediaNote(info) {
+  const media = info.media_text;
+  return Boolean(media) && info.note.toLowerCase().startsWith(`${media.kind} from ${media.source}`.toLowerCase());
 }
 
 function failedBox(info) {
