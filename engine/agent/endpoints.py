@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from engine.agent.model import ChatModel, OpenAIChatModel
@@ -23,6 +23,7 @@ from engine.config import MASK, ReasoningSettings
 from engine.errors import EndpointError, InvalidInput
 
 ModelFactory = Callable[[ReasoningSettings], ChatModel]
+T = TypeVar("T")
 
 
 def fix_base_url(base_url: str) -> str | None:
@@ -63,7 +64,7 @@ def typed_settings(
     saved: ReasoningSettings, base_url: str | None, api_key: str | None, model: str | None
 ) -> ReasoningSettings:
     """The saved reasoning settings with what the person typed on top (a masked key keeps the saved one)."""
-    update: dict[str, Any] = {}
+    update: dict[str, str] = {}
     if base_url is not None:
         update["base_url"] = base_url.strip()
     if api_key is not None and api_key != MASK:
@@ -73,7 +74,7 @@ def typed_settings(
     return saved.model_copy(update=update)
 
 
-def _with_model(factory: ModelFactory, settings: ReasoningSettings, use: Callable[[ChatModel], Any]) -> Any:
+def _with_model(factory: ModelFactory, settings: ReasoningSettings, use: Callable[[ChatModel], T]) -> T:
     model = factory(settings)
     try:
         return use(model)

@@ -4,10 +4,8 @@ never by raising. The mode found is stored per model (`tool_modes.py`) and the n
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.agent.dialects import parse_reply
-from engine.agent.model import ChatModel, Message, ModelReply, ToolsRejected
+from engine.agent.model import ChatModel, Message, ModelReply, ToolSpec, ToolsRejected
 from engine.agent.text_protocol import protocol_prompt
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
@@ -45,7 +43,7 @@ def failed(message: str) -> EndpointCheck:
     return EndpointCheck(ok=False, message=message, tools_supported=False)
 
 
-def _finish(model: ChatModel, messages: list[Message], tools: list[dict[str, Any]] | None) -> ModelReply:
+def _finish(model: ChatModel, messages: list[Message], tools: list[ToolSpec] | None) -> ModelReply:
     reply = ModelReply()
     for item in model.chat(messages, tools):
         if isinstance(item, ModelReply):
