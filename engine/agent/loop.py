@@ -44,6 +44,7 @@ from engine.agent.model import (
     ToolsRejected,
 )
 from engine.agent.text_protocol import add_protocol, observation
+from engine.agent.tool_modes import ToolMode
 from engine.agent.tools import ToolOutcome, ToolRegistry
 from engine.txn.model import ActionPlan
 
@@ -56,8 +57,6 @@ FORCE_ANSWER = (
 STOP_POLL_S = 0.05
 Stop = Callable[[], bool]
 PlanOf = Callable[[], ActionPlan | None]  # the plan the turn's tools proposed, once there is one
-ToolMode = str  # "native" | "text" | "none"
-TOOL_MODES = ("native", "text", "none")
 TOOLS_UNAVAILABLE = (
     "Tools are not available with this model. Answer from the excerpts in the system prompt, "
     "citing the files by name, and say if they do not contain the answer."

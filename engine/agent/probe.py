@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.agent.dialects import parse_reply
 from engine.agent.model import ChatModel, Message, ModelReply, ToolSpec, ToolsRejected
 from engine.agent.text_protocol import protocol_prompt
+from engine.agent.tool_modes import ToolMode
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
 from engine.results import Result
@@ -35,7 +36,7 @@ class EndpointCheck(Result):
     ok: bool
     message: str
     tools_supported: bool
-    tool_mode: str | None = None
+    tool_mode: ToolMode | None = None
     suggested_base_url: str | None = None
 
 
@@ -51,7 +52,7 @@ def _finish(model: ChatModel, messages: list[Message], tools: list[ToolSpec] | N
     return reply
 
 
-def tool_mode(model: ChatModel) -> tuple[str, bool]:
+def tool_mode(model: ChatModel) -> tuple[ToolMode, bool]:
     """(mode, written as text): one tiny request offering `ping`; when the model refuses or ignores it,
     one more asking for the call in the text protocol. Endpoint failures propagate."""
     try:

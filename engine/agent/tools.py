@@ -148,12 +148,6 @@ class ToolRegistry:
             return
         self._tools[tool.name] = tool
 
-    def names(self) -> list[str]:
-        return list(self._tools)
-
-    def get(self, name: str) -> Tool | None:
-        return self._tools.get(name)
-
     def specs(self) -> list[ToolSpec]:
         return [tool.spec() for tool in self._tools.values()]
 
