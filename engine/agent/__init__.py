@@ -20,16 +20,10 @@ from engine.agent.tool_modes import MIGRATIONS as TOOL_MODE_MIGRATIONS
 
 if TYPE_CHECKING:
     from engine.agent.host import AgentHost
-    from engine.agent.model import (
-        ChatModel,
-        EndpointError,
-        ModelReply,
-        OpenAIChatModel,
-        ToolCall,
-        ToolsRejected,
-    )
+    from engine.agent.model import ChatModel, ModelReply, OpenAIChatModel, ToolCall, ToolsRejected
     from engine.agent.service import Agent
     from engine.agent.testing import Call, FunctionModel, ScriptedModel
+    from engine.errors import EndpointError
 
 MIGRATIONS = MEMORY_MIGRATIONS + CONVERSATION_MIGRATIONS + TOOL_MODE_MIGRATIONS
 
@@ -38,7 +32,7 @@ _LAZY = {
     "AgentHost": "engine.agent.host",
     "Call": "engine.agent.testing",
     "ChatModel": "engine.agent.model",
-    "EndpointError": "engine.agent.model",
+    "EndpointError": "engine.errors",
     "FunctionModel": "engine.agent.testing",
     "ModelReply": "engine.agent.model",
     "OpenAIChatModel": "engine.agent.model",

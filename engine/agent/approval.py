@@ -23,6 +23,8 @@ the model, never an error for the person: the turn goes on. Once a call is settl
 carries `{call_id, turn_id, state}` with the decision (or `timed_out`), so every open view can close
 its card. `waiting()` lists the calls still pending (`list_pending_tool_calls`), so a page reloaded
 while a call waits shows its card again instead of letting it time out unseen.
+
+MCP's tool annotations and the `tool-approval` event's payload are JSON, so they are `dict[str, Any]`.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, get_args
 
 from engine.agent.loop import STOP_POLL_S, turn_stopped
+from engine.agent.model import ToolArguments
 from engine.errors import InvalidInput, NotFound
 from engine.events import TOOL_APPROVAL, EventBus
 from engine.results import Done, Result
@@ -109,7 +112,7 @@ class ToolRequest:
 
 
 # A gate sees every MCP call before it runs; it returns None to let it run, or the refusal observation.
-Gate = Callable[[ToolRequest, dict[str, Any]], str | None]
+Gate = Callable[[ToolRequest, ToolArguments], str | None]
 
 
 class WaitingCall(Result):
@@ -121,7 +124,7 @@ class WaitingCall(Result):
     server: str
     tool: str
     description: str
-    arguments: dict[str, Any]
+    arguments: ToolArguments
     state: ApprovalState = "pending"
 
 
@@ -174,7 +177,7 @@ class ToolApprovals:
     def gate(self, turn_id: str, conversation_id: str | None = None) -> Gate:
         """The gate for one turn's MCP calls: runs allowed ones, asks about the rest."""
 
-        def check(request: ToolRequest, arguments: dict[str, Any]) -> str | None:
+        def check(request: ToolRequest, arguments: ToolArguments) -> str | None:
             if self.status(request) != ASKS:
                 return None
             decision = self.request(turn_id, request, arguments, conversation_id)
@@ -186,7 +189,7 @@ class ToolApprovals:
         self,
         turn_id: str,
         request: ToolRequest,
-        arguments: dict[str, Any],
+        arguments: ToolArguments,
         conversation_id: str | None = None,
     ) -> Outcome:
         """Ask the person and wait (bounded); returns `once`, `always`, `deny` or `timed_out`."""

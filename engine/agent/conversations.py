@@ -6,6 +6,9 @@ operations), the model that answered, its status (`running`, `done`, `stopped`, 
 started and finished. Turns are numbered from 0; regenerating an answer or editing a question
 truncates the conversation at that turn and runs it again (no branches: what the person sees is what
 is stored). The title is the first question, trimmed, until the person renames it.
+
+A stored turn's trace, sources, plan and error are JSON columns, sent back as they were stored (older
+turns included), so `Turn` carries them as `dict[str, Any]`.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import re
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from engine.agent.turn_result import TurnRecord, TurnStatus
@@ -77,24 +81,6 @@ def _like(query: str) -> str:
     return "%" + re.sub(r"([%_\\])", r"\\\1", query.strip()) + "%"
 
 
-def _turn(row: Any) -> dict[str, Any]:
-    return {
-        "position": row["position"],
-        "user": row["user_text"],
-        "answer": row["answer"],
-        "trace": json.loads(row["trace"]),
-        "sources": json.loads(row["sources"]),
-        "plan_id": row["plan_id"],
-        "plan": json.loads(row["plan"]) if row["plan"] else None,
-        "model": row["model"],
-        "status": row["status"],
-        "stopped": row["status"] == "stopped",
-        "error": json.loads(row["error"]) if row["error"] else None,
-        "started_at": row["started_at"],
-        "finished_at": row["finished_at"],
-    }
-
-
 class ConversationSummary(Result):
     """One row of `list_conversations` (DESIGN §6a): `turns` counts the questions asked."""
 
@@ -111,16 +97,45 @@ class Turn(Result):
     position: int
     user: str
     answer: str
-    trace: list[Any]
-    sources: list[Any]
+    trace: list[dict[str, Any]]
+    sources: list[dict[str, Any]]
     plan_id: str | None
-    plan: Any
+    plan: dict[str, Any] | None
     model: str
     status: TurnStatus
     stopped: bool
-    error: Any
+    error: dict[str, Any] | None
     started_at: float
     finished_at: float | None
+
+
+def _turn(row: Any) -> Turn:
+    """A stored turn row as `get_conversation` sends it (its JSON columns decoded as they were stored)."""
+    return Turn(
+        position=row["position"],
+        user=row["user_text"],
+        answer=row["answer"],
+        trace=json.loads(row["trace"]),
+        sources=json.loads(row["sources"]),
+        plan_id=row["plan_id"],
+        plan=json.loads(row["plan"]) if row["plan"] else None,
+        model=row["model"],
+        status=row["status"],
+        stopped=row["status"] == "stopped",
+        error=json.loads(row["error"]) if row["error"] else None,
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+@dataclass(frozen=True)
+class _Head:
+    """A conversation's own row."""
+
+    id: str
+    title: str
+    created_at: float
+    updated_at: float
 
 
 class Conversation(Result):
@@ -149,7 +164,7 @@ class Conversations:
         )
         return conversation_id
 
-    def require(self, conversation_id: str) -> dict[str, Any]:
+    def require(self, conversation_id: str) -> _Head:
         row = self._db.one(
             "SELECT id, title, created_at, updated_at FROM conversations WHERE id = ?",
             (str(conversation_id or ""),),
@@ -159,7 +174,7 @@ class Conversations:
                 f"There is no conversation {conversation_id!r}; it may have been deleted. "
                 f"Start a new chat or pick one from the list."
             )
-        return dict(row)
+        return _Head(row["id"], row["title"], row["created_at"], row["updated_at"])
 
     def find(self, query: str | None = None) -> list[ConversationSummary]:
         """Newest first; `query` matches the title, the questions and the answers (case-insensitive)."""
@@ -186,16 +201,17 @@ class Conversations:
     def get(self, conversation_id: str) -> Conversation:
         head = self.require(conversation_id)
         rows = self._db.query(
-            "SELECT * FROM conversation_turns WHERE conversation_id = ? ORDER BY position", (head["id"],)
+            "SELECT * FROM conversation_turns WHERE conversation_id = ? ORDER BY position", (head.id,)
         )
-        conversation = {
-            "conversation_id": head["id"],
-            "title": head["title"],
-            "created_at": head["created_at"],
-            "updated_at": head["updated_at"],
-            "turns": [_turn(r) for r in rows],
-        }
-        return Conversation(**conversation, markdown=to_markdown(conversation))
+        turns = [_turn(r) for r in rows]
+        return Conversation(
+            conversation_id=head.id,
+            title=head.title,
+            created_at=head.created_at,
+            updated_at=head.updated_at,
+            turns=turns,
+            markdown=to_markdown(head.title, turns),
+        )
 
     def rename(self, conversation_id: str, title: str) -> None:
         clean = " ".join(str(title or "").split())
@@ -278,15 +294,15 @@ def _plan_lines(plan: dict[str, Any]) -> list[str]:
     return lines
 
 
-def to_markdown(conversation: dict[str, Any]) -> str:
+def to_markdown(title: str, turns: list[Turn]) -> str:
     """The conversation as a Markdown document: questions, answers, sources as links, plans' operations."""
-    lines = [f"# {conversation['title']}", ""]
-    for turn in conversation["turns"]:
-        lines += ["## You", "", turn["user"], "", "## SenseTree", "", turn["answer"] or "_(no answer)_", ""]
-        if turn["stopped"]:
+    lines = [f"# {title}", ""]
+    for turn in turns:
+        lines += ["## You", "", turn.user, "", "## SenseTree", "", turn.answer or "_(no answer)_", ""]
+        if turn.stopped:
             lines += ["_(stopped)_", ""]
-        if turn["sources"]:
-            lines += ["**Sources**", ""] + [f"- {_file_link(s)}" for s in turn["sources"]] + [""]
-        if turn["plan"]:
-            lines += _plan_lines(turn["plan"]) + [""]
+        if turn.sources:
+            lines += ["**Sources**", ""] + [f"- {_file_link(s)}" for s in turn.sources] + [""]
+        if turn.plan:
+            lines += _plan_lines(turn.plan) + [""]
     return "\n".join(lines).rstrip() + "\n"

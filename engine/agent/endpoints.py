@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
@@ -26,6 +26,7 @@ from engine.errors import EndpointError, InvalidInput
 
 ModelFactory = Callable[[ReasoningSettings], ChatModel]
 Section = TypeVar("Section", bound=BaseModel)
+T = TypeVar("T")
 
 
 def fix_base_url(base_url: str) -> str | None:
@@ -65,7 +66,7 @@ def refuse_unsaveable(base_url: str) -> None:
 def typed_settings(saved: Section, base_url: str | None, api_key: str | None, model: str | None) -> Section:
     """The saved settings of an endpoint (reasoning, vision, transcription) with what the person typed on
     top (a masked key keeps the saved one)."""
-    update: dict[str, Any] = {}
+    update: dict[str, str] = {}
     if base_url is not None:
         update["base_url"] = base_url.strip()
     if api_key is not None and api_key != MASK:
@@ -75,7 +76,7 @@ def typed_settings(saved: Section, base_url: str | None, api_key: str | None, mo
     return saved.model_copy(update=update)
 
 
-def _with_model(factory: ModelFactory, settings: ReasoningSettings, use: Callable[[ChatModel], Any]) -> Any:
+def _with_model(factory: ModelFactory, settings: ReasoningSettings, use: Callable[[ChatModel], T]) -> T:
     model = factory(settings)
     try:
         return use(model)

@@ -1,6 +1,7 @@
 """The agent's only door into the rest of the engine. Declared here, implemented by the engine (and by
 small in-memory hosts in tests), so the agent can be built and tested without the indexer, the stores
-or the action executor being present."""
+or the action executor being present. A proposed plan's operations cross it as the model's JSON
+(`dict[str, Any]`); the plan comes back as an `ActionPlan`."""
 
 from __future__ import annotations
 
@@ -28,8 +29,7 @@ class AgentHost(Protocol):
         ...
 
     def propose_plan(self, summary: str, operations: list[dict[str, Any]]) -> ActionPlan:
-        """Validate and persist a draft ActionPlan; raises PlanInvalid(problems). Executes nothing.
-        `operations` are the model's JSON, as it sent them: validation reads them."""
+        """Validate and persist a draft ActionPlan; raises PlanInvalid(problems). Executes nothing."""
         ...
 
     def folder_health(self, path: str) -> str:

@@ -32,9 +32,20 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.agent.dialects import ContentStream, parse_reply, split_thinking
-from engine.agent.model import ChatModel, Message, ModelReply, Reasoning, ToolCall, ToolsRejected
+from engine.agent.dialects import ContentStream, parse_reply
+from engine.agent.model import (
+    ChatModel,
+    Message,
+    ModelReply,
+    Reasoning,
+    ToolArguments,
+    ToolCall,
+    ToolSpec,
+    ToolsRejected,
+)
 from engine.agent.text_protocol import add_protocol, observation
+from engine.agent.thinking import split_thinking
+from engine.agent.tool_modes import ToolMode
 from engine.agent.tools import ToolOutcome, ToolRegistry
 from engine.txn.model import ActionPlan
 
@@ -47,8 +58,6 @@ FORCE_ANSWER = (
 STOP_POLL_S = 0.05
 Stop = Callable[[], bool]
 PlanOf = Callable[[], ActionPlan | None]  # the plan the turn's tools proposed, once there is one
-ToolMode = str  # "native" | "text" | "none"
-TOOL_MODES = ("native", "text", "none")
 TOOLS_UNAVAILABLE = (
     "Tools are not available with this model. Answer from the excerpts in the system prompt, "
     "citing the files by name, and say if they do not contain the answer."
@@ -59,7 +68,7 @@ TOOLS_UNAVAILABLE = (
 class Step:
     tool: str
     label: str
-    arguments: dict[str, Any]
+    arguments: ToolArguments
     call_id: str = ""  # pairs the step with its Observation (the UI shows both on expand)
 
 
@@ -107,10 +116,12 @@ class LoopState:
     tools_rejected: bool = False
     mode: ToolMode = "native"
     offered: set[str] = field(default_factory=set)
-    extra: dict[str, Any] = field(default_factory=dict)
+    raw: str = ""  # the last reply's content as the model wrote it (the text protocol reads it back)
+    reply: ModelReply = field(default_factory=ModelReply)  # the last reply, read (see `_request`)
+    stopped: bool = False  # the person stopped the turn while a reply streamed
 
 
-def _enter_mode(state: LoopState, mode: ToolMode, specs: list[dict[str, Any]]) -> None:
+def _enter_mode(state: LoopState, mode: ToolMode, specs: list[ToolSpec]) -> None:
     """Tell the model how it may use tools from now on (text protocol, or none at all)."""
     state.mode = mode
     if mode == "text":
@@ -122,7 +133,7 @@ def _enter_mode(state: LoopState, mode: ToolMode, specs: list[dict[str, Any]]) -
 
 def _assistant_message(reply: ModelReply, state: LoopState) -> Message:
     if state.mode == "text":  # the model reads back its own protocol lines, its thinking left out
-        return {"role": "assistant", "content": split_thinking(str(state.extra.get("raw", "")))[1]}
+        return {"role": "assistant", "content": split_thinking(state.raw)[1]}
     return {
         "role": "assistant",
         "content": reply.content or None,
@@ -138,7 +149,7 @@ def _assistant_message(reply: ModelReply, state: LoopState) -> Message:
 
 
 def _call_model(
-    model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None
+    model: ChatModel, state: LoopState, tools: list[ToolSpec] | None
 ) -> Iterator[str | Reasoning | ModelReply]:
     """One model request; an endpoint refusing tools switches the turn to the text protocol."""
     try:
@@ -154,7 +165,7 @@ def _call_model(
 
 def _read_reply(reply: ModelReply, state: LoopState) -> ModelReply:
     """The finished reply read in every dialect: calls written as text become calls, thinking moves out."""
-    state.extra["raw"] = reply.content
+    state.raw = reply.content
     parsed = parse_reply(reply.content, state.offered, actions=state.mode == "text")
     thinking = "\n".join(t for t in (reply.reasoning, parsed.thinking) if t)
     calls = reply.tool_calls if state.mode == "native" and reply.tool_calls else parsed.calls
@@ -202,9 +213,9 @@ def _pump(source: Iterator[Any], stop: Stop) -> Iterator[Any]:
 
 
 def _request(
-    model: ChatModel, state: LoopState, tools: list[dict[str, Any]] | None, stop: Stop | None = None
+    model: ChatModel, state: LoopState, tools: list[ToolSpec] | None, stop: Stop | None = None
 ) -> Iterator[Event]:
-    """Yield answer deltas and thinking; the final reply, read, is stashed in state.extra['reply']
+    """Yield answer deltas and thinking; the final reply, read, is stashed in state.reply
     (what streamed as answer, when stopped)."""
     reply = ModelReply()
     shown: list[str] = []
@@ -226,13 +237,13 @@ def _request(
     if stream is not None:
         yield from _pieces(stream.finish(), shown)
     if stop is not None and stop():
-        state.extra["stopped"] = True
+        state.stopped = True
         reply = ModelReply(content="".join(shown))
     else:
         reply = _read_reply(reply, state)
         if reply.reasoning and not thought:
             yield Thinking(reply.reasoning)
-    state.extra["reply"] = reply
+    state.reply = reply
 
 
 def _pieces(pieces: Sequence[tuple[str, str]], shown: list[str]) -> Iterator[Event]:
@@ -301,7 +312,7 @@ def _rounds(
     model: ChatModel,
     registry: ToolRegistry,
     state: LoopState,
-    specs: list[dict[str, Any]] | None,
+    specs: list[ToolSpec] | None,
     max_rounds: int,
     plan_of: PlanOf,
     stop: Stop | None,
@@ -312,8 +323,8 @@ def _rounds(
             yield Answer("", stopped=True)
             return
         yield from _request(model, state, specs, stop)
-        reply: ModelReply = state.extra["reply"]
-        if state.extra.get("stopped"):
+        reply = state.reply
+        if state.stopped:
             yield Answer(reply.content, stopped=True)
             return
         if not reply.tool_calls or state.mode == "none":
@@ -332,5 +343,4 @@ def _rounds(
         return
     state.messages.append({"role": "user", "content": FORCE_ANSWER})
     yield from _request(model, state, None, stop)
-    final: ModelReply = state.extra["reply"]
-    yield Answer(final.content, forced=True, stopped=bool(state.extra.get("stopped")))
+    yield Answer(state.reply.content, forced=True, stopped=state.stopped)

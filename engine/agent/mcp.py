@@ -1,13 +1,13 @@
 """MCP servers as agent tools: every tool of every enabled server appears as `mcp__<server>__<tool>`.
 
 The agent is synchronous (pywebview calls arrive on arbitrary threads) while the `mcp` SDK is async,
-so one background thread runs an asyncio loop that owns every session. Each server's session lives in
-its own task that holds `async with Client(...)` open: sessions start lazily, stay open across calls
-and turns, and are started again when the process died (the holding task ended). Tool lists are cached
-with a TTL, and read again as soon as a server says they changed (`tools/list_changed`). Every wait
-is bounded by the configured timeout; output is truncated to a budget; a server that fails to start
-is skipped with a logged reason, reported by `list_mcp_tools`, and never breaks a turn. `close()`
-stops every process.
+so one background thread runs an asyncio loop that owns every session. Each server's session
+(engine/agent/mcp_session.py) lives in its own task that holds `async with Client(...)` open: sessions
+start lazily, stay open across calls and turns, and are started again when the process died (the
+holding task ended). Tool lists are cached with a TTL, and read again as soon as a server says they
+changed (`tools/list_changed`). Every wait is bounded by the configured timeout; output is truncated to
+a budget; a server that fails to start is skipped with a logged reason, reported by `list_mcp_tools`,
+and never breaks a turn. `close()` stops every process.
 
 Every call passes a `Gate` first (engine/agent/approval.py): a tool its server does not declare
 read-only and closed to the outside world runs only after the person allowed it (as it declares itself
@@ -25,21 +25,25 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from engine.agent.approval import Gate, ToolRequest, ToolStatus, declared_read_only
+from engine.agent.mcp_session import McpSession, describe, result_text
+from engine.agent.model import ToolArguments
 from engine.agent.tools import Tool, ToolFailed
 from engine.config import McpServer
 from engine.results import Result
-
-if TYPE_CHECKING:
-    from mcp import Client
 
 # The `mcp` SDK is imported where a server is first used, not with this module: its pydantic types cost
 # the engine's start seconds (measured: bench/package.py), and most people configure no MCP server.
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+# How a server is reached: the SDK's StdioServerParameters, (url, headers) for streamable HTTP, or an
+# in-process server object (tests); the SDK's types are not imported until a server is used.
+Target = Any
 
 LIST_TTL_S = 300.0
 NAME_LIMIT = 64
@@ -50,122 +54,16 @@ def tool_name(server: str, tool: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", f"mcp__{server}__{tool}")[:NAME_LIMIT]
 
 
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        return _describe(exc.exceptions[0])
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-
-
-def _result_text(result: Any) -> str:
-    parts = []
-    for block in getattr(result, "content", None) or []:
-        text = getattr(block, "text", None)
-        parts.append(text if text is not None else f"[{getattr(block, 'type', 'content')} omitted]")
-    if not parts and getattr(result, "structured_content", None) is not None:
-        parts.append(str(result.structured_content))
-    return "\n".join(parts)
-
-
 def _request(server: str, spec: Any) -> ToolRequest:
     return ToolRequest(server, spec.name, spec.description or "", spec.annotations)
 
 
-class _Connection:
-    """One server's session, held open by a task on the hub's loop."""
+@dataclass(frozen=True)
+class Listing:
+    """One server's tools as its session listed them (the SDK's `Tool`s), or why it could not list them."""
 
-    def __init__(self, name: str, target: Any, errlog: TextIO):
-        self.name = name
-        self.target = target
-        self.errlog = errlog
-        self.client: Client | None = None
-        self.error: str | None = None
-        self.tools: list[Any] = []
-        self.listed_at = 0.0
-        self._task: asyncio.Task[None] | None = None
-        self._ready = asyncio.Event()
-        self._stop = asyncio.Event()
-
-    def _transport(self) -> Any:
-        from mcp import StdioServerParameters
-        from mcp.client.stdio import stdio_client
-        from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
-
-        if isinstance(self.target, StdioServerParameters):
-            return stdio_client(self.target, errlog=self.errlog)
-        if isinstance(self.target, tuple):
-            url, headers = self.target
-            return streamable_http_client(url, http_client=create_mcp_http_client(headers=headers or None))
-        return self.target  # an in-process Server / MCPServer
-
-    async def ensure(self, timeout: float) -> Client:
-        if self._task is None or self._task.done():
-            self._ready, self._stop = asyncio.Event(), asyncio.Event()
-            self.client, self.error, self.listed_at = None, None, 0.0
-            self._task = asyncio.create_task(self._hold(), name=f"mcp-{self.name}")
-        try:
-            await asyncio.wait_for(self._ready.wait(), timeout)
-        except TimeoutError:
-            self.error = f"did not start within {timeout:g} s"
-            await self.stop()
-        if self.client is None:
-            raise RuntimeError(f"MCP server {self.name!r} is unavailable: {self.error}")
-        return self.client
-
-    async def _hold(self) -> None:
-        from mcp import Client
-
-        try:
-            async with Client(
-                self._transport(), read_timeout_seconds=None, message_handler=self._on_message
-            ) as client:
-                self.client = client
-                self._ready.set()
-                watch = asyncio.create_task(self._watch_tools(client), name=f"mcp-{self.name}-listen")
-                try:
-                    await self._stop.wait()
-                finally:
-                    watch.cancel()
-        except Exception as exc:  # noqa: BLE001 (any failure of a server ends its session, not the app)
-            self.error = _describe(exc)
-            log.warning("MCP server %s stopped: %s", self.name, self.error)
-        finally:
-            self.client = None
-            self._ready.set()
-
-    async def _on_message(self, message: Any) -> None:
-        """A server that says its tools changed is listed again before its tools are next offered: what
-        a tool declares is what the approval gate and the pin of "Always allow" judge
-        (engine/agent/approval.py), so it must not be a stale copy. Servers before MCP 2026-07-28 say
-        so with `notifications/tools/list_changed` (here); newer ones on a listen stream (below)."""
-        from mcp.types import ToolListChangedNotification
-
-        if isinstance(getattr(message, "root", message), ToolListChangedNotification):
-            self._forget_tools()
-
-    async def _watch_tools(self, client: Client) -> None:
-        try:
-            async with client.listen(tools_list_changed=True) as changes:
-                async for _change in changes:
-                    self._forget_tools()
-        except Exception as exc:  # noqa: BLE001 (an older server, or the stream dropped: the TTL holds)
-            log.debug("MCP server %s: no tools/list_changed stream (%s)", self.name, _describe(exc))
-
-    def _forget_tools(self) -> None:
-        self.listed_at = 0.0
-        self.tools = []
-
-    async def stop(self) -> None:
-        task = self._task
-        if task is None or task.done():
-            return
-        self._stop.set()
-        try:
-            await asyncio.wait_for(asyncio.shield(task), 10)
-        except Exception:  # noqa: BLE001 (stopping is best effort; cancel below)
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(task, 5)
+    tools: list[Any] = field(default_factory=list)
+    error: str | None = None
 
 
 class McpTool(Result):
@@ -192,7 +90,7 @@ class McpHub:
         timeout_s: Callable[[], float],
         output_chars: Callable[[], int],
         log_dir: Path | None = None,
-        in_process: dict[str, Any] | None = None,
+        in_process: dict[str, Target] | None = None,
         list_ttl_s: float = LIST_TTL_S,
     ):
         self._servers = servers
@@ -201,7 +99,7 @@ class McpHub:
         self._log_dir = log_dir
         self._in_process = dict(in_process or {})
         self._ttl = list_ttl_s
-        self._conns: dict[str, tuple[str, _Connection]] = {}
+        self._conns: dict[str, tuple[str, McpSession]] = {}
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -219,7 +117,7 @@ class McpHub:
         """
         tools: list[Tool] = []
         for server, info in self._listing().items():
-            for spec in info.get("tools", []):
+            for spec in info.tools:
                 tools.append(self._as_tool(server, spec, gate))
         return tools
 
@@ -228,9 +126,9 @@ class McpHub:
         `sensetree mcp list`; `status` gives each tool's `approval` (ToolApprovals.status)."""
         rows: list[McpTool] = []
         for server, info in self._listing().items():
-            if info.get("error"):
-                rows.append(McpTool(server=server, name="", description="", error=info["error"]))
-            for spec in info.get("tools", []):
+            if info.error:
+                rows.append(McpTool(server=server, name="", description="", error=info.error))
+            for spec in info.tools:
                 request = _request(server, spec)
                 rows.append(
                     McpTool(
@@ -244,15 +142,15 @@ class McpHub:
                 )
         return rows
 
-    def call(self, server: str, tool: str, arguments: dict[str, Any]) -> str:
+    def call(self, server: str, tool: str, arguments: ToolArguments) -> str:
         """The tool's output, truncated to the budget; a failure raises `ToolFailed` (an observation for
         the model, marked failed in the trace)."""
         timeout = self._timeout()
         try:
             result = self._run(self._call(server, tool, arguments, timeout), timeout + 5)
         except Exception as exc:  # noqa: BLE001 (an MCP failure is an observation for the model)
-            raise ToolFailed(f"Error from MCP server {server!r} calling {tool}: {_describe(exc)}") from None
-        text = _result_text(result)
+            raise ToolFailed(f"Error from MCP server {server!r} calling {tool}: {describe(exc)}") from None
+        text = result_text(result)
         limit = self._output_chars()
         if len(text) > limit:
             text = text[:limit] + f"\n[… output truncated: {len(text) - limit} more characters]"
@@ -279,7 +177,7 @@ class McpHub:
         self._logs.clear()
 
     # ---- internals --------------------------------------------------------------------------
-    def _listing(self) -> dict[str, dict[str, Any]]:
+    def _listing(self) -> dict[str, Listing]:
         names = self._enabled()
         if not names:
             return {}
@@ -287,13 +185,13 @@ class McpHub:
         try:
             return self._run(self._list_all(names, timeout), timeout * 2 + 5)
         except Exception as exc:  # noqa: BLE001 (the hub failed; no server is usable this turn)
-            log.warning("listing MCP tools failed: %s", _describe(exc))
-            return {name: {"error": _describe(exc)} for name in names}
+            log.warning("listing MCP tools failed: %s", describe(exc))
+            return {name: Listing(error=describe(exc)) for name in names}
 
-    def _enabled(self) -> dict[str, Any]:
+    def _enabled(self) -> dict[str, Target]:
         from mcp import StdioServerParameters
 
-        targets: dict[str, Any] = {}
+        targets: dict[str, Target] = {}
         for name, config in self._servers().items():
             if not config.enabled:
                 continue
@@ -308,28 +206,28 @@ class McpHub:
         targets.update(self._in_process)
         return targets
 
-    async def _list_all(self, targets: dict[str, Any], timeout: float) -> dict[str, dict[str, Any]]:
+    async def _list_all(self, targets: dict[str, Target], timeout: float) -> dict[str, Listing]:
         for stale in [n for n in self._conns if n not in targets]:  # disabled or removed since last time
             await self._conns.pop(stale)[1].stop()
         names = list(targets)
         results = await asyncio.gather(*(self._list_one(n, targets[n], timeout) for n in names))
         return dict(zip(names, results, strict=True))
 
-    async def _list_one(self, name: str, target: Any, timeout: float) -> dict[str, Any]:
+    async def _list_one(self, name: str, target: Target, timeout: float) -> Listing:
         conn = await self._connection(name, target)
         try:
             client = await conn.ensure(timeout)
             if not conn.tools or time.monotonic() - conn.listed_at > self._ttl:
                 listed = await asyncio.wait_for(client.list_tools(), timeout)
                 conn.tools, conn.listed_at = list(listed.tools), time.monotonic()
-            return {"tools": conn.tools}
+            return Listing(tools=conn.tools)
         except Exception as exc:  # noqa: BLE001 (a failing server is skipped, never breaks a turn)
-            reason = conn.error if conn.client is None and conn.error else _describe(exc)
+            reason = conn.error if conn.client is None and conn.error else describe(exc)
             log.warning("MCP server %s skipped: %s", name, reason)
             await conn.stop()
-            return {"error": reason, "tools": []}
+            return Listing(error=reason)
 
-    async def _call(self, server: str, tool: str, arguments: dict[str, Any], timeout: float) -> Any:
+    async def _call(self, server: str, tool: str, arguments: ToolArguments, timeout: float) -> Any:
         entry = self._conns.get(server)
         if entry is None:
             raise RuntimeError("the server is not running; it may have been disabled")
@@ -341,7 +239,7 @@ class McpHub:
             await conn.stop()  # a dead or wedged session is started afresh on the next use
             raise
 
-    async def _connection(self, name: str, target: Any) -> _Connection:
+    async def _connection(self, name: str, target: Any) -> McpSession:
         from mcp import StdioServerParameters
 
         key = repr(target) if not isinstance(target, StdioServerParameters) else target.model_dump_json()
@@ -350,7 +248,7 @@ class McpHub:
             return entry[1]
         if entry is not None:  # the configuration changed: restart with the new one
             await entry[1].stop()
-        conn = _Connection(name, target, self._errlog(name))
+        conn = McpSession(name, target, self._errlog(name))
         self._conns[name] = (key, conn)
         return conn
 
@@ -363,7 +261,7 @@ class McpHub:
         self._logs.append(handle)
         return handle
 
-    async def _stop_all(self, conns: list[_Connection]) -> None:
+    async def _stop_all(self, conns: list[McpSession]) -> None:
         await asyncio.gather(*(c.stop() for c in conns), return_exceptions=True)
 
     def _as_tool(self, server: str, spec: Any, gate: Gate | None = None) -> Tool:
@@ -384,7 +282,7 @@ class McpHub:
             strict_args=False,
         )
 
-    def _run(self, coro: Coroutine[Any, Any, Any], timeout: float) -> Any:
+    def _run(self, coro: Coroutine[Any, Any, T], timeout: float) -> T:
         future = asyncio.run_coroutine_threadsafe(coro, self._ensure_loop())
         try:
             return future.result(timeout)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.db import Database, Migration
 from engine.errors import NotFound
@@ -56,7 +56,7 @@ class Memory:
     def __init__(self, db: Database):
         self._db = db
 
-    def remember(self, note: str, *, pending: bool = False) -> dict[str, Any] | None:
+    def remember(self, note: str, *, pending: bool = False) -> Remembered | None:
         """Save a note (pending: awaiting the person's confirmation); returns it, the existing duplicate
         (with `duplicate: True`, its state unchanged), or None when empty."""
         text = re.sub(r"\s+", " ", note or "").strip()[:MAX_NOTE_CHARS]
@@ -67,12 +67,20 @@ class Memory:
         with self._db.atomic() as conn:
             row = conn.execute(f"SELECT {_COLUMNS} FROM agent_memory WHERE note_key = ?", (key,)).fetchone()
             if row is not None:
-                return {**_entry(row).model_dump(), "duplicate": True}
+                kept = _entry(row)
+                return Remembered(
+                    id=kept.id,
+                    note=kept.note,
+                    created_at=kept.created_at,
+                    pending=kept.pending,
+                    duplicate=True,
+                )
             cur = conn.execute(
                 "INSERT INTO agent_memory(note, note_key, created_at, pending) VALUES (?, ?, ?, ?)",
                 (text, key, now, int(pending)),
             )
-        return {"id": cur.lastrowid, "note": text, "created_at": now, "pending": pending, "duplicate": False}
+        note_id = int(cur.lastrowid or 0)
+        return Remembered(id=note_id, note=text, created_at=now, pending=pending, duplicate=False)
 
     def entries(self, limit: int | None = None, *, confirmed_only: bool = False) -> list[MemoryNote]:
         """Newest first."""
@@ -100,6 +108,16 @@ class Memory:
 
     def clear(self) -> int:
         return self._db.execute("DELETE FROM agent_memory").rowcount
+
+
+class Remembered(TypedDict):
+    """What `remember` saved, or the note already there (`duplicate`, its state unchanged)."""
+
+    id: int
+    note: str
+    created_at: float
+    pending: bool
+    duplicate: bool
 
 
 class MemoryNote(Result):

@@ -9,6 +9,9 @@ server error after the SDK's bounded retries with back-off. An endpoint that rej
 so the loop can fall back to the text protocol. Reasoning that the server splits out of the content
 (`reasoning_content` from llama.cpp and vLLM, `reasoning` from Ollama and newer vLLM) streams as
 `Reasoning` items and lands in `ModelReply.reasoning`, never in the content.
+
+Messages, tool specs and tool arguments are the OpenAI wire's JSON: `Message`, `ToolSpec` and
+`ToolArguments` name them (`dict[str, Any]`) once, for the whole agent.
 """
 
 from __future__ import annotations
@@ -29,7 +32,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Message = dict[str, Any]
+# The OpenAI wire's JSON, named once: what crosses the agent as the model reads and writes it.
+Message = dict[str, Any]  # one chat message
+ToolSpec = dict[str, Any]  # one entry of the `tools` parameter
+ToolArguments = dict[str, Any]  # a tool call's arguments, the JSON object the model sent
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,7 @@ class ToolCall:
 
     id: str
     name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
+    arguments: ToolArguments = field(default_factory=dict)
     raw_arguments: str = ""
     error: str | None = None
 
@@ -63,7 +69,7 @@ TOOL_REFUSALS = ("requires --jinja", "does not support tools", "tool choice requ
 
 
 class ChatModel(Protocol):
-    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[Streamed]:
+    def chat(self, messages: list[Message], tools: list[ToolSpec] | None) -> Iterator[Streamed]:
         """Yield text deltas (str) and thinking (`Reasoning`) as they arrive, then one final `ModelReply`."""
         ...
 
@@ -115,7 +121,7 @@ class OpenAIChatModel:
     def close(self) -> None:
         self._client.close()
 
-    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[Streamed]:
+    def chat(self, messages: list[Message], tools: list[ToolSpec] | None) -> Iterator[Streamed]:
         import openai  # loaded by __init__ already
 
         params = self._params(messages, tools)
@@ -152,7 +158,7 @@ class OpenAIChatModel:
             raise self._translate(exc, with_tools=False) from exc
 
     def _params(
-        self, messages: list[Message], tools: list[dict[str, Any]] | None, effort: str | None = None
+        self, messages: list[Message], tools: list[ToolSpec] | None, effort: str | None = None
     ) -> dict[str, Any]:
         params: dict[str, Any] = {"model": self.settings.model, "messages": messages}
         if tools:

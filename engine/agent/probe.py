@@ -4,11 +4,10 @@ never by raising. The mode found is stored per model (`tool_modes.py`) and the n
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.agent.dialects import parse_reply
-from engine.agent.model import ChatModel, Message, ModelReply, ToolsRejected
+from engine.agent.model import ChatModel, Message, ModelReply, ToolSpec, ToolsRejected
 from engine.agent.text_protocol import protocol_prompt
+from engine.agent.tool_modes import ToolMode
 from engine.config import ReasoningSettings
 from engine.errors import EndpointError
 from engine.results import Result
@@ -37,7 +36,7 @@ class EndpointCheck(Result):
     ok: bool
     message: str
     tools_supported: bool
-    tool_mode: str | None = None
+    tool_mode: ToolMode | None = None
     suggested_base_url: str | None = None
 
 
@@ -45,7 +44,7 @@ def failed(message: str) -> EndpointCheck:
     return EndpointCheck(ok=False, message=message, tools_supported=False)
 
 
-def _finish(model: ChatModel, messages: list[Message], tools: list[dict[str, Any]] | None) -> ModelReply:
+def _finish(model: ChatModel, messages: list[Message], tools: list[ToolSpec] | None) -> ModelReply:
     reply = ModelReply()
     for item in model.chat(messages, tools):
         if isinstance(item, ModelReply):
@@ -53,7 +52,7 @@ def _finish(model: ChatModel, messages: list[Message], tools: list[dict[str, Any
     return reply
 
 
-def tool_mode(model: ChatModel) -> tuple[str, bool]:
+def tool_mode(model: ChatModel) -> tuple[ToolMode, bool]:
     """(mode, written as text): one tiny request offering `ping`; when the model refuses or ignores it,
     one more asking for the call in the text protocol. Endpoint failures propagate."""
     try:

@@ -15,7 +15,8 @@ reload mid-turn still shows the question. The `messages` the page sends decide w
 its k-th user message is turn k-1, and any stored turn from there on is dropped first, which is how
 regenerate (send the history without the last answer) and edit-and-resend (send the history up to
 the edited question) truncate the conversation. `stop_chat` flips the running turn's stop flag; the
-loop checks it before every model and tool call.
+loop checks it before every model and tool call. The turn runs as a `TurnRecord` (turn_result.py) and
+answers its frozen `TurnResult`; `messages` arrive as the page's JSON and are checked here.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from engine.agent.builtin import TurnTools
 from engine.agent.conversations import Conversation, Conversations, truncate_result
 from engine.agent.host import AgentHost
 from engine.agent.loop import Answer, Delta, Event, Observation, PlanProposed, Step, Thinking, run_turn
-from engine.agent.mcp import McpHub, McpTool
+from engine.agent.mcp import McpHub, McpTool, Target
 from engine.agent.memory import Memory, MemoryNote
 from engine.agent.model import ChatModel, Message, OpenAIChatModel
 from engine.agent.probe import EndpointCheck, failed, probe_endpoint
@@ -61,7 +62,7 @@ NO_ENDPOINT = (
 )
 
 
-def _clean_history(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _clean_history(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
     if not isinstance(messages, list):
         raise InvalidInput("messages must be a list of {role, content} objects.")
     history = [
@@ -93,7 +94,7 @@ class Agent:
         events: EventBus,
         model_factory: ModelFactory | None = None,
         *,
-        mcp_in_process: dict[str, Any] | None = None,
+        mcp_in_process: dict[str, Target] | None = None,
         log_dir: Path | None = None,
         save_always_allow: Callable[[str, list[str], dict[str, str]], None] | None = None,
     ):
@@ -169,7 +170,7 @@ class Agent:
 
     def _turn(
         self,
-        history: list[dict[str, Any]],
+        history: list[Message],
         settings: Settings,
         folder: str | None,
         stop: threading.Event,

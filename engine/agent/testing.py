@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
-from engine.agent.model import Message, ModelReply, ToolCall, make_tool_call
+from engine.agent.model import Message, ModelReply, ToolArguments, ToolCall, ToolSpec, make_tool_call
 
 
 @dataclass(frozen=True)
@@ -21,7 +20,7 @@ class Call:
     """A tool call in a script: `Call("search_files", {"query": "x"})`; `arguments` may be a raw string."""
 
     name: str
-    arguments: dict[str, Any] | str = field(default_factory=dict)
+    arguments: ToolArguments | str = field(default_factory=dict)
     id: str | None = None
 
 
@@ -31,7 +30,7 @@ Step = str | list[Call] | ModelReply | BaseException
 @dataclass
 class Request:
     messages: list[Message]
-    tools: list[dict[str, Any]] | None
+    tools: list[ToolSpec] | None
 
     @property
     def tool_names(self) -> list[str]:
@@ -74,7 +73,7 @@ class ScriptedModel:
         self.text_requests: list[tuple[str, str]] = []
         self._next = 0
 
-    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[str | ModelReply]:
+    def chat(self, messages: list[Message], tools: list[ToolSpec] | None) -> Iterator[str | ModelReply]:
         self.requests.append(Request([dict(m) for m in messages], tools))
         if self._next >= len(self.steps):
             raise AssertionError(
@@ -102,7 +101,7 @@ class FunctionModel:
 
     def __init__(
         self,
-        fn: Callable[[list[Message], list[dict[str, Any]] | None], Step],
+        fn: Callable[[list[Message], list[ToolSpec] | None], Step],
         *,
         text_fn: Callable[[str, str], str] | None = None,
         stream: bool = False,
@@ -112,7 +111,7 @@ class FunctionModel:
         self.stream = stream
         self.requests: list[Request] = []
 
-    def chat(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> Iterator[str | ModelReply]:
+    def chat(self, messages: list[Message], tools: list[ToolSpec] | None) -> Iterator[str | ModelReply]:
         self.requests.append(Request(messages, tools))
         step = self.fn(messages, tools)
         if isinstance(step, BaseException):

@@ -15,9 +15,8 @@ Llama dialects too, since a model that was trained on one of those falls back to
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from engine.agent.model import Message
+from engine.agent.model import Message, ToolSpec
 
 PROTOCOL = """\
 You cannot call tools directly here; use this text protocol instead.
@@ -31,7 +30,7 @@ Tools:
 {tools}"""
 
 
-def _signature(spec: dict[str, Any]) -> str:
+def _signature(spec: ToolSpec) -> str:
     function = spec.get("function", {})
     params = function.get("parameters", {}) or {}
     required = set(params.get("required") or [])
@@ -44,11 +43,11 @@ def _signature(spec: dict[str, Any]) -> str:
     return f"- {function.get('name')} {json.dumps(args)}: {summary}"
 
 
-def protocol_prompt(specs: list[dict[str, Any]]) -> str:
+def protocol_prompt(specs: list[ToolSpec]) -> str:
     return PROTOCOL.format(tools="\n".join(_signature(s) for s in specs))
 
 
-def add_protocol(messages: list[Message], specs: list[dict[str, Any]]) -> None:
+def add_protocol(messages: list[Message], specs: list[ToolSpec]) -> None:
     """Put the protocol into the system message (many chat templates accept a system message only as
     the first one), or start the conversation with one."""
     note = protocol_prompt(specs)

@@ -10,8 +10,13 @@ loop still falls back to the text protocol when the endpoint refuses tools.
 from __future__ import annotations
 
 import time
+from typing import Literal, get_args
 
 from engine.db import Database, Migration
+
+# How tools reach a model (engine/agent/loop.py): the `tools` parameter, the ReAct text protocol, or none.
+ToolMode = Literal["native", "text", "none"]
+TOOL_MODES: tuple[ToolMode, ...] = get_args(ToolMode)
 
 MIGRATIONS: list[Migration] = [
     (
@@ -33,13 +38,14 @@ class ToolModes:
     def __init__(self, db: Database):
         self._db = db
 
-    def get(self, base_url: str, model: str) -> str | None:
+    def get(self, base_url: str, model: str) -> ToolMode | None:
         row = self._db.one(
             "SELECT mode FROM agent_tool_modes WHERE base_url = ? AND model = ?", (_key(base_url), model)
         )
-        return str(row["mode"]) if row is not None else None
+        stored = row["mode"] if row is not None else None
+        return next((mode for mode in TOOL_MODES if mode == stored), None)  # the table CHECKs the three
 
-    def set(self, base_url: str, model: str, mode: str) -> None:
+    def set(self, base_url: str, model: str, mode: ToolMode) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO agent_tool_modes(base_url, model, mode, checked_at) VALUES (?, ?, ?, ?)",
             (_key(base_url), model, mode, time.time()),

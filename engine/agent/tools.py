@@ -7,8 +7,7 @@ observation the model can read and act on. `run` answers a `ToolOutcome` whose `
 whether the call failed or was refused (the trace shows it as an error): a tool reports that by raising
 `ToolFailed` with the text the model should read, so nothing classifies an observation by its wording.
 
-Tool arguments and parameter schemas are JSON (the model's and the MCP server's), so they stay
-`dict[str, Any]` here.
+A tool's parameter schema is JSON Schema (built here, or the MCP server's), so it stays `dict[str, Any]`.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.agent.model import ToolArguments, ToolSpec
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -52,10 +52,10 @@ class Tool:
     description: str
     parameters: dict[str, Any]
     fn: Callable[..., str]
-    label: Callable[[dict[str, Any]], str]
+    label: Callable[[ToolArguments], str]
     strict_args: bool = True  # built-ins check arguments against the signature; MCP servers check their own
 
-    def spec(self) -> dict[str, Any]:
+    def spec(self) -> ToolSpec:
         """The OpenAI `tools` entry for this tool."""
         return {
             "type": "function",
@@ -101,7 +101,7 @@ def _docstring_parts(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
 
 
 def tool_from_function(
-    fn: Callable[..., str], *, label: Callable[[dict[str, Any]], str], name: str | None = None
+    fn: Callable[..., str], *, label: Callable[[ToolArguments], str], name: str | None = None
 ) -> Tool:
     """Build a Tool from a typed, documented function (or bound method)."""
     hints = typing.get_type_hints(fn)
@@ -119,7 +119,7 @@ def tool_from_function(
     return Tool(name=name or fn.__name__, description=description, parameters=parameters, fn=fn, label=label)
 
 
-def _argument_problem(tool: Tool, arguments: dict[str, Any]) -> str | None:
+def _argument_problem(tool: Tool, arguments: ToolArguments) -> str | None:
     if not tool.strict_args:
         return None
     known = tool.parameters.get("properties", {})
@@ -148,16 +148,10 @@ class ToolRegistry:
             return
         self._tools[tool.name] = tool
 
-    def names(self) -> list[str]:
-        return list(self._tools)
-
-    def get(self, name: str) -> Tool | None:
-        return self._tools.get(name)
-
-    def specs(self) -> list[dict[str, Any]]:
+    def specs(self) -> list[ToolSpec]:
         return [tool.spec() for tool in self._tools.values()]
 
-    def label(self, name: str, arguments: dict[str, Any]) -> str:
+    def label(self, name: str, arguments: ToolArguments) -> str:
         tool = self._tools.get(name)
         if tool is None:
             return f"❓ Unknown tool: {name}"
@@ -166,7 +160,7 @@ class ToolRegistry:
         except Exception:  # noqa: BLE001 (a label is cosmetic; never let it break the turn)
             return name
 
-    def run(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+    def run(self, name: str, arguments: ToolArguments) -> ToolOutcome:
         """Run a tool; every failure becomes a failed outcome whose text the model reads."""
         tool = self._tools.get(name)
         if tool is None:
@@ -186,7 +180,7 @@ class ToolRegistry:
             log.warning("tool %s failed: %s", name, exc, exc_info=True)
             return _failed(f"Error from {name}: {type(exc).__name__}: {exc}")
 
-    def call(self, name: str, arguments: dict[str, Any]) -> str:
+    def call(self, name: str, arguments: ToolArguments) -> str:
         """`run`'s observation text alone, for a caller that does not keep a trace."""
         return self.run(name, arguments).text
 

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing_extensions before 3.12
 
+from engine.agent.model import ToolArguments
 from engine.agent.sources import Source
 from engine.results import Result
 from engine.txn.model import ActionPlan
@@ -32,7 +33,7 @@ class TraceEntry(TypedDict):
 
     label: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: ToolArguments
     result: str | None
     error: bool
 
@@ -79,7 +80,7 @@ class TurnRecord:
     def fail(self, code: str, message: str) -> None:
         self.error = TurnError(code=code, message=message)
 
-    def step(self, label: str, tool: str, arguments: dict[str, Any]) -> None:
+    def step(self, label: str, tool: str, arguments: ToolArguments) -> None:
         """A tool call starts: its label joins the steps, and a trace row waits for its result."""
         self.steps.append(label)
         self.trace.append(TraceEntry(label=label, tool=tool, arguments=arguments, result=None, error=False))

@@ -49,7 +49,6 @@ MIGRATIONS: list[Migration] = [
 PENDING, SEMANTIC_DONE = "pending", "done"
 
 
-
 class FileStatus(StrEnum):
     """A file's `status` column: how indexing went. Members are their stored strings (StrEnum), so rows,
     IPC results and the CLI read the same text as before."""
