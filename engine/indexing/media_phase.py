@@ -28,7 +28,7 @@ from collections.abc import Callable
 from engine.config import Settings
 from engine.db import Database, Migration
 from engine.indexing import media_client
-from engine.indexing.catalog import under_clause, under_params
+from engine.indexing.catalog import SEARCHABLE_SQL, under_clause, under_params
 from engine.indexing.extract import Extracted
 from engine.indexing.file_hash import file_hash
 from engine.indexing.media_client import MediaEndpoint, Refused, Unavailable
@@ -288,7 +288,7 @@ class MediaPhase:
             extensions = PHOTOS if kind == CAPTION else AUDIO
             with self.indexer.db.atomic():
                 rows = self.indexer.db.query(
-                    "SELECT path, hash FROM files WHERE status IN ('done', 'skipped') AND hash IS NOT NULL"
+                    f"SELECT path, hash FROM files WHERE status IN {SEARCHABLE_SQL} AND hash IS NOT NULL"
                 )
                 for row in rows:
                     path, digest = from_store(row["path"]), row["hash"]
