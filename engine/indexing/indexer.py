@@ -47,7 +47,7 @@ from engine.indexing.descriptors import (
     tool_folder_kind,
 )
 from engine.indexing.extract import Extracted, extract
-from engine.indexing.ocr_phase import OcrStore
+from engine.indexing.ocr_phase import OcrStore, has_picture_text
 from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
@@ -372,7 +372,7 @@ class Indexer:
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
-        status = "done" if extracted.text.strip() else "skipped"
+        status = "done" if extracted.text.strip() or has_picture_text(extracted) else "skipped"
         return _Prepared(
             path,
             root,
