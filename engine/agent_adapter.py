@@ -31,7 +31,7 @@ class EngineAgentHost:
         self._folder_health = folder_health
 
     def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
-        return self._search(query, scope=scope, limit=limit)
+        return self._index.with_pages(self._search(query, scope=scope, limit=limit))  # a scan's page
 
     def extracted_text(self, path: str) -> str:
         return readable_text(path, self._max_chars(), self._index.indexer.ocr.for_reading)

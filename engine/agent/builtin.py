@@ -32,12 +32,14 @@ PATH_FIELDS = ("old_path", "new_path")
 
 
 def source_of(hit: SearchResult) -> dict[str, Any]:
-    return {
+    """A chat source; `page` only for a hit in a scanned PDF (the page OCR read it from, issue 33)."""
+    source = {
         "path": hit.path,
         "name": hit.name or display_name(hit.path),
         "score": float(hit.score or 0.0),
         "snippet": hit.snippet or "",
     }
+    return source if hit.page is None else {**source, "page": hit.page}
 
 
 class TurnTools:
