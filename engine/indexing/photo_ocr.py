@@ -48,8 +48,12 @@ def read_photo(path: str, seconds: float = ocr.PAGE_SECONDS) -> tuple[str, str |
 
 def holds_text(small, seconds: float = ocr.PAGE_SECONDS) -> bool:
     """The quick look: CHECK_WORDS confident words in the photo read small."""
-    look = ocr.run(small, ["--psm", "11", "tsv"], seconds)
-    return sum(len(line) for line in confident_lines(look)) >= CHECK_WORDS
+    return look_words(small, seconds) >= CHECK_WORDS
+
+
+def look_words(small, seconds: float = ocr.PAGE_SECONDS) -> int:
+    """How many confident, word-like words Tesseract's sparse-text mode finds in the small photo."""
+    return sum(len(line) for line in confident_lines(ocr.run(small, ["--psm", "11", "tsv"], seconds)))
 
 
 def load(path: str, pixels: int, mode: str = "L"):  # -> PIL.Image.Image, upright, bounded (docstring)
