@@ -32,7 +32,7 @@ class EngineAgentHost:
         self._folder_health = folder_health
 
     def search(self, query: str, scope: str | None, limit: int) -> list[SearchResult]:
-        return self._search(query, scope=scope, limit=limit)
+        return self._index.with_pages(self._search(query, scope=scope, limit=limit))  # a scan's page
 
     def extracted_text(self, path: str) -> str:
         indexer = self._index.indexer

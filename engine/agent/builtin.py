@@ -39,12 +39,16 @@ PATH_FIELDS = ("old_path", "new_path")
 
 
 def source_of(hit: SearchResult) -> Excerpt:
-    return Excerpt(
+    """A chat source; `page` only for a hit in a scanned PDF (the page OCR read it from, issue 33)."""
+    excerpt = Excerpt(
         path=hit.path,
         name=hit.name or display_name(hit.path),
         score=float(hit.score or 0.0),
         snippet=hit.snippet or "",
     )
+    if hit.page is not None:
+        excerpt["page"] = hit.page
+    return excerpt
 
 
 class TurnTools:

@@ -13,6 +13,7 @@ the two that matter. The rule, also in docs/chat.md:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NotRequired
 
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing_extensions before 3.12
 
@@ -27,6 +28,7 @@ class Excerpt(TypedDict):
     name: str
     score: float
     snippet: str
+    page: NotRequired[int]  # only for a hit in a scanned PDF: the page OCR read it from
 
 
 class Source(Excerpt):
@@ -47,7 +49,8 @@ def select_sources(excerpts: Sequence[Excerpt], answer: str, read_paths: set[str
     for rank, e in enumerate(ranked):
         used = e["path"] in read_paths or _mentioned(e, answer or "")
         if used or rank < TOP_RESULTS:
-            chosen.append(
-                Source(path=e["path"], name=e["name"], score=e["score"], snippet=e["snippet"], used=used)
-            )
+            source = Source(path=e["path"], name=e["name"], score=e["score"], snippet=e["snippet"], used=used)
+            if "page" in e:
+                source["page"] = e["page"]
+            chosen.append(source)
     return chosen

@@ -43,7 +43,7 @@ from engine.indexing.descriptors import (
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.file_hash import file_hash
 from engine.indexing.media_phase import MediaStore
-from engine.indexing.ocr_phase import OcrStore
+from engine.indexing.ocr_phase import OcrStore, has_picture_text
 from engine.indexing.pathtext import is_text, printable, to_store
 from engine.indexing.prepared import (
     IndexOptions,
@@ -275,7 +275,8 @@ class Indexer(StoreSync):
         pinned = known.sense if known and known.pinned and known.sense else None
         # the extractive sense now; a model-written one follows in the semantic phase
         sense, doc_type, stored = self.chunks_for(path, extracted, opts, pinned, complete=None)
-        status = FileStatus.DONE if extracted.text.strip() else FileStatus.SKIPPED
+        readable = extracted.text.strip() or has_picture_text(extracted)
+        status = FileStatus.DONE if readable else FileStatus.SKIPPED
         return Prepared(
             path,
             root,

@@ -190,6 +190,11 @@ class OcrStore:
         )
 
 
+def has_picture_text(extracted: Extracted) -> bool:
+    """A photo whose words OCR read: "done" like a file with text, though its words sit in `about`."""
+    return PHOTO_TEXT_LABEL in extracted.about
+
+
 def photo_merged(extracted: Extracted, text: str) -> Extracted:
     """A photo's OCR text as a labelled part of what is known of it (`about`), beside its EXIF lines."""
     if not text.strip():

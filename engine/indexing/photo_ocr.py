@@ -24,7 +24,7 @@ from engine.indexing.metadata import PHOTOS
 PHOTO_PAGES = (0,)  # a photo is one "page" in the OCR cache
 CHECK_SIDE = 1280
 CONFIDENCE = 60.0
-CHECK_WORDS = 3  # measured: photos without text gave 0-1 such words, photos with text 4 or more
+CHECK_WORDS = 3  # bench/photo_text.py: without text 0-2 such words (2 once, leaves), with text 3 (a sign)-150
 READ_PIXELS = 4_000_000  # text in a photo is large; 12 megapixels of leaves took Tesseract over 60 s
 MIN_PIXELS = 40_000  # an icon or thumbnail (under 200 × 200) holds no text worth an OCR
 DECODE_PIXELS = 36_000_000  # an 8K screenshot is 33 megapixels; a camera JPEG is drafted, never decoded whole
@@ -48,8 +48,12 @@ def read_photo(path: str, seconds: float = ocr.PAGE_SECONDS) -> tuple[str, str |
 
 def holds_text(small, seconds: float = ocr.PAGE_SECONDS) -> bool:
     """The quick look: CHECK_WORDS confident words in the photo read small."""
-    look = ocr.run(small, ["--psm", "11", "tsv"], seconds)
-    return sum(len(line) for line in confident_lines(look)) >= CHECK_WORDS
+    return look_words(small, seconds) >= CHECK_WORDS
+
+
+def look_words(small, seconds: float = ocr.PAGE_SECONDS) -> int:
+    """How many confident, word-like words Tesseract's sparse-text mode finds in the small photo."""
+    return sum(len(line) for line in confident_lines(ocr.run(small, ["--psm", "11", "tsv"], seconds)))
 
 
 def load(path: str, pixels: int, mode: str = "L"):  # -> PIL.Image.Image, upright, bounded (docstring)

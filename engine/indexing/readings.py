@@ -15,7 +15,7 @@ from engine.indexing.results import Reading
 PAGES_SHOWN = 20
 CHARS_SHOWN = 2_000
 SOURCES = {
-    "photo_meta": ("Photo details", "its EXIF header, read by Pillow"),
+    "photo_meta": ("Photo details", "its image header and EXIF, read by Pillow"),
     "audio_meta": ("Tags", "its own tags, read by mutagen"),
 }
 

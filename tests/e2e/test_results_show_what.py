@@ -62,7 +62,8 @@ def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_oc
         expect(readings).to_contain_text("Text in the picture", timeout=WAIT_MS)
         expect(readings).to_contain_text("BAKERY")
         expect(readings).to_contain_text("from OCR by Tesseract")
-        expect(readings).to_contain_text("from its EXIF header, read by Pillow")
+        expect(readings).to_contain_text("from its image header and EXIF, read by Pillow")
+        expect(page.get_by_test_id("details-status")).to_have_text("Indexed")  # its words are searchable
         page.get_by_test_id("details-card").screenshot(path=str(ARTIFACTS / "details-readings.png"))
         assert errors == []
     finally:

@@ -3,9 +3,11 @@ in the middle of OCR and measure its peak memory. Nothing here is product code.
 
     ocr_child.py drain HOME FOLDER      index FOLDER to the end; a line `{"read": n}` as each page's OCR
                                         begins, then `{"found": [paths]}` for each query in QUERIES
-    ocr_child.py busy HOME FOLDER LATE  index FOLDER on the background worker; once OCR has read PAGES
-                                        pages, write the file LATE and report, as one JSON line, how many
-                                        pages OCR read before LATE was keyword-searchable, and peak RSS
+    ocr_child.py busy HOME FOLDER LATE PAGES
+                                        index FOLDER on the background worker; once OCR has read PAGES
+                                        pages and only the scan waits, write the file LATE and report, as
+                                        one JSON line, how many pages OCR read before LATE was
+                                        keyword-searchable, and the peak RSS
 """
 
 from __future__ import annotations
@@ -67,7 +69,9 @@ def busy(home: Path, folder: str, late: Path, pages: int) -> None:
     engine = make_engine(home, background=True)
     started_mb = rss_mb()
     engine.add_indexed_folder(folder)
-    until(lambda: len(begun) >= pages, "OCR to read its first pages")
+    ocr_store = engine.index.indexer.ocr
+    # the scan's first pages read, and every other file's OCR (the big picture) done: only the scan waits
+    until(lambda: len(begun) >= pages and ocr_store.waiting() == 1, "OCR to read its first pages")
     late.write_text("Gooseberry jam recipe from the late file.", encoding="utf-8")
     written_at, pages_then = time.monotonic(), len(begun)
     engine.reindex_path(str(late))
@@ -85,7 +89,7 @@ def busy(home: Path, folder: str, late: Path, pages: int) -> None:
         peak_mb=own,
         pages_read=len(begun),
         queued=stats.queued,
-        ocr_waiting=engine.index.indexer.ocr.waiting(),
+        ocr_waiting=ocr_store.waiting(),
     )
     os._exit(0)  # the rest of the 500 pages is not this test's business
 

@@ -9,6 +9,8 @@ import io
 
 import pytest
 
+from engine.agent import Call, ScriptedModel
+from engine.config import ReasoningSettings
 from engine.errors import OutOfBounds
 from engine.indexing import ocr, thumbnails
 from tests.indexing.helpers import SAMPLE, make_engine, write_docs
@@ -75,3 +77,22 @@ def test_a_photo_has_a_cached_thumbnail_and_details_say_what_was_read_from_where
         and "Tesseract" in readings["Text in the picture"].source
     )
     assert "3000 × 2000" in readings["Photo details"].text and "EXIF" in readings["Photo details"].source
+
+
+def test_a_chat_source_in_a_scanned_pdf_names_its_page(tmp_path, sensetree_home):
+    root = write_docs(tmp_path / "Docs", SAMPLE)
+    scan = write_scan(root / "lease-scan.pdf", LEASE)
+    model = ScriptedModel(
+        [[Call("search_files", {"query": "tortoise Gideon"})], "Gideon may stay (lease-scan.pdf)."]
+    )
+    engine = make_engine(sensetree_home, chat_model=model)
+    engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
+    try:
+        engine.add_indexed_folder(str(root))
+        engine.drain()
+        result = engine.chat_with_assistant([{"role": "user", "content": "May I keep my tortoise?"}])
+    finally:
+        engine.close()
+    sources = {s["path"]: s for s in result.sources}
+    assert sources[str(scan)]["page"] == 2
+    assert all("page" not in s for path, s in sources.items() if path != str(scan))  # the old shape elsewhere

@@ -7,7 +7,7 @@
 import { call } from "./api.js";
 import { copyButton, linkifySources, renderMarkdown, setFileOpener } from "./markdown.js";
 import { planCard } from "./plan.js";
-import { thumbFor } from "./thumbs.js";
+import { pageLabel, thumbFor } from "./thumbs.js";
 import { basename, clear, fill, folderHints, h, reportError } from "./ui.js";
 
 export const MAX_CHIPS = 5; // engine/agent/sources.py decides which sources; the page shows 5 of them
@@ -99,7 +99,7 @@ function sourceChip(source, folder) {
     "aria-label": `Open ${source.name || basename(source.path)}${source.snippet ? ": " + source.snippet.slice(0, 120) : ""}`,
     onclick: (e) => openPath(source.path, e.altKey),
   }, thumbFor(source.path, "chip-thumb") || h("span", { "aria-hidden": "true" }, source.used ? "📄" : "🔎"), h("span.chip-name", {}, source.name || basename(source.path)),
-  folder ? h("span.chip-folder", { "data-testid": "chip-folder" }, folder) : null,
+  pageLabel(source), folder ? h("span.chip-folder", { "data-testid": "chip-folder" }, folder) : null,
   typeof source.score === "number" ? h("span.chip-score", {}, source.score.toFixed(2)) : null);
   return h("span.chip-wrap", {}, button, tip);
 }

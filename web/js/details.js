@@ -5,6 +5,7 @@
 import { call } from "./api.js";
 import { openPath } from "./chat.js";
 import { refreshStats } from "./state.js";
+import { PICTURES } from "./thumbs.js";
 import { $, basename, clear, dialog, formatNumber, formatTime, h, reportError, toast } from "./ui.js";
 
 /** "532 bytes", "12.3 KB", "4.1 MB" (decimal units, like the rest of SenseTree's messages). */
@@ -43,6 +44,7 @@ const KINDS = { pdf: "PDF", docx: "Word document", odt: "OpenDocument text", spr
 export function detailRows(info) {
   const rows = [["Path", info.path]];
   if (info.is_dir) rows.push(["Kind", "Folder"]);
+  else if (info.doc_type === "binary" && PICTURES.test(info.path || "")) rows.push(["Kind", "Picture"]);
   else if (info.doc_type) rows.push(["Kind", KINDS[info.doc_type] || info.doc_type]);
   if (!info.is_dir && typeof info.size === "number") rows.push(["Size", formatSize(info.size)]);
   if (info.mtime) rows.push(["Modified", formatTime(info.mtime)]);

@@ -5,7 +5,7 @@
 import { call } from "./api.js";
 import { h } from "./ui.js";
 
-const PICTURES = /\.(jpe?g|png|tiff?|webp|heic|heif|dng)$/i;
+export const PICTURES = /\.(jpe?g|png|tiff?|webp|heic|heif|dng)$/i;
 const asked = new Map(); // path -> Promise of a data URL or null
 
 /** An <img> that fills in with the file's thumbnail, or null when the file is no picture. */
