@@ -5,8 +5,9 @@ A keyword index of real text (bench/real_text.py: the standard library, man page
 built once into a throw-away home; each run copies it into a fresh home (the engine that opens after the
 peek must not change the next run's index), starts `app.py search` on a real query and stops it at its
 first line, the keyword hits' header. Printed per mode: the median wall seconds to that line, the child's
-CPU seconds by then (what a quiet machine's wall time would be near), and the heavy modules the peek
-imported before printing (none of torch, transformers, lancedb, pydantic may be among them).
+own CPU seconds when its peek returned (what a quiet machine's wall time would be near; read from /proc
+after the line arrived, it also counted the engine's imports that follow on a loaded machine), and the
+heavy modules the peek imported (none of torch, transformers, lancedb, pydantic may be among them).
 
 Python writes no bytecode when PYTHONDONTWRITEBYTECODE is set (this project's shells set it): the child
 runs without it, after one untimed run that compiles, as an installed app runs from its .pyc files.
@@ -32,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from real_text import real_batches, real_queries
-from serve_latency import cpu_so_far
 
 from engine.retrieval.keyword.index import KeywordIndex
 
@@ -41,13 +41,13 @@ TARGET_S = 1.0
 HEAVY = ("torch", "transformers", "lancedb", "pydantic", "pandas", "sentence_transformers")
 # the command, run with its peek wrapped to say which heavy modules were loaded when it answered
 _WRAPPED = f"""
-import sys
+import sys, time
 import app
 real = app.peek_keywords
 def peek(*args):
     hits = real(*args)
     heavy = sorted({{m.split(".")[0] for m in sys.modules}} & set({HEAVY!r}))
-    print("HEAVY " + ",".join(heavy), file=sys.stderr, flush=True)
+    print(f"HEAVY {{time.process_time()}} " + ",".join(heavy), file=sys.stderr, flush=True)
     return hits
 app.peek_keywords = peek
 sys.exit(app.main(sys.argv[1:]))
@@ -86,10 +86,11 @@ def cold_run(built: Path, work: Path, query: str) -> tuple[float, float, str]:
     )
     assert child.stdout is not None and child.stderr is not None
     first = child.stdout.readline()
-    seconds, cpu = time.perf_counter() - began, cpu_so_far(child.pid)
+    seconds = time.perf_counter() - began
     child.kill()
-    heavy = next((line[6:].strip() for line in child.stderr if line.startswith("HEAVY")), "?")
+    said = next((line.split()[1:] for line in child.stderr if line.startswith("HEAVY")), ["nan", "?"])
     child.wait()
+    cpu, heavy = float(said[0]), ",".join(said[1:])
     if not first.startswith("Keyword matches"):
         heavy = f"(no keyword hits: {first.strip()[:60]!r})"
     return seconds, cpu, heavy

@@ -9,7 +9,7 @@ import duckdb
 import pytest
 
 from engine.retrieval.keyword import index as bm25
-from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword import tokenize, writing
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.point_tokens import Stems, term_counts
 from engine.retrieval.keyword.writes import split_sql, term_counts_sql
@@ -230,3 +230,21 @@ def test_the_one_pass_split_gives_the_tokens_of_the_extension_pipeline():
         ).fetchone()
         assert ours == theirs, texts[i]
     con.close()
+
+
+def test_a_write_that_changes_more_terms_than_the_bound_makes_the_postings_cache_forget_every_term(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(writing, "FORGET_ALL_TERMS", 2)
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    index.upsert("/r/a.txt", ["walrus"])
+    index.upsert("/r/b.txt", ["otter"])
+    index.search("walrus")  # cached now
+    (walrus,) = index.query_terms("walrus").tids
+    assert walrus in index._postings.get_many([walrus])
+    index.upsert("/r/b.txt", ["otter seal"])  # two terms: told one by one, the walrus stays
+    assert walrus in index._postings.get_many([walrus])
+    index.upsert("/r/c.txt", ["heron egret ibis"])  # three: every term is forgotten
+    assert index._postings.get_many([walrus]) == {}
+    assert [h.path for h in index.search("walrus")] == ["/r/a.txt"]
+    index.close()
