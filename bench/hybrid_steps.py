@@ -12,10 +12,11 @@ the steps are accounted for. Printed per step: p50 and p95 over the queries, and
 
 Steps: `vector arm` (from starting the vector search to its hits collected: it overlaps the keyword
 arm), `vector start` (the caller's part of starting it), `keyword arm` (HybridSearch._keyword_answer:
-the keyword search, the text of its best hits and their snippet words stemmed, on the caller's thread),
+the keyword search, the text of its best hits and their best files' snippets, on the caller's thread),
 `vector wait` (the caller waiting for the vector hits once its keyword arm is done), `fuse`, `floor`,
 `names` (the name field's scores, part of `fuse`'s side of the search), `results` (best chunk per file,
-exists checks, pending lookup, snippets) and `snippets` (make_snippets alone, part of `results`); `other` is
+exists checks, pending lookup, snippets) and `snippets` (make_snippets: the keyword arm's
+best files' while the vector search runs, and the rest within `results`); `other` is
 the search beyond the caller's own path (one_query says which). `after arms` is everything the search does
 once both arms are in (fusion, names, floor, best chunk per file, snippets), wall and thread CPU: issue 30
 item 3's figure, target ≤ 1.5 ms at 100k chunks.
