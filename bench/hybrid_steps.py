@@ -12,10 +12,11 @@ the steps are accounted for. Printed per step: p50 and p95 over the queries, and
 
 Steps: `vector arm` (from starting the vector search to its hits collected: it overlaps the keyword
 arm), `vector start` (the caller's part of starting it), `keyword arm` (HybridSearch._keyword_answer:
-the keyword search, the text of its best hits and their snippet words stemmed, on the caller's thread),
+the keyword search, the text of its best hits and their best files' snippets, on the caller's thread),
 `vector wait` (the caller waiting for the vector hits once its keyword arm is done), `fuse`, `floor`,
 `names` (the name field's scores, part of `fuse`'s side of the search), `results` (best chunk per file,
-exists checks, pending lookup, snippets) and `snippets` (make_snippets alone, part of `results`); `other` is
+exists checks, pending lookup, snippets) and `snippets` (make_snippets: the keyword arm's
+best files' while the vector search runs, and the rest within `results`); `other` is
 the search beyond the caller's own path (one_query says which). `after arms` is everything the search does
 once both arms are in (fusion, names, floor, best chunk per file, snippets), wall and thread CPU: issue 30
 item 3's figure, target ≤ 1.5 ms at 100k chunks.
@@ -146,11 +147,12 @@ def main() -> None:
     keywords = KeywordIndex(kept / "k.duckdb")
     vectors = VectorIndex(kept / "vectors", DIM)
     draw = real_queries if args.corpus == "real" else make_queries
-    queries = draw(saved["texts"], np.load(kept / "samples.npy"), args.queries, np.random.default_rng(2025))
+    drawn = draw(saved["texts"], np.load(kept / "samples.npy"), args.queries + 5, np.random.default_rng(2025))
+    queries, warm = drawn[: args.queries], drawn[args.queries :]  # the warm-up's queries are not timed again
     search = HybridSearch(keywords, vectors, embedder=None, exists=lambda _p: True)  # type: ignore[arg-type]
     steps = Steps()
     instrument(search, steps)
-    for query, vector in queries[:5]:  # warm: first-touch costs are not a query's
+    for query, vector in warm:  # first-touch costs are not a query's; its answers must not be reused
         one_query(search, steps, query, vector, args.scope)
     samples: dict[str, list[float]] = {name: [] for name in STEPS}
     for query, vector in queries:

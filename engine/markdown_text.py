@@ -27,7 +27,7 @@ _LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+.*$", re.MULTIL
 _IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)")
 _LINK = re.compile(r"\[([^\]\n]+)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
 _AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]+)>")
-_CODE = re.compile(r"(`+)(?=\S)(.+?)(?<=\S)\1")
+_CODE = re.compile(r"`(`*)(?=\S)(.+?)(?<=\S)`\1")  # a run of backticks, closed by the same run
 # The delimiter rules below start with the delimiter itself and look behind it afterwards: `\*(?<![\w*]\*)`
 # is "a `*` with no word character or `*` before it", as `(?<![\w*])\*` is, but a pattern that starts with
 # a literal lets the regex engine jump from one `*` to the next where a leading lookbehind is tried at
@@ -50,12 +50,13 @@ def strip_markdown(text: str) -> str:
         text = _FRONT_MATTER.sub("", text)
     if "<" in text:
         text = _COMMENT.sub("", text)
-    if "`" in text or "~" in text:
+    if "```" in text or "~~~" in text:
         text = _FENCE.sub("", text)
     if "|" in text:
-        text = _TABLE_RULE.sub("", text)
+        if "--" in text:
+            text = _TABLE_RULE.sub("", text)
         text = _TABLE_ROW.sub(lambda m: " · ".join(cell.strip() for cell in m.group(1).split("|")), text)
-    if "#" in text:
+    if "# " in text or "#\t" in text:
         text = _HEADING.sub(r"\1", text)
     if "-" in text or "*" in text or "_" in text or "=" in text:
         text = _RULE.sub("", text)
@@ -63,7 +64,8 @@ def strip_markdown(text: str) -> str:
         text = _QUOTE.sub("", text)
     text = _BULLET.sub(r"\1", text)  # digits are everywhere: no cheap test
     if "[" in text:
-        text = _LINK_DEFINITION.sub("", text)
+        if "]:" in text:
+            text = _LINK_DEFINITION.sub("", text)
         text = _IMAGE.sub(r"\1", text)
         text = _LINK.sub(r"\1", text)
     if "<" in text:

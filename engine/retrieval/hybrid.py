@@ -41,7 +41,7 @@ from engine.retrieval.keyword_memo import KeywordAnswers
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import CLOSE_WAIT_S, QueryEmbedder
 from engine.retrieval.relevance import RELEVANCE, Evidence, Evidenced, Floor, floor_for, shown
-from engine.retrieval.result_page import best_per_file, result_page
+from engine.retrieval.result_page import best_per_file, result_page, snippets_ahead
 from engine.retrieval.results import SearchResult
 from engine.retrieval.terms import shared_matcher
 
@@ -272,14 +272,14 @@ class HybridSearch:
             return None
 
     def _keyword_answer(self, query: str, candidates: int, scope: str | None, shown: int) -> KeywordAnswer:
-        """The keyword arm: its hits with their text, and the words of its `shown` best hits that may
-        match the query stemmed for the snippets now, while the vector search runs, rather than after it
-        (terms.TermMatcher.learn; what it learns is kept, so the results step finds it). The page's two
-        calls for one query share one answer (keyword_memo.py)."""
+        """The keyword arm: its hits with their text, and the snippets of its `shown` best files made now,
+        while the vector search runs, rather than after it (result_page.snippets_ahead; they are kept, so
+        the results step finds them). The page's two calls for one query share one answer
+        (keyword_memo.py)."""
         key = (query, scope, candidates, self.keywords.generation())
         answer = self._answers.answer(key, lambda: self.keywords.answer(query, candidates, scope))
         if shown > 0 and answer.hits:
-            shared_matcher().learn((answer.texts[hit.key] for hit in answer.hits[:shown]), answer.terms.terms)
+            snippets_ahead(answer.hits, answer.texts, shown, answer.terms.terms)
         return answer
 
     def search_keyword(

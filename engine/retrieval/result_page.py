@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from engine.paths import display_name
-from engine.retrieval.fusion import ChunkKey
+from engine.retrieval.fusion import ChunkKey, Hit
 from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippets
 from engine.retrieval.terms import shared_matcher
@@ -70,3 +70,15 @@ def result_page(
             )
         )
     return results
+
+
+def snippets_ahead(hits: list[Hit], texts: dict[ChunkKey, str], shown: int, terms: frozenset[str]) -> None:
+    """Make the snippets of the best chunk of each of the first `shown` files among one arm's `hits`, and
+    keep them (snippet.py) for the results step: the keyword arm does this while the vector search runs,
+    so the work after the arms is left with the files only the vector arm found."""
+    best: dict[str, ChunkKey] = {}
+    for hit in hits:
+        best.setdefault(hit.key[0], hit.key)
+        if len(best) >= shown:
+            break
+    make_snippets([(texts.get(key, ""), key[1] == 0) for key in best.values()], terms, shared_matcher())

@@ -49,7 +49,10 @@ class TermMatcher:
         `tokenize.install` makes them, but filled by one statement: its row-by-row insert costs 0.4 s,
         which the first search would wait for."""
         if self._con is None:
-            con = duckdb.connect(":memory:")
+            # one thread, as the keyword index's: these are statements of a few words, and with a thread
+            # per core the stop-word join of a non-ASCII word's lookup cost 7.9 ms p50 wall instead of 1.3
+            # on two loaded cores (a pool's hand-off per statement)
+            con = duckdb.connect(":memory:", config={"threads": 1})
             con.execute(f"LOAD {sql_string(str(fts_extension_path()))}")
             con.execute(
                 "CREATE TABLE stopwords AS SELECT unnest(string_split($words, ' ')) AS sw",

@@ -248,7 +248,8 @@ def test_learning_a_searchs_texts_stems_their_candidate_words_in_one_statement(m
 PLAIN_EMPHASIS = r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])"
 PLAIN_UNDERSCORE = r"(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])"
 PLAIN_STRONG = r"(\*\*)(?=\S)(.+?)(?<=\S)\1|(?<![\w_])(__)(?=[^\s_])(.+?)(?<=[^\s_])__(?![\w_])"
-MARKUP = st.text(alphabet="ab_*é1 \n", max_size=30)
+PLAIN_CODE = r"(`+)(?=\S)(.+?)(?<=\S)\1"
+MARKUP = st.text(alphabet="ab_*`é1 \n", max_size=30)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -260,6 +261,7 @@ def test_delimiter_rules_that_start_with_the_delimiter_unwrap_what_the_plain_rul
     assert markdown_text._EMPHASIS.sub(r"\1", text) == re.sub(PLAIN_EMPHASIS, r"\1", text)
     assert markdown_text._UNDERSCORE.sub(r"\1", text) == re.sub(PLAIN_UNDERSCORE, r"\1", text)
     assert markdown_text._strong(text) == re.sub(PLAIN_STRONG, strong, text)
+    assert markdown_text._CODE.sub(r"\2", text) == re.sub(PLAIN_CODE, r"\2", text)
 
 
 @settings(max_examples=500, deadline=None)
