@@ -74,6 +74,7 @@ from engine.retrieval.keyword.query import (
     read_query_terms,
 )
 from engine.retrieval.keyword.query_words import TermLookup
+from engine.retrieval.keyword.stop_words import stop_word_hits
 from engine.retrieval.keyword.writes import (
     corpus_stats,
     insert_rows,
@@ -480,6 +481,8 @@ class KeywordIndex:
         cur = self._reader()
         try:
             terms = self._query_terms(cur, query)
+            if not terms.terms:  # stop words alone: found by their text (keyword/stop_words.py)
+                return KeywordAnswer(*stop_word_hits(cur, query, k, scope), terms)
             hits, texts = self._best(cur, list(terms.tids), k, scope)
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
