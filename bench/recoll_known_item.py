@@ -14,7 +14,8 @@ rule (3-5 consecutive words of one line that no other document holds).
 
     python bench/recoll_known_item.py --seeds 3 4
     python bench/recoll_known_item.py --seeds 3 4 --size full --keep-in /tmp/personal
-    python bench/recoll_known_item.py --seeds --real 300 --keep-in /tmp/personal
+    python bench/recoll_known_item.py --seeds --real 300 --real-seed 1 --keep-in /tmp/personal
+    python bench/recoll_known_item.py --code /tmp/main ...     # the same on another checkout's engine
 
 Without `recollindex` and `recollq` on PATH (Debian: `apt-get install recoll`) it says so and exits 0.
 """
@@ -100,14 +101,16 @@ def real(files: int, where: Path, scratch: Path, seed: int = 0) -> tuple[int, in
 
     root, queries = real_known_item.build(where / f"real{files}-{seed}", files, seed)
     engine = real_known_item.engine_over(root, where / f"real{files}-{seed}-home")
-    return measure(engine, root, queries, scratch / f"recoll-real{files}")
+    return measure(engine, root, queries, scratch / f"recoll-real{files}-{seed}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="*", default=[3, 4])
     parser.add_argument("--real", type=int, default=0, help="also N real documents of this machine")
+    parser.add_argument("--real-seed", type=int, default=0, help="which N (bench/real_known_item.py)")
     parser.add_argument("--size", choices=("full", "small"), default="small")
+    parser.add_argument("--code", type=Path, default=None, help="import the engine from this checkout")
     parser.add_argument(
         "--keep-in", type=Path, default=None, help="build or reuse the folders and indexes here"
     )
@@ -118,6 +121,8 @@ def main() -> None:
         return
     sys.path.insert(0, str(HERE.parent))
     sys.path.insert(0, str(HERE))
+    if args.code is not None:  # another checkout's engine (main's: the figures before a change)
+        sys.path.insert(0, str(args.code))
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep_in if args.keep_in is not None else Path(tmp)
         totals = [0, 0, 0]
@@ -129,7 +134,8 @@ def main() -> None:
         if args.seeds:
             summary(f"seeds {args.seeds} ({args.size})", *totals)
         if args.real:
-            summary(f"{args.real} real documents", *real(args.real, where, Path(tmp)))
+            counts = real(args.real, where, Path(tmp), args.real_seed)
+            summary(f"{args.real} real documents (seed {args.real_seed})", *counts)
 
 
 def summary(label: str, total: int, ours: int, theirs: int) -> None:
