@@ -17,6 +17,11 @@ bench/search_meaning.py and bench/recoll_known_item.py afterwards.
 
     python bench/calibrate_phrase.py --seeds 0 1 2 --real 300 --keep-in /tmp/personal [--write]
     add --skip-scifact when SciFact's embeddings are not cached (bench/quality.py caches them)
+
+Whatever the weight, it also prints how far the rule can reach on SciFact train at all, without a model:
+the queries for which some chunk of the whole corpus holds every word of the query (only their ranking
+can change: for the others no candidate has a strength), and for how many of them that chunk's document
+is a relevant one.
 """
 
 from __future__ import annotations
@@ -77,6 +82,31 @@ def scifact_figures(collection, weight: float) -> tuple[float, float]:
     return on, off
 
 
+def scifact_reach(data: Path) -> None:
+    """Print the SciFact queries the rule can change at all (the module docstring)."""
+    import quality
+    from _common import load_beir
+
+    from engine.retrieval.keyword import phrase
+
+    beir = load_beir(data, "train")
+    files, _ = quality.build_chunks(beir, 1200, 150, True)
+    texts = {(path, i): text for path, parts in files for i, text in enumerate(parts)}
+    reached = relevant = in_order = 0
+    for qid, query in beir.queries.items():
+        found = phrase.strengths(query, texts)
+        if found:
+            reached += 1
+            in_order += any(v == phrase.PHRASE for v in found.values())
+            relevant += bool({path.rsplit("/", 1)[-1] for path, _ in found} & set(beir.qrels.get(qid, {})))
+    print(
+        f"  SciFact train: {reached} of {len(beir.queries)} queries have a chunk holding all their words "
+        f"({in_order} in order); for {relevant} of them it is a relevant document's. No other query's "
+        f"ranking or floor can change: nDCG@10 moves by at most {reached / len(beir.queries):.4f}",
+        flush=True,
+    )
+
+
 def choose(rows: dict[float, dict[str, float]]) -> float:
     """The module docstring's rule."""
     off = rows[0.0].get("scifact off", 1.0)
@@ -117,6 +147,7 @@ def main() -> None:
     import real_known_item
     import search_meaning
 
+    scifact_reach(args.data)
     indexed = [search_meaning.index(seed, args.size, args.keep_in) for seed in args.seeds]
     base = args.keep_in / f"real{args.real}-{args.real_seed}"
     root, queries = real_known_item.build(base, args.real, args.real_seed)
