@@ -75,8 +75,8 @@ NAME_WEIGHT = 0.5
 # top score; written by the same calibration.
 FOLDER_WEIGHT = 0.75
 # How far a chunk holding the query's words as typed (keyword/phrase.py, strength 1) moves towards the top
-# score: written by `python bench/recoll_known_item.py --calibrate`.
-PHRASE_WEIGHT = 0.5
+# score: chosen and written by `python bench/calibrate_phrase.py --write` (personal, real text, SciFact).
+PHRASE_WEIGHT = 0.25
 
 
 __all__ = ["FUSION", "FUSIONS", "HybridSearch", "SearchResult", "fuse"]
