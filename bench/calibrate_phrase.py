@@ -109,7 +109,7 @@ def scifact_reach(data: Path) -> None:
 
 def choose(rows: dict[float, dict[str, float]]) -> float:
     """The module docstring's rule."""
-    off = rows[0.0].get("scifact off", 1.0)
+    off = rows.get(0.0, {}).get("scifact off", 1.0)
 
     def kept(figures: dict[str, float]) -> bool:
         on = figures.get("scifact on", 1.0)
@@ -137,11 +137,13 @@ def main() -> None:
     parser.add_argument("--size", choices=("full", "small"), default="small")
     parser.add_argument("--real", type=int, default=300, help="real documents (bench/real_known_item.py)")
     parser.add_argument("--real-seed", type=int, default=0)
+    parser.add_argument("--real-in", type=Path, default=None, help="keep-in of the real documents")
     parser.add_argument(
         "--keep-in", type=Path, required=True, help="build or reuse the folders and indexes here"
     )
     parser.add_argument("--data", type=Path, default=HERE.parents[2] / "shared" / "data" / "scifact")
     parser.add_argument("--skip-scifact", action="store_true")
+    parser.add_argument("--weights", type=float, nargs="+", default=list(WEIGHTS))
     parser.add_argument("--write", action="store_true", help="write the chosen weight into hybrid.py")
     args = parser.parse_args()
     import real_known_item
@@ -149,7 +151,7 @@ def main() -> None:
 
     scifact_reach(args.data)
     indexed = [search_meaning.index(seed, args.size, args.keep_in) for seed in args.seeds]
-    base = args.keep_in / f"real{args.real}-{args.real_seed}"
+    base = (args.real_in or args.keep_in) / f"real{args.real}-{args.real_seed}"
     root, queries = real_known_item.build(base, args.real, args.real_seed)
     real_engine = real_known_item.engine_over(root, base.with_name(base.name + "-home"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,7 +161,7 @@ def main() -> None:
 
             collection = calibrate_floor.scifact(args.data, Path(tmp))
         rows: dict[float, dict[str, float]] = {}
-        for weight in WEIGHTS:
+        for weight in args.weights:
             rows[weight] = personal_figures(indexed, weight)
             rows[weight]["real known_item top10"] = real_figure(real_engine, root, queries, weight)
             if collection is not None:
