@@ -7,8 +7,15 @@ and by `recollindex` in a configuration folder of its own (RECOLL_CONFDIR, nothi
 Recoll touched); every known-item query runs through the product's search and through `recollq` in its
 ALL TERMS mode (what Recoll's simple search does: every word must be in the document), first 10.
 
+`--real N` measures the same on a second kind of data: N real documents of this machine (man pages,
+/usr/share/doc, licences, the Python standard library: bench/real_text.py's sources), each written as a
+text file at its own relative path, with known-item queries drawn from them by the personal folder's
+rule (3-5 consecutive words of one line that no other document holds).
+
     python bench/recoll_known_item.py --seeds 3 4
     python bench/recoll_known_item.py --seeds 3 4 --size full --keep-in /tmp/personal
+    python bench/recoll_known_item.py --seeds --real 300 --real-seed 1 --keep-in /tmp/personal
+    python bench/recoll_known_item.py --code /tmp/main ...     # the same on another checkout's engine
 
 Without `recollindex` and `recollq` on PATH (Debian: `apt-get install recoll`) it says so and exits 0.
 """
@@ -63,31 +70,47 @@ def recoll_top(conf: Path, query: str, root: Path) -> list[str]:
     return out
 
 
-def measure(seed: int, size: str, where: Path, scratch: Path) -> tuple[int, int, int]:
-    """(known-item queries, found in our top 10, found in Recoll's top 10) for one seed."""
+def measure(
+    engine, root: Path, queries: list[tuple[str, frozenset[str]]], conf: Path
+) -> tuple[int, int, int]:
+    """(known-item queries, found in our top 10, found in Recoll's top 10) over one indexed folder."""
+    recoll_config(conf, root)
+    recoll_index(conf)
+    ours = theirs = 0
+    for text, relevant in queries:
+        shown = [os.path.relpath(r.path, root) for r in engine.search.search(text, limit=TOP)]
+        ours += any(p in relevant for p in shown)
+        theirs += any(p in relevant for p in recoll_top(conf, text, root))
+    engine.close()
+    return len(queries), ours, theirs
+
+
+def personal(seed: int, size: str, where: Path, scratch: Path) -> tuple[int, int, int]:
+    """`measure` on one seed's personal folder (bench/personal_folder), indexed by search_meaning.index."""
     import search_meaning
 
     indexed = search_meaning.index(seed, size, where)
-    root = Path(indexed.folder.root)  # type: ignore[attr-defined]
-    conf = scratch / f"recoll{seed}"
-    recoll_config(conf, root)
-    recoll_index(conf)
-    ours = theirs = total = 0
-    for q in indexed.folder.queries:  # type: ignore[attr-defined]
-        if q.kind != "known_item":
-            continue
-        total += 1
-        shown = [os.path.relpath(r.path, root) for r in indexed.engine.search.search(q.text, limit=TOP)]  # type: ignore[attr-defined]
-        ours += any(p in q.relevant for p in shown)
-        theirs += any(p in q.relevant for p in recoll_top(conf, q.text, root))
-    indexed.engine.close()  # type: ignore[attr-defined]
-    return total, ours, theirs
+    folder = indexed.folder  # type: ignore[attr-defined]
+    queries = [(q.text, q.relevant) for q in folder.queries if q.kind == "known_item"]
+    return measure(indexed.engine, Path(folder.root), queries, scratch / f"recoll{seed}")
+
+
+def real(files: int, where: Path, scratch: Path, seed: int = 0) -> tuple[int, int, int]:
+    """`measure` on `files` real documents (the module docstring), indexed by the Engine."""
+    import real_known_item
+
+    root, queries = real_known_item.build(where / f"real{files}-{seed}", files, seed)
+    engine = real_known_item.engine_over(root, where / f"real{files}-{seed}-home")
+    return measure(engine, root, queries, scratch / f"recoll-real{files}-{seed}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[3, 4])
+    parser.add_argument("--seeds", type=int, nargs="*", default=[3, 4])
+    parser.add_argument("--real", type=int, default=0, help="also N real documents of this machine")
+    parser.add_argument("--real-seed", type=int, default=0, help="which N (bench/real_known_item.py)")
     parser.add_argument("--size", choices=("full", "small"), default="small")
+    parser.add_argument("--code", type=Path, default=None, help="import the engine from this checkout")
     parser.add_argument(
         "--keep-in", type=Path, default=None, help="build or reuse the folders and indexes here"
     )
@@ -98,18 +121,29 @@ def main() -> None:
         return
     sys.path.insert(0, str(HERE.parent))
     sys.path.insert(0, str(HERE))
-    totals = [0, 0, 0]
+    if args.code is not None:  # another checkout's engine (main's: the figures before a change)
+        sys.path.insert(0, str(args.code))
     with tempfile.TemporaryDirectory() as tmp:
+        where = args.keep_in if args.keep_in is not None else Path(tmp)
+        totals = [0, 0, 0]
         for seed in args.seeds:
-            where = args.keep_in if args.keep_in is not None else Path(tmp)
-            total, ours, theirs = measure(seed, args.size, where, Path(tmp))
+            counts = personal(seed, args.size, where, Path(tmp))
+            total, ours, theirs = counts
             print(f"seed {seed}: {total} known-item queries; top {TOP}: SenseTree {ours}, Recoll {theirs}")
-            totals = [a + b for a, b in zip(totals, (total, ours, theirs), strict=True)]
-    total, ours, theirs = totals
+            totals = [a + b for a, b in zip(totals, counts, strict=True)]
+        if args.seeds:
+            summary(f"seeds {args.seeds} ({args.size})", *totals)
+        if args.real:
+            counts = real(args.real, where, Path(tmp), args.real_seed)
+            summary(f"{args.real} real documents (seed {args.real_seed})", *counts)
+
+
+def summary(label: str, total: int, ours: int, theirs: int) -> None:
     print(
-        f"SUMMARY seeds {args.seeds} ({args.size}): known-item in the top {TOP}: SenseTree {ours}/{total} "
+        f"SUMMARY {label}: known-item in the top {TOP}: SenseTree {ours}/{total} "
         f"({ours / max(total, 1):.1%}), Recoll {theirs}/{total} ({theirs / max(total, 1):.1%}); "
-        f"{'met' if ours >= theirs else 'MISSED'} (at least as often as Recoll)"
+        f"{'met' if ours >= theirs else 'MISSED'} (at least as often as Recoll)",
+        flush=True,
     )
 
 

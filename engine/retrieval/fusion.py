@@ -178,6 +178,19 @@ def with_names(
     return sorted(out.items(), key=lambda item: item[1], reverse=True)
 
 
+def with_phrases(
+    fused: Sequence[tuple[Key, float]], phrases: Mapping[Key, float], weight: float
+) -> list[tuple[Key, float]]:
+    """A fused ranking with the typed-words signal folded in (keyword/phrase.py): a chunk whose text holds
+    the query's words moves `weight * strength` of the way from its fused score to 1, like a name match
+    (`with_names`), so a chunk holding the query as typed outranks the partial matches of common words
+    around it and the result stays in [0, 1]. Ties keep the fused order."""
+    if not phrases or weight <= 0:
+        return list(fused)
+    moved = [(key, score + weight * phrases.get(key, 0.0) * (1.0 - score)) for key, score in fused]
+    return sorted(moved, key=lambda item: item[1], reverse=True)
+
+
 def rrf_ceiling(k: int = RRF_K, weights: Sequence[float] = (1.0, 1.0)) -> float:
     """The highest fused score possible: first in every ranking. Dividing by it gives [0, 1]."""
     return sum(weights) / (k + 1)

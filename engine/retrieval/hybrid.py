@@ -33,7 +33,9 @@ from engine.retrieval.fusion import (
     rrf,
     rrf_ceiling,
     with_names,
+    with_phrases,
 )
+from engine.retrieval.keyword import phrase
 from engine.retrieval.keyword.healing import KeywordStore
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.query import KeywordAnswer
@@ -72,6 +74,9 @@ NAME_WEIGHT = 0.5
 # How far a folder whose name means the query (folder_names.py, strength 1) moves its files towards the
 # top score; written by the same calibration.
 FOLDER_WEIGHT = 0.75
+# How far a chunk holding the query's words as typed (keyword/phrase.py, strength 1) moves towards the top
+# score: chosen and written by `python bench/calibrate_phrase.py --write` (personal, real text, SciFact).
+PHRASE_WEIGHT = 0.25
 
 
 __all__ = ["FUSION", "FUSIONS", "HybridSearch", "SearchResult", "fuse"]
@@ -94,6 +99,7 @@ class HybridSearch:
         floor: Floor | float | None = None,
         name_weight: float = NAME_WEIGHT,
         folder_weight: float = FOLDER_WEIGHT,
+        phrase_weight: float = PHRASE_WEIGHT,
         pending: Callable[[list[str]], set[str]] | None = None,
     ):
         self.keywords = keywords
@@ -112,6 +118,7 @@ class HybridSearch:
         self.floor: Floor | None = default if floor is None else (floor or None)  # type: ignore[assignment]
         self.name_weight = name_weight
         self.folder_weight = folder_weight
+        self.phrase_weight = phrase_weight
         # folder names compared by meaning only with the model the folder threshold is a cosine of
         self._folders = FolderMeanings(embedder.embed) if default is not None else None
         # which result paths have keyword rows but no vectors yet (the catalog knows; engine/assembly.py)
@@ -208,13 +215,16 @@ class HybridSearch:
         threshold = (self.floor or RELEVANCE).folder
         folders = self._folder_evidence(embedding, vector, scope, threshold)
         fused = with_names(fused, strengths(folders, threshold), self.folder_weight, candidates)
+        typed = phrase.strengths(query, texts, lambda key, text: name_only(text, key[0]))
+        fused = with_phrases(fused, typed, self.phrase_weight)
         lexical, semantic = arm_scales(
             [(h.key, h.score) for h in keyword_hits], reference, [(h.key, h.score) for h in dense_hits]
         )
 
         def evidence(key: ChunkKey) -> Evidence:
             dense = 0.0 if name_only(texts.get(key, ""), key[0]) else semantic.get(key, 0.0)
-            return Evidence(lexical.get(key, 0.0), dense, names.get(key[0], 0.0), folders.get(key[0], 0.0))
+            keyword = max(lexical.get(key, 0.0), typed.get(key, 0.0))
+            return Evidence(keyword, dense, names.get(key[0], 0.0), folders.get(key[0], 0.0))
 
         return fused, texts, answer, evidence, keyword_only
 

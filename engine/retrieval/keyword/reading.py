@@ -21,6 +21,7 @@ from engine.retrieval.keyword.change_count import changed_sql
 from engine.retrieval.keyword.damage import store_error
 from engine.retrieval.keyword.postings_cache import compact_ids, split_by_term, top_k
 from engine.retrieval.keyword.query import NO_TERMS, KeywordAnswer, QueryTerms, read_query_terms
+from engine.retrieval.keyword.stop_words import stop_word_hits
 from engine.retrieval.names import NameIndex
 
 
@@ -70,6 +71,8 @@ class KeywordReading(KeywordBase):
         cur = self._reader()
         try:
             terms = self._query_terms(cur, query)
+            if not terms.terms:  # stop words alone: found by their text (keyword/stop_words.py)
+                return KeywordAnswer(*stop_word_hits(cur, query, k, scope), terms)
             hits, texts = self._best(cur, list(terms.tids), k, scope)
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
