@@ -36,11 +36,12 @@ def _documents(hits, k: int = 10) -> list[str]:
     return out
 
 
-def keyword_ndcg(keywords: KeywordIndex, beir, power: float, candidates: int = 200) -> float:
-    """The keyword arm's nDCG@10 over SciFact train with the hits coordinated at `power`."""
+def keyword_ndcg(keywords: KeywordIndex, beir, power: float, only=None, candidates: int = 200) -> float:
+    """The keyword arm's nDCG@10 over SciFact train (or the queries `only`) with the hits coordinated
+    at `power`."""
     runs = {}
     for qid, text in beir.queries.items():
-        if qid not in beir.qrels:
+        if qid not in beir.qrels or (only is not None and qid not in only):
             continue
         answer = keywords.answer(text, candidates)
         hits = coordinated(answer.hits, answer.texts, answer.terms.terms, power, shared_matcher())
@@ -48,7 +49,7 @@ def keyword_ndcg(keywords: KeywordIndex, beir, power: float, candidates: int = 2
     return evaluate(runs, beir.qrels)[0]
 
 
-def touched(keywords: KeywordIndex, beir, files, related: float, candidates: int = 200) -> tuple[int, int]:
+def touched(keywords: KeywordIndex, beir, files, related: float, candidates: int = 200) -> list[str]:
     """(queries the rule could change, queries): a query is counted when its best keyword hit holds only
     part of its terms and that chunk's cosine with it (embedded as bench/quality.py embeds chunks) is at
     most `related`. The product applies the rule to no more of them (coordination.coincidental gives a
@@ -75,7 +76,7 @@ def touched(keywords: KeywordIndex, beir, files, related: float, candidates: int
     chunks = np.asarray(embedder.embed([c for _, c in partial.values()]), dtype=np.float32)
     cosines = (queries * chunks).sum(1) / (np.linalg.norm(queries, axis=1) * np.linalg.norm(chunks, axis=1))
     print(f"  SciFact queries whose best keyword hit holds part of the query: {len(partial)}")
-    return int((cosines <= related).sum()), sum(1 for q in beir.queries if q in beir.qrels)
+    return [qid for qid, cosine in zip(partial, cosines, strict=True) if cosine <= related]
 
 
 def hybrid_ndcg(search, beir, qvecs, power: float) -> float:
@@ -101,11 +102,13 @@ def main() -> None:
         keywords = KeywordIndex(Path(tmp) / "k.duckdb")
         keywords.upsert_many(files)
         if args.touched:
-            count, total = touched(keywords, beir, files, relevance.SEMANTIC_EVIDENCE)
-            print(
-                f"SciFact train queries the rule can change (coincidental keyword arm): {count} of {total} "
-                f"({count / total:.1%})"
-            )
+            qids = set(touched(keywords, beir, files, relevance.SEMANTIC_EVIDENCE))
+            total = sum(1 for q in beir.queries if q in beir.qrels)
+            share = len(qids) / total
+            print(f"SciFact train queries the rule can change: {len(qids)} of {total} ({share:.1%})")
+            for power in args.powers:
+                ndcg = keyword_ndcg(keywords, beir, power, qids)
+                print(f"  power {power}: their keyword-arm nDCG@10 {ndcg:.4f}")
         else:
             for power in args.powers:
                 ndcg = keyword_ndcg(keywords, beir, power)
