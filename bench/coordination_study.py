@@ -128,3 +128,50 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+POWERS = (0.0, 1.0, 2.0, 3.0)
+
+
+def calibrate(args, index, run, table, verdict) -> None:
+    """`search_meaning.py --calibrate-coordination`: on the calibration seeds, the smallest power of POWERS
+    with the best meaning top-3 among those that keep keyword and topic top-1 and known-item top-10 at
+    least as high as power 0; written into coordination.py, then the held-out seeds measured."""
+    import re
+
+    from engine.retrieval import coordination
+
+    with tempfile.TemporaryDirectory() as tmp:
+        indexed = [index(seed, args.size, args.keep_in or Path(tmp)) for seed in args.seeds]
+        chosen, best, base = 0.0, -1.0, None
+        for power in POWERS:
+            for one in indexed:
+                one.engine.search.coordination = power
+            figures = table(f"power {power}", [s for one in indexed for s in run(one, False)])
+            kept = [figures["keyword"]["top1"], figures["topic"]["top1"], figures["known_item"]["top10"]]
+            base = base or kept
+            if (
+                all(k >= b for k, b in zip(kept, base, strict=True))
+                and figures["meaning"]["top3"] > best + 1e-9
+            ):
+                chosen, best = power, figures["meaning"]["top3"]
+        for one in indexed:
+            one.engine.close()
+        module = Path(coordination.__file__)
+        source, count = re.subn(
+            r"\nCOORDINATION = [^\n]*\n", f"\nCOORDINATION = {chosen}\n", module.read_text()
+        )
+        if count != 1:
+            raise SystemExit(f"could not find COORDINATION in {module}")
+        module.write_text(source)
+        print(f"wrote COORDINATION = {chosen} into {module.name}")
+        held = []
+        for seed in args.held_out:
+            one = index(seed, args.size, args.keep_in or Path(tmp))
+            one.engine.search.coordination = chosen
+            held += run(one, False)
+            one.engine.close()
+        if held:
+            print(
+                "SUMMARY held-out: " + verdict(table(f"held-out seeds {args.held_out} ({args.size})", held))
+            )
