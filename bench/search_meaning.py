@@ -8,6 +8,7 @@ top-3 / top-10, topic queries' top-1 from the right folder, and the share answer
     python bench/search_meaning.py --seeds 3 4                # the table, floor in force
     python bench/search_meaning.py --code /tmp/main --seeds 3 4   # the same table on another checkout
     python bench/search_meaning.py --calibrate --seeds 0 1 2 --held-out 3 4
+    python bench/search_meaning.py --calibrate-coordination --keep-in DIR --seeds 0 1 2 --held-out 3 4
 
 --calibrate chooses the relevance floor's evidence thresholds and the name weight from the calibration
 seeds AND SciFact train together (floor_report.py for the SciFact side; relevance.py says how), writes
@@ -199,8 +200,18 @@ def main() -> None:
         action="store_true",
         help="--calibrate: keep the arms' thresholds and margin, choose the folder threshold and the weights",
     )
+    parser.add_argument(
+        "--calibrate-coordination",
+        action="store_true",
+        help="choose and write the coordination power (bench/coordination_study.py)",
+    )
     args = parser.parse_args()
     _paths(args.code)
+    if args.calibrate_coordination:
+        import coordination_study
+
+        coordination_study.calibrate(args, index, run, table, verdict)
+        return
     if args.calibrate:
         import calibrate_floor
 

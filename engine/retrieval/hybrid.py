@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.errors import ModelError, StoreError
+from engine.retrieval.coordination import COORDINATION, coordinated
 from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
     RRF_K,
@@ -100,6 +101,7 @@ class HybridSearch:
         name_weight: float = NAME_WEIGHT,
         folder_weight: float = FOLDER_WEIGHT,
         phrase_weight: float = PHRASE_WEIGHT,
+        coordination: float = COORDINATION,
         pending: Callable[[list[str]], set[str]] | None = None,
     ):
         self.keywords = keywords
@@ -119,6 +121,7 @@ class HybridSearch:
         self.name_weight = name_weight
         self.folder_weight = folder_weight
         self.phrase_weight = phrase_weight
+        self.coordination = coordination  # coordination.py: partial keyword matches rank lower
         # folder names compared by meaning only with the model the folder threshold is a cosine of
         self._folders = FolderMeanings(embedder.embed) if default is not None else None
         # which result paths have keyword rows but no vectors yet (the catalog knows; engine/assembly.py)
@@ -205,11 +208,16 @@ class HybridSearch:
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
         texts = {**(answer.texts if answer is not None else {}), **texts}
         keyword_only = bool(keyword_hits) and not dense_hits  # the vectors are empty (rebuilding) or failed
+        terms = answer.terms.terms if answer is not None else frozenset()
+        related = (self.floor or RELEVANCE).semantic  # coordination.py: the floor's semantic threshold
+        ranked = coordinated(
+            keyword_hits, texts, terms, self.coordination, None, dense_hits, related, candidates
+        )
         if keyword_only:
-            fused = _single_arm(keyword_hits)
+            fused = _single_arm(ranked)
         else:
             depth = candidates if ABSENT_AT_CUTOFF else None
-            fused = fuse(self.fusion, keyword_hits, dense_hits, self.weights, reference, depth)
+            fused = fuse(self.fusion, ranked, dense_hits, self.weights, reference, depth)
         names = self._names(answer, scope)
         fused = with_names(fused, names, self.name_weight, candidates)
         threshold = (self.floor or RELEVANCE).folder

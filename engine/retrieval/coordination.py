@@ -1,0 +1,94 @@
+"""Coordination: a keyword hit earns the keyword arm's score in proportion to how much of the query it holds.
+
+BM25 sums what each matched term is worth, so a chunk that holds one or two of a query's words many
+times can outscore one that holds them all, and on the calibrated fusion's scale (fusion.py) it can
+outrank what the dense arm finds. A paraphrase shares no word with its answer, so every keyword hit it
+has is such a coincidence: "contract for the flat I live in" matched a quarterly report that mentions a
+supplier "contract" and a "flat" fourth quarter, above the lease the dense arm ranked third; "monthly
+overview from my bank" matched the rent receipts' bank details above the bank statements (issue 28,
+bench/meaning_misses.py). A chunk holding every term of the query is what the keyword arm is for
+(keyword and known-item queries, one-word topics) and keeps its score.
+
+The rule is Lucene's classic coordination factor (TFIDFSimilarity's `coord(q, d)`: the share of the
+query's terms a document holds, multiplied into its score), raised to a power COORDINATION (0 = off),
+and applied only where the keyword arm is a coincidence (`coincidental`): its best hit holds part of
+the query and the dense arm finds that hit unrelated (a cosine at most the floor's semantic threshold).
+Applied to every query it cost SciFact train's keyword arm 0.6967 -> 0.6527 nDCG@10 at power 2 (claims'
+abstracts hold part of the claim, and the dense arm corroborates them); conditioned, it can change 67 of
+SciFact train's 809 queries (bench/coordination_study.py --touched). The power is chosen on the personal
+calibration seeds: `python bench/search_meaning.py --calibrate-coordination --seeds 0 1 2 --held-out 3 4`
+prints the sweep. The floor reads the keyword evidence before coordination: nothing shown is hidden.
+
+The terms a chunk holds are found by the keyword index's own stemmer (terms.TermMatcher, the one the
+snippets use), over the text the keyword arm returned with its hits: no further read of the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.retrieval.fusion import ChunkKey, Hit
+from engine.retrieval.terms import TermMatcher, shared_matcher
+
+# Written by `python bench/search_meaning.py --calibrate-coordination` (see the module docstring).
+COORDINATION = 2.0
+
+
+def share_held(text: str, terms: frozenset[str], matcher: TermMatcher) -> float:
+    """The share of the query's distinct `terms` that `text` holds (1.0 when there are no terms)."""
+    if not terms:
+        return 1.0
+    held = {term for _, _, term in matcher.matches(text, terms)}
+    return len(held) / len(terms)
+
+
+def coincidental(
+    hits: Sequence[Hit],
+    texts: Mapping[ChunkKey, str],
+    terms: frozenset[str],
+    dense: Sequence[Hit],
+    related: float,
+    matcher: TermMatcher,
+    depth: int = 0,
+) -> bool:
+    """Whether the keyword arm's best hit is a coincidence: it holds only part of the query's terms and
+    the dense arm does not find it related: its cosine is at most `related` (the floor's semantic
+    threshold). A hit the dense arm did not return has at most the arm's lowest cosine when the arm was
+    cut off at `depth` (fusion.calibrated's rule), else none."""
+    if len(terms) < 2 or not hits:
+        return False
+    best = hits[0]
+    cosines = {hit.key: hit.score for hit in dense}
+    absent = min(cosines.values()) if depth > 0 and len(dense) >= depth else 0.0
+    if cosines.get(best.key, absent) > related:
+        return False
+    matcher.learn([texts.get(best.key, "")], terms)
+    return share_held(texts.get(best.key, ""), terms, matcher) < 1.0
+
+
+def coordinated(
+    hits: Sequence[Hit],
+    texts: Mapping[ChunkKey, str],
+    terms: frozenset[str],
+    power: float = COORDINATION,
+    matcher: TermMatcher | None = None,
+    dense: Sequence[Hit] | None = None,
+    related: float = 0.0,
+    depth: int = 0,
+) -> list[Hit]:
+    """The keyword hits with each score multiplied by `share_held ** power`, best first; unchanged for a
+    power of 0, a query of one term (every hit holds the whole query), or, when the `dense` arm's hits
+    are given, a query whose keyword arm is not `coincidental`."""
+    if power <= 0 or len(terms) < 2 or not hits:
+        return list(hits)
+    matcher = matcher or shared_matcher()
+    if dense is not None and not coincidental(hits, texts, terms, dense, related, matcher, depth):
+        return list(hits)
+    matcher.learn((texts.get(hit.key, "") for hit in hits), terms)  # one statement for all the hits
+    scaled = [
+        Hit(
+            hit.path, hit.chunk_index, hit.score * share_held(texts.get(hit.key, ""), terms, matcher) ** power
+        )
+        for hit in hits
+    ]
+    return sorted(scaled, key=lambda hit: hit.score, reverse=True)
