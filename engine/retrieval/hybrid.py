@@ -77,7 +77,7 @@ NAME_WEIGHT = 0.5
 FOLDER_WEIGHT = 0.75
 # How far a chunk holding the query's words as typed (keyword/phrase.py, strength 1) moves towards the top
 # score: chosen and written by `python bench/calibrate_phrase.py --write` (personal, real text, SciFact).
-PHRASE_WEIGHT = 0.25
+PHRASE_WEIGHT = 0.5
 
 
 __all__ = ["FUSION", "FUSIONS", "HybridSearch", "SearchResult", "fuse"]

@@ -17,7 +17,7 @@ the query's words as typed, stop words included, each a whole word, case aside:
 * otherwise 0.
 
 `fusion.with_phrases` moves a hit that strength times `hybrid.PHRASE_WEIGHT` of the way to the top
-score (calibrated by `python bench/recoll_known_item.py --calibrate`), and the relevance floor counts it
+score (chosen by `python bench/calibrate_phrase.py`), and the relevance floor counts it
 as keyword evidence (a query of stop words alone has no term, yet the chunk holding it is an answer).
 A descriptor chunk (names.name_only: the indexer's own words about a file known by name) is not asked:
 its words are not the person's text.
