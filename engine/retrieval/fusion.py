@@ -199,3 +199,37 @@ def rrf_ceiling(k: int = RRF_K, weights: Sequence[float] = (1.0, 1.0)) -> float:
 def scope_prefix(scope: str) -> str:
     """`scope` plus one separator: a path is inside the scope when equal to it or starting with this."""
     return scope if scope.endswith(os.sep) else scope + os.sep
+
+
+def fuse(
+    fusion: str,
+    keyword_hits: list[Hit],
+    dense_hits: list[Hit],
+    weights: Sequence[float],
+    keyword_reference: float = 0.0,
+    depth: int | None = None,
+) -> list[tuple[ChunkKey, float]]:
+    """The two arms as one ranking with scores in [0, 1] (1 = the best possible), by `fusion`;
+    `keyword_reference` is KeywordIndex.query_reference of the query and `depth` the hits each arm
+    was asked for (calibrated fusion only)."""
+    if fusion == "calibrated":
+        return calibrated(
+            [(h.key, h.score) for h in keyword_hits],
+            keyword_reference,
+            [(h.key, h.score) for h in dense_hits],
+            weights,
+            depth,
+        )
+    if fusion == "relative":
+        return relative_score(
+            [[(h.key, h.score) for h in keyword_hits], [(h.key, h.score) for h in dense_hits]], weights
+        )
+    ceiling = rrf_ceiling(RRF_K, weights)
+    fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, weights)
+    return [(key, score / ceiling) for key, score in fused]
+
+
+def single_arm(hits: list[Hit]) -> list[tuple[ChunkKey, float]]:
+    """One arm's ranking scored like a fused one (rank 1 = 1.0), so scores mean the same everywhere."""
+    ceiling = rrf_ceiling(RRF_K, (1.0,))
+    return [(key, score / ceiling) for key, score in rrf([[h.key for h in hits]], RRF_K)]

@@ -25,14 +25,11 @@ from engine.errors import ModelError, StoreError
 from engine.retrieval.coordination import COORDINATION, coordinated
 from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
-    RRF_K,
     ChunkKey,
     Hit,
     arm_scales,
-    calibrated,
-    relative_score,
-    rrf,
-    rrf_ceiling,
+    fuse,
+    single_arm,
     with_names,
     with_phrases,
 )
@@ -214,7 +211,7 @@ class HybridSearch:
             keyword_hits, texts, terms, self.coordination, None, dense_hits, related, candidates
         )
         if keyword_only:
-            fused = _single_arm(ranked)
+            fused = single_arm(ranked)
         else:
             depth = candidates if ABSENT_AT_CUTOFF else None
             fused = fuse(self.fusion, ranked, dense_hits, self.weights, reference, depth)
@@ -305,7 +302,7 @@ class HybridSearch:
     ) -> list[SearchResult]:
         """The BM25 arm alone (benchmarks, and a fallback while the model loads)."""
         answer = self._keyword_answer(query, candidates, scope, limit)
-        return self._results(query, _single_arm(answer.hits), limit, answer.texts, answer.terms.terms)
+        return self._results(query, single_arm(answer.hits), limit, answer.texts, answer.terms.terms)
 
     def search_dense(
         self,
@@ -318,7 +315,7 @@ class HybridSearch:
         """The vector arm alone."""
         query_vector = self.embed_query(query) if vector is None else vector
         hits, texts = self.vectors.search_with_text(query_vector, candidates, scope)
-        return self._results(query, _single_arm(hits), limit, texts)
+        return self._results(query, single_arm(hits), limit, texts)
 
     def _rerank(
         self, query: str, fused: list[tuple[ChunkKey, float]], texts: dict[ChunkKey, str]
@@ -352,34 +349,6 @@ class HybridSearch:
         return result_page(query, best, texts or {}, self.vectors.texts, pending, terms, keyword_only)
 
 
-def fuse(
-    fusion: str,
-    keyword_hits: list[Hit],
-    dense_hits: list[Hit],
-    weights: Sequence[float],
-    keyword_reference: float = 0.0,
-    depth: int | None = None,
-) -> list[tuple[ChunkKey, float]]:
-    """The two arms as one ranking with scores in [0, 1] (1 = the best possible), by `fusion`;
-    `keyword_reference` is KeywordIndex.query_reference of the query and `depth` the hits each arm
-    was asked for (calibrated fusion only)."""
-    if fusion == "calibrated":
-        return calibrated(
-            [(h.key, h.score) for h in keyword_hits],
-            keyword_reference,
-            [(h.key, h.score) for h in dense_hits],
-            weights,
-            depth,
-        )
-    if fusion == "relative":
-        return relative_score(
-            [[(h.key, h.score) for h in keyword_hits], [(h.key, h.score) for h in dense_hits]], weights
-        )
-    ceiling = rrf_ceiling(RRF_K, weights)
-    fused = rrf([[h.key for h in keyword_hits], [h.key for h in dense_hits]], RRF_K, weights)
-    return [(key, score / ceiling) for key, score in fused]
-
-
 class _DenseArm:
     """The vector arm, started now and collected later, that fails alone (issue 31, N12 and N6): while the
     vector store is set aside and rebuilt, or cannot answer, or the embedding endpoint cannot embed the
@@ -404,9 +373,3 @@ class _DenseArm:
             raise self._error
         log.warning("vector arm unavailable, answering from keywords alone: %s", self._error)
         return [], {}
-
-
-def _single_arm(hits: list[Hit]) -> list[tuple[ChunkKey, float]]:
-    """One arm's ranking scored like a fused one (rank 1 = 1.0), so scores mean the same everywhere."""
-    ceiling = rrf_ceiling(RRF_K, (1.0,))
-    return [(key, score / ceiling) for key, score in rrf([[h.key for h in hits]], RRF_K)]
