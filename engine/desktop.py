@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 from engine import privacy
-from engine.errors import EngineError
+from engine.errors import EngineError, NotFound
+from engine.roots import Roots
 
 
 def open_with_os(path: str, reveal: bool) -> None:
@@ -32,3 +33,11 @@ def open_with_os(path: str, reveal: bool) -> None:
         )  # what the person's program saves is not made 0600
     except FileNotFoundError as exc:
         raise EngineError(f"No program to open files was found ({cmd[0]}); open {path} yourself.") from exc
+
+
+def open_in_bounds(roots: Roots, path: str, reveal: bool) -> None:
+    """`open_path`: a file or folder inside the indexed folders, opened (or shown in its folder) by the OS."""
+    target = roots.require(path)
+    if not os.path.exists(target):
+        raise NotFound(f'"{path}" no longer exists.')
+    open_with_os(target, reveal)

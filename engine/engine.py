@@ -11,15 +11,14 @@ at once and one that needs them waits, bounded, until they are open, repaired an
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import privacy, prompts
+from engine import about, privacy, prompts
 from engine.config import PromptSettings, Settings, SettingsView, data_dir, load_settings, shown
-from engine.desktop import open_with_os
+from engine.desktop import open_in_bounds
 from engine.errors import NotFound
 from engine.events import EventBus
 from engine.live_settings import LiveSettings
@@ -288,24 +287,15 @@ class Engine:
     def test_chat_endpoint(
         self, base_url: str | None = None, api_key: str | None = None, model: str | None = None
     ) -> EndpointCheck:
-        return self.agent.test_chat_endpoint(base_url, self._typed_key(base_url, api_key), model)
+        key = self.key_guard.typed_key(self.settings, base_url, api_key)
+        return self.agent.test_chat_endpoint(base_url, key, model)
 
     def test_media_endpoint(
         self, kind: str, base_url: str | None = None, api_key: str | None = None, model: str | None = None
     ) -> MediaCheck:
         from engine import media_check
 
-        def key_for(section: str, url: str, given: str | None) -> str:
-            return self.key_guard.key_for(section, self.settings, url, given)
-
-        return media_check.test_endpoint(self.settings, kind, (base_url, api_key, model), key_for)
-
-    def _typed_key(self, base_url: str | None, api_key: str | None) -> str | None:
-        """The key a request to an address the person typed may carry: one typed with it, else the stored
-        key only where it was entered (engine/key_guard.py), so a typed URL never receives it unvouched."""
-        if base_url is None:
-            return api_key
-        return self.key_guard.key_for("reasoning", self.settings, base_url.strip(), api_key)
+        return media_check.test_endpoint(self.settings, kind, (base_url, api_key, model), self.key_guard)
 
     # ---- conversations (issue 13; DESIGN §6a) ---------------------------------------------------
     def list_conversations(self, query: str | None = None) -> list[ConversationSummary]:
@@ -326,7 +316,7 @@ class Engine:
         return self.agent.stop_chat(conversation_id)
 
     def list_models(self, base_url: str | None = None, api_key: str | None = None) -> list[str]:
-        return self.agent.list_models(base_url, self._typed_key(base_url, api_key))
+        return self.agent.list_models(base_url, self.key_guard.typed_key(self.settings, base_url, api_key))
 
     def list_mcp_tools(self) -> list[McpTool]:
         return self.agent.list_mcp_tools()
@@ -370,10 +360,7 @@ class Engine:
         return self.roots.listing(path, limit=LIST_LIMIT)
 
     def open_path(self, path: str, reveal: bool = False) -> Done:
-        target = self.roots.require(path)
-        if not os.path.exists(target):
-            raise NotFound(f'"{path}" no longer exists.')
-        open_with_os(target, reveal)
+        open_in_bounds(self.roots, path, reveal)
         return Done()
 
     def pick_folder(self) -> str | None:
@@ -405,16 +392,7 @@ class Engine:
         return PromptSettings(**prompts.DEFAULTS)
 
     def gpu_available(self) -> GpuInfo:
-        import torch
-
-        if torch.cuda.is_available():
-            return GpuInfo(cuda=True, device_name=torch.cuda.get_device_name(0))
-        return GpuInfo(cuda=False)
+        return about.gpu_info()
 
     def app_version(self) -> str:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            return version("sensetree")
-        except PackageNotFoundError:
-            return "0.1.0"
+        return about.app_version()

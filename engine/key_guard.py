@@ -72,6 +72,13 @@ class KeyGuard:
         stored = getattr(settings, section).api_key
         return stored if stored and self.trusts(section, base_url, stored) else ""
 
+    def typed_key(self, settings: Settings, base_url: str | None, api_key: str | None) -> str | None:
+        """The key a reasoning request to an address the person typed may carry: one typed with it, else
+        the stored key only where it was entered, so a typed URL never receives it unvouched."""
+        if base_url is None:
+            return api_key
+        return self.key_for("reasoning", settings, base_url.strip(), api_key)
+
     def review(self, settings: Settings, patch: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         """The patch to apply (stored keys dropped where they would follow a new address unvouched,
         `keep_api_key` removed) and one notice per dropped key."""

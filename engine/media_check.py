@@ -10,13 +10,13 @@ import io
 import os
 import tempfile
 import wave
-from collections.abc import Callable
 
 from engine.agent.endpoints import slip_hint, typed_settings
 from engine.config import Settings
 from engine.errors import EndpointError, InvalidInput
 from engine.indexing import media_client
 from engine.indexing.media_client import MediaEndpoint
+from engine.key_guard import KeyGuard
 from engine.results import Result
 
 KINDS = ("vision", "transcription")
@@ -34,15 +34,15 @@ def test_endpoint(
     settings: Settings,
     kind: str,
     typed: tuple[str | None, str | None, str | None],
-    key_for: Callable[[str, str, str | None], str],
+    guard: KeyGuard,
 ) -> MediaCheck:
     """`test_media_endpoint`: the saved `kind` section, or what is typed (base URL, key, model) on top;
-    a typed address gets the stored key only where `key_for` (the key guard) vouches for it."""
+    a typed address gets the stored key only where the key guard vouches for it."""
     base_url, api_key, model = typed
     if kind not in KINDS:
         raise InvalidInput(f"Unknown endpoint kind {kind!r}: use one of {', '.join(KINDS)}")
     if base_url is not None:
-        api_key = key_for(kind, base_url.strip(), api_key)
+        api_key = guard.key_for(kind, settings, base_url.strip(), api_key)
     return check(kind, typed_endpoint(settings, kind, base_url, api_key, model))
 
 

@@ -1,0 +1,26 @@
+"""What the app says about itself and this machine: its version and whether a CUDA GPU can embed.
+
+Kept apart from the Engine's commands so the Engine stays a line or two per command; torch is imported
+only when the page asks (it is the heaviest import of all).
+"""
+
+from __future__ import annotations
+
+from engine.results import GpuInfo
+
+
+def gpu_info() -> GpuInfo:
+    import torch
+
+    if torch.cuda.is_available():
+        return GpuInfo(cuda=True, device_name=torch.cuda.get_device_name(0))
+    return GpuInfo(cuda=False)
+
+
+def app_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sensetree")
+    except PackageNotFoundError:
+        return "0.1.0"
