@@ -684,10 +684,6 @@ def _close_cursor(cursor: duckdb.DuckDBPyConnection) -> None:
         cursor.close()
 
 
-def keyword_index_path(data_dir: Path) -> Path:
-    return Path(data_dir) / "keywords.duckdb"
-
-
 def _rename_names(names: NameIndex, pairs: Sequence[tuple[str, str]], occupied: set[str]) -> None:
     """rename_many's effect on the path words: an occupied target is replaced, then each pair moves."""
     names.remove([new for _, new in pairs if new in occupied], subtrees=True)
