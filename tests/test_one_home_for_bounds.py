@@ -21,7 +21,7 @@ CONTAINMENT_ALLOWED = {
     "engine/indexing/crawl.py": "the crawler: what under a root it walks and skips",
     "engine/indexing/watch.py": "the watcher maps file events to the root they belong to",
     "engine/indexing/indexer.py": "the root of a job (its skip rules)",
-    "engine/indexing/store_sync.py": "the root a moved or queued file lands in, and the files of a removed root",
+    "engine/indexing/store_sync.py": "the root a moved or queued file lands in; the files of a removed root",
     "engine/indexing/repair.py": "start-up purge over stored, normalised catalog paths (no stat per row)",
     "engine/indexing/reembed.py": "subtree geometry: the files under a moved folder",
     "engine/indexing/folder_checks.py": "what may become a root: mount points and the data folder",

@@ -11,7 +11,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -26,9 +26,15 @@ from engine.paths import find_root, is_within
 
 if TYPE_CHECKING:
     from engine.indexing.reembed import Shadow
+    from engine.retrieval.keyword.healing import KeywordStore
+    from engine.retrieval.keyword.index import KeywordIndex
+    from engine.retrieval.vectors import VectorIndex
+
+    # The keyword rows: the self-healing store in the app, a bare index in some tests and benches.
+    Keywords: TypeAlias = KeywordIndex | KeywordStore
 
 
-def _rename_many(store, pairs: list[tuple[str, str]]) -> None:
+def _rename_many(store: Keywords | VectorIndex, pairs: list[tuple[str, str]]) -> None:
     """One batched rename where the store offers it, else one call per pair."""
     many = getattr(store, "rename_many", None)
     if many is not None:
@@ -47,8 +53,8 @@ class StoreSync:
         db: Database,
         catalog: Catalog,
         queue: WorkQueue,
-        keywords: Any,
-        vectors: Any,
+        keywords: Keywords,
+        vectors: VectorIndex,
         roots: Callable[[], list[str]],
         ocr: OcrStore | None = None,
     ):
