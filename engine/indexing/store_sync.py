@@ -20,7 +20,7 @@ from engine.indexing.catalog import Catalog
 from engine.indexing.crawl import is_skipped
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, to_store
-from engine.indexing.queue import DELETION, MANUAL, WorkQueue
+from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.rename_sense import follow_rename
 from engine.paths import find_root, is_within
 
@@ -204,6 +204,3 @@ class StoreSync:
                     self.deleted(record.path)
             return
         self.deleted(root)
-
-    def queue_deletions(self, paths: list[str]) -> None:
-        self.queue.push_many(paths, DELETION, action="delete")
