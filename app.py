@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.engine import Engine
+    from engine.retrieval.results import SearchResult
 
 log = logging.getLogger("sensetree")
 
@@ -124,7 +125,7 @@ def context() -> Any:
     return Context(build_engine=build_engine, home=data_dir, peek_keywords=peek_keywords)
 
 
-def peek_keywords(home: Path, query: str, scope: str | None = None, limit: int = 10) -> Any:
+def peek_keywords(home: Path, query: str, scope: str | None = None, limit: int = 10) -> list[SearchResult]:
     """The keyword answer read before the engine opens (engine/keyword_peek.py), imported when used."""
     from engine.keyword_peek import keyword_answer
 

@@ -29,65 +29,6 @@ log = logging.getLogger(__name__)
 Envelope = dict[str, Any]
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
-# The IPC commands of DESIGN §6, in the order of its table, and those of §6a built so far.
-# tests/bridge pins this against the document.
-COMMANDS: tuple[str, ...] = (
-    "chat_with_assistant",
-    "plan_reorganization",
-    "apply_action_plan",
-    "discard_action_plan",
-    "approve_tool_call",
-    "list_pending_tool_calls",
-    "list_transactions",
-    "undo_transaction",
-    "trash_list",
-    "trash_restore",
-    "agent_memory_list",
-    "agent_memory_delete",
-    "agent_memory_clear",
-    "agent_memory_confirm",
-    "qualify_file",
-    "qualify_folder",
-    "set_file_summary",
-    "read_semantics",
-    "get_roots",
-    "add_indexed_folder",
-    "remove_indexed_folder",
-    "pick_folder",
-    "indexing_stats",
-    "indexing_queue",
-    "set_indexing_paused",
-    "reindex_path",
-    "retry_indexing",
-    "semantic_search",
-    "keyword_search",
-    "list_directory",
-    "path_details",
-    "file_thumbnail",
-    "open_path",
-    "get_config",
-    "set_config",
-    "get_default_prompts",
-    "test_chat_endpoint",
-    "test_media_endpoint",  # issue 33: Settings → Pictures and sound, Test connection
-    "list_mcp_tools",
-    "gpu_available",
-    "app_version",
-    # DESIGN §6a, built by the conversations issue (13)
-    "list_conversations",
-    "get_conversation",
-    "rename_conversation",
-    "delete_conversation",
-    "stop_chat",
-    "list_models",
-    # DESIGN §6a, built by the gardener issue (16), and its "Propose a fix"
-    "analyze_directory",
-    "gardener_health",
-    "semantic_tree",
-    "propose_gardener_fix",
-)
-
-
 def ok(data: Any) -> Envelope:
     return {"ok": True, "data": to_jsonable(data)}
 
@@ -383,6 +324,14 @@ class Api:
     def propose_gardener_fix(self, path: str, kind: str, keep: list[str] | None = None) -> Any:
         """A draft plan fixing one kind of finding (the plan card reviews it); changes nothing."""
         return self._engine.propose_gardener_fix(path=path, kind=kind, **_given(keep=keep))
+
+
+# The IPC commands: the public methods of `Api`, in the order they are written (pywebview publishes exactly
+# those, and the HTTP server and the instance socket accept exactly these names). tests/bridge pins the set
+# against DESIGN §6 and §6a.
+COMMANDS: tuple[str, ...] = tuple(
+    name for name, member in vars(Api).items() if not name.startswith("_") and callable(member)
+)
 
 
 def attach_window(api: Api, window: Any) -> None:

@@ -26,7 +26,7 @@ from bridge.engine_api import EngineApi
 from bridge.geometry import MIN_SIZE, Rect, WindowState, fit, minimum_size
 from bridge.instance import SingleInstance
 from bridge.tray import start_tray, uses_qt_tray
-from bridge.tray_menu import NOTICE, TrayActions
+from bridge.tray_menu import NOTICE, Tray, TrayActions
 from engine.config import data_dir
 from engine.resources import web_dir
 
@@ -90,115 +90,135 @@ def _rect_of(window: Any) -> Rect | None:
         return None
 
 
-def run_window(
-    api: Api,
-    engine: EngineApi,
-    *,
-    debug: bool = False,
-    home: Path | None = None,
-    on_started: Callable[[Any, Callable[[], None]], None] | None = None,
-    start_hidden: bool = False,
-    on_shown: Callable[[], None] | None = None,
-) -> int:
-    """Open the window and run the GUI loop on this (the main) thread until the person quits.
+class DesktopWindow:
+    """The window, its tray and the single-instance listener for one run of the GUI loop (`run`).
 
-    Returns 0 when it ran, or when another instance was asked to show its window instead. `engine` is
-    only used for its event bus; the caller closes it after this returns. `on_started(window, quit)`
-    runs on a worker thread once the GUI loop is up (tests use it to drive the page and quit).
+    `engine` is only used for its event bus; the caller closes it after `run` returns. `on_started(window,
+    quit)` runs on a worker thread once the GUI loop is up (tests use it to drive the page and quit).
     `start_hidden` (the `--tray` start at login) keeps the window hidden when a tray icon can show it.
     `on_shown()` runs once the window is on screen (or, started hidden, once it exists): the caller starts
     building the engine there, so that work does not compete with the window's own start for the GIL.
     Closing the window hides it only while a tray icon with its menu is really shown; otherwise
     closing quits. The window's place is remembered in the data dir and clamped to the screens.
     """
-    home = home or data_dir()
-    instance = SingleInstance(home)
-    if instance.notify_running():
-        log.info("SenseTree is already running; its window was brought to the front.")
+
+    def __init__(
+        self,
+        api: Api,
+        engine: EngineApi,
+        *,
+        debug: bool = False,
+        home: Path | None = None,
+        on_started: Callable[[Any, Callable[[], None]], None] | None = None,
+        start_hidden: bool = False,
+        on_shown: Callable[[], None] | None = None,
+    ):
+        self.api, self.engine, self.debug = api, engine, debug
+        self.home = home or data_dir()
+        self.on_started, self.start_hidden, self.on_shown = on_started, start_hidden, on_shown
+        self.quitting = False
+        self.tray: Tray | None = None  # the tray icon once the GUI loop is up (None where none can be shown)
+        self.window: Any = None  # pywebview's Window, once created
+        self.saved = WindowState()
+
+    def run(self) -> int:
+        """Open the window and run the GUI loop on this (the main) thread until the person quits. Returns 0
+        when it ran, or when another instance was asked to show its window instead."""
+        instance = SingleInstance(self.home)
+        if instance.notify_running():
+            log.info("SenseTree is already running; its window was brought to the front.")
+            return 0
+        if webview_gui() == "qt":
+            os.environ.setdefault("PYWEBVIEW_GUI", "qt")  # so reading the screens picks the same back-end
+        import webview
+
+        window = self.window = self._create(webview)
+        unsubscribe = self.engine.events.subscribe(lambda topic, payload: _forward(window, topic, payload))
+        window.events.closing += self._on_closing
+        if self.on_shown is not None:
+            on_shown = self.on_shown
+            window.events.shown += lambda: on_shown()  # pywebview passes no window to a handler taking none
+        instance.listen(lambda: _show(window), on_quit=self.quit_app, api=self.api)  # the CLI calls in too
+        try:
+            webview.start(
+                self._started,
+                gui=webview_gui(),
+                debug=self.debug,
+                private_mode=False,
+                storage_path=str(self.home / "webview"),
+            )
+        finally:
+            unsubscribe()
+            if self.tray is not None:
+                with contextlib.suppress(Exception):
+                    self.tray.stop()
+            instance.release()
         return 0
-    if webview_gui() == "qt":
-        os.environ.setdefault("PYWEBVIEW_GUI", "qt")  # so reading the screens picks the same back-end
-    import webview
 
-    saved = WindowState.load(home)
-    areas = available_areas()
-    rect = fit(saved.rect, areas)
-    low = minimum_size(areas[0]) if areas else MIN_SIZE
-    window = webview.create_window(
-        WINDOW_TITLE,
-        url=str(web_dir() / "index.html"),
-        js_api=api,
-        x=rect.x,
-        y=rect.y,
-        width=rect.width,
-        height=rect.height,
-        min_size=low,
-        text_select=True,
-        hidden=start_hidden,
-    )
-    if window is None:  # pywebview's answer when an `initialized` handler cancels the window; we set none
-        raise RuntimeError("pywebview did not create the window")
-    attach_window(api, window)
-    unsubscribe = engine.events.subscribe(lambda topic, payload: _forward(window, topic, payload))
-    state: dict[str, Any] = {"quitting": False, "tray": None}
+    def _create(self, webview: Any) -> Any:
+        """The window, placed where it was last (clamped to the screens), with the bridge attached."""
+        self.saved = WindowState.load(self.home)
+        areas = available_areas()
+        rect = fit(self.saved.rect, areas)
+        low = minimum_size(areas[0]) if areas else MIN_SIZE
+        window = webview.create_window(
+            WINDOW_TITLE,
+            url=str(web_dir() / "index.html"),
+            js_api=self.api,
+            x=rect.x,
+            y=rect.y,
+            width=rect.width,
+            height=rect.height,
+            min_size=low,
+            text_select=True,
+            hidden=self.start_hidden,
+        )
+        if window is None:  # pywebview's answer when an `initialized` handler cancels the window; we set none
+            raise RuntimeError("pywebview did not create the window")
+        attach_window(self.api, window)
+        return window
 
-    def remember_place() -> None:
-        place = _rect_of(window)
+    def _remember_place(self) -> None:
+        place = _rect_of(self.window)
         if place is not None:
-            saved.rect = place
-        saved.save_quietly(home)
+            self.saved.rect = place
+        self.saved.save_quietly(self.home)
 
-    def quit_app() -> None:
-        if not state["quitting"]:
-            state["quitting"] = True
-            remember_place()
-        window.destroy()
+    def quit_app(self) -> None:
+        if not self.quitting:
+            self.quitting = True
+            self._remember_place()
+        self.window.destroy()
 
-    def on_closing() -> bool:
-        if state["quitting"]:
+    def _on_closing(self) -> bool:
+        if self.quitting:
             return True
-        remember_place()
-        tray = state["tray"]
+        self._remember_place()
+        tray = self.tray
         if tray is None or not tray.really_there():
-            state["quitting"] = True  # no tray to come back from: closing quits
+            self.quitting = True  # no tray to come back from: closing quits
             return True
-        window.hide()  # indexing carries on; the tray brings the window back
-        if not saved.tray_notice_shown:
+        self.window.hide()  # indexing carries on; the tray brings the window back
+        if not self.saved.tray_notice_shown:
             tray.notify(NOTICE)
-            saved.tray_notice_shown = True
-            saved.save_quietly(home)
+            self.saved.tray_notice_shown = True
+            self.saved.save_quietly(self.home)
         return False
 
-    window.events.closing += on_closing
-    if on_shown is not None:
-        window.events.shown += lambda: on_shown()  # pywebview passes no window to a handler taking none
-    instance.listen(lambda: _show(window), on_quit=quit_app, api=api)  # the CLI calls in too
-
-    def started() -> None:
-        state["tray"] = start_tray(
+    def _started(self) -> None:
+        api, window = self.api, self.window
+        self.tray = start_tray(
             TrayActions(
                 open_window=lambda: _show(window),
                 is_paused=lambda: _paused(api),
                 set_paused=lambda paused: _ok(api.set_indexing_paused(paused)),
-                quit_app=quit_app,
+                quit_app=self.quit_app,
             )
         )
-        if start_hidden and (state["tray"] is None or not state["tray"].really_there()):
+        if self.start_hidden and (self.tray is None or not self.tray.really_there()):
             _show(window)  # no tray to bring it back: a hidden window would be unreachable
-        if on_started is not None:
-            on_started(window, quit_app)
-
-    try:
-        webview.start(
-            started, gui=webview_gui(), debug=debug, private_mode=False, storage_path=str(home / "webview")
-        )
-    finally:
-        unsubscribe()
-        if state["tray"] is not None:
-            with contextlib.suppress(Exception):
-                state["tray"].stop()
-        instance.release()
-    return 0
+        if self.on_started is not None:
+            self.on_started(window, self.quit_app)
 
 
 def _paused(api: Api) -> bool:

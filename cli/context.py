@@ -13,10 +13,16 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
+    from cli.remote import RemoteEngine
     from engine.engine import Engine
+    from engine.retrieval.results import SearchResult
+
+    # What a sub-command talks to: the engine it opened here, or the running instance's over the socket
+    # (whose methods answer the same commands by keyword and return JSON).
+    CommandEngine: TypeAlias = Engine | RemoteEngine
 
 
 @dataclass(frozen=True)
@@ -24,9 +30,9 @@ class Context:
     build_engine: Callable[..., Engine]  # app.build_engine: opens the stores in this process
     home: Callable[[], Path]  # the data dir (engine.config.data_dir)
     # app.peek_keywords(home, query, scope, limit): keyword hits read before any engine opens (issue 30)
-    peek_keywords: Callable[..., Any] | None = None
+    peek_keywords: Callable[[Path, str, str | None, int], list[SearchResult]] | None = None
 
-    def running(self) -> Any:
+    def running(self) -> RemoteEngine | None:
         """The running instance as a RemoteEngine, or None when none answers."""
         from bridge.instance import InstanceClient
         from cli.remote import RemoteEngine
@@ -35,7 +41,7 @@ class Context:
         return RemoteEngine(client) if client is not None else None
 
     @contextlib.contextmanager
-    def engine(self) -> Iterator[Any]:
+    def engine(self) -> Iterator[CommandEngine]:
         remote = self.running()
         if remote is not None:
             yield remote

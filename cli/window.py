@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 def run(args: argparse.Namespace, context: Context) -> int:
     try:
-        from bridge.window import display_available, run_window
+        from bridge.window import DesktopWindow, display_available
     except ImportError as exc:  # the window extras are not installed: the browser UI still works
         log.warning("the window is unavailable (%s); serving the UI instead", exc)
         return _serve_instead(context)
@@ -38,13 +38,13 @@ def run(args: argparse.Namespace, context: Context) -> int:
     # started once the window is on screen (engine/startup.py says why); the page's first call waits for it
     engine = context.build_engine(background=True, start=False)
     try:
-        code = run_window(
+        code = DesktopWindow(
             Api(engine),
             engine,
             start_hidden=getattr(args, "tray", False),
             on_started=lambda _window, quit_app: lifecycle.on_quit(quit_app),
             on_shown=engine.start,
-        )  # SIGTERM closes it
+        ).run()  # SIGTERM closes it
     finally:
         engine.close()
     # the window is gone and the engine closed; a tray library's thread must not keep the process alive.

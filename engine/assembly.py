@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import prompts, stores
+from engine.datadir import KEYWORDS_FILE
 from engine.errors import ModelError
 from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
@@ -131,7 +132,7 @@ def assemble(ground: Ground, closer: contextlib.ExitStack, stopping: threading.E
 def _open_catalog(ground: Ground, notes: StartupNotes) -> Database:
     """The SQLite catalog (a damaged one set aside), and the roots it knows kept in the settings."""
     path = ground.home / "sensetree.db"
-    lost = not path.exists() and (ground.home / "keywords.duckdb").exists()
+    lost = not path.exists() and (ground.home / KEYWORDS_FILE).exists()
     db, db_notice = stores.open_database(path, catalog_mod.MIGRATIONS + queue_mod.MIGRATIONS)
     notes.add(db_notice)
     notes.db_rebuilt = db_notice is not None or lost
@@ -156,7 +157,7 @@ def _open_stores(
 
     settings = ground.settings
     active = ground.embedder or active_embedder(ground)
-    keywords = KeywordStore(ground.home / "keywords.duckdb", ground.events)  # heals a damaged file
+    keywords = KeywordStore(ground.home / KEYWORDS_FILE, ground.events)  # heals a damaged file
     closer.callback(keywords.close)
     opener = VectorOpener(ground.vectors_dir, notes)
     vectors = opener(active)

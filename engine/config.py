@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import privacy, secrets
-from engine.datadir import data_dir  # re-exported: its home is the light module the CLI starts with
+from engine.datadir import data_dir as data_dir  # re-exported; it lives in the light module the CLI loads
 from engine.errors import ConfigError, InvalidInput
 from engine.results import Result
 

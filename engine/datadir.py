@@ -14,6 +14,8 @@ import platformdirs
 
 from engine import privacy
 
+KEYWORDS_FILE = "keywords.duckdb"  # the keyword index's file in the data folder (the CLI peeks at it too)
+
 
 def data_dir() -> Path:
     """Where SenseTree keeps its settings, databases, logs and trash (created on first use)."""

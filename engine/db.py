@@ -64,7 +64,8 @@ class Database:
         return self.conn.execute(sql, params).fetchall()
 
     def one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Row | None:
-        return self.conn.execute(sql, params).fetchone()
+        row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
+        return row
 
     def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
         """The first column of an aggregate query's one row (`count(*)`, `sum(...)` always return a row)."""

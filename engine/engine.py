@@ -184,11 +184,6 @@ class Engine:
     def drain(self) -> int:
         return self.index.drain()
 
-    def index_paths(self, paths: list[str]) -> int:
-        for path in paths:
-            self.add_indexed_folder(path)
-        return self.drain()
-
     # ---- indexing commands --------------------------------------------------------------------
     def get_roots(self) -> list[str]:
         return self.index.get_roots()

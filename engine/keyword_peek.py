@@ -15,12 +15,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from engine.datadir import KEYWORDS_FILE
 from engine.paths import normalize
 from engine.retrieval.results import SearchResult
+from engine.searching import bounded_limit
 
 log = logging.getLogger(__name__)
-
-KEYWORDS_FILE = "keywords.duckdb"
 
 
 class _NoVectors:
@@ -55,7 +55,7 @@ def keyword_answer(home: Path, query: str, scope: str | None = None, limit: int 
     try:
         search = HybridSearch(index, _NoVectors(), _NoModel(), floor=0)  # type: ignore[arg-type]
         with shared_matcher().borrowing(index.stemming_connection()):  # the snippets' stems: no 2nd LOAD
-            return search.search_keyword(query, normalize(scope) if scope else None, max(1, min(limit, 100)))
+            return search.search_keyword(query, normalize(scope) if scope else None, bounded_limit(limit))
     except Exception as exc:  # a provisional answer never fails the command: the engine's answer follows
         log.info("no keyword peek: %s", exc)
         return []

@@ -79,11 +79,6 @@ class QuitSignals:
         with self._lock:
             self._actions.append(action)
 
-    @property
-    def exit_code(self) -> int:
-        """The conventional status of a process ended by its signal (128 + number), 130 when none came."""
-        return 128 + (self.signum or signal.SIGINT)
-
     # ---- install / restore --------------------------------------------------------------------
     def __enter__(self) -> QuitSignals:
         global _active

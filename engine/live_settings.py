@@ -21,11 +21,14 @@ from engine.config import Settings, apply_patch, save_settings
 from engine.errors import InvalidInput
 
 if TYPE_CHECKING:
+    from engine.agent.model import ChatModel
     from engine.key_guard import KeyGuard
 
 
 class LiveSettings:
-    def __init__(self, home: Path, settings: Settings, settled: Callable[[], None], chat_model: Any = None):
+    def __init__(
+        self, home: Path, settings: Settings, settled: Callable[[], None], chat_model: ChatModel | None = None
+    ):
         self.home = home
         self._current = settings
         self._settled = settled
@@ -93,7 +96,7 @@ class LiveSettings:
         with the pin of what the tool declared (`alwaysAllowPins`; engine/agent/approval.py)."""
         self.patch({"mcpServers": {server: {"alwaysAllow": tools, "alwaysAllowPins": pins}}})
 
-    def chat_model(self) -> Any:
+    def chat_model(self) -> ChatModel | None:
         """The reasoning model when one is configured and enabled, else None."""
         if self._fixed_chat_model is not None:
             return self._fixed_chat_model
@@ -104,5 +107,5 @@ class LiveSettings:
         return OpenAIChatModel(self._current.reasoning)
 
     @property
-    def fixed_chat_model(self) -> Any:
+    def fixed_chat_model(self) -> ChatModel | None:
         return self._fixed_chat_model

@@ -15,6 +15,14 @@ if TYPE_CHECKING:
     from engine.retrieval.results import SearchResult
     from engine.retrieval.semantic_tree import TreeNode
 
+SEARCH_LIMIT = 100  # the most files one search returns
+
+
+def bounded_limit(limit: int, most: int = SEARCH_LIMIT) -> int:
+    """`limit` held between 1 and `most`: the page, the agent or a command line may ask for 0 or for
+    thousands, and a search's cost grows with what it returns."""
+    return max(1, min(int(limit), most))
+
 
 def checked_search(
     search: HybridSearch,
@@ -31,7 +39,7 @@ def checked_search(
         raise InvalidInput("Type a few words to search for.")
     scope_path = roots.require(scope) if scope else None
     run = search.search_keyword if keyword_only else search.search
-    return run(query, scope=scope_path, limit=max(1, min(int(limit), 100)))
+    return run(query, scope=scope_path, limit=bounded_limit(limit))
 
 
 def meaning_map(
@@ -43,7 +51,7 @@ def meaning_map(
     if not query or not query.strip():
         raise InvalidInput("Type a few words to map.")
     scope_path = roots.require(scope) if scope else None
-    hits = search.search(query, scope=scope_path, limit=max(1, min(int(limit), MAP_LIMIT)))
+    hits = search.search(query, scope=scope_path, limit=bounded_limit(limit, MAP_LIMIT))
     sizes = {h.path: getattr(index.catalog.get(h.path), "size", None) for h in hits}
     bases = [scope_path] if scope_path else [normalize(r) for r in index.roots()]
     return build_tree(((h.path, h.score) for h in hits), bases, sizes)

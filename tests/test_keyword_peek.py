@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from engine.keyword_peek import KEYWORDS_FILE, keyword_answer
+from engine.datadir import KEYWORDS_FILE
+from engine.keyword_peek import keyword_answer
 from tests.cli.helpers import indexed_home, run_python
 
 PEEK = """

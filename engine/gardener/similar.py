@@ -134,7 +134,8 @@ def _bucket_pairs(order: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: i
     run_start = np.repeat(np.cumsum(later) - later, later)
     right = left + (np.arange(len(left)) - run_start) + 1
     a, b = order[left].astype(np.int64), order[right].astype(np.int64)
-    return np.minimum(a, b) * n + np.maximum(a, b)
+    keys: np.ndarray = np.minimum(a, b) * n + np.maximum(a, b)
+    return keys
 
 
 def _scored(vectors: np.ndarray, keys: np.ndarray, n: int, threshold: float) -> list[tuple[int, int, float]]:

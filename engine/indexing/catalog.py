@@ -8,6 +8,7 @@ name that is not valid UTF-8 is kept without loss instead of failing its insert.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -93,7 +94,7 @@ class FileRecord:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-def _record(row) -> FileRecord:
+def _record(row: sqlite3.Row) -> FileRecord:
     return FileRecord(
         from_store(row["path"]),
         from_store(row["root"]),

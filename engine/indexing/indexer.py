@@ -24,7 +24,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.db import Database
 from engine.embed import Embedder
@@ -61,6 +61,10 @@ from engine.indexing.read_ahead import Read, ReadAhead, Reader, read_file, stamp
 from engine.indexing.store_sync import StoreSync
 from engine.paths import find_root
 
+if TYPE_CHECKING:
+    from engine.indexing.store_sync import Keywords
+    from engine.retrieval.vectors import VectorIndex
+
 log = logging.getLogger(__name__)
 
 FLUSH_S = 0.25  # keyword rows are written at least this often, so counts move file by file
@@ -92,8 +96,8 @@ class Indexer(StoreSync):
         db: Database,
         catalog: Catalog,
         queue: WorkQueue,
-        keywords: Any,
-        vectors: Any,
+        keywords: Keywords,
+        vectors: VectorIndex,
         embedder: Embedder,
         roots: Callable[[], list[str]],
         options: Callable[[], IndexOptions],

@@ -11,17 +11,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.indexing.catalog import SEARCHABLE
 from engine.indexing.indexer import Indexer
 from engine.indexing.repair import _refill_keywords
+
+if TYPE_CHECKING:
+    from engine.indexing.store_sync import Keywords
 
 log = logging.getLogger(__name__)
 
 BATCH = 200
 
 
-def rebuild_keywords(indexer: Indexer, keywords, should_stop: Callable[[], bool] = lambda: False) -> int:
+def rebuild_keywords(
+    indexer: Indexer, keywords: Keywords, should_stop: Callable[[], bool] = lambda: False
+) -> int:
     """Write the chunk texts of every catalogued file into `keywords`; returns how many files it refilled.
     Files whose vector rows are incomplete are left to the next start's repair (it re-queues them)."""
     paths = sorted(indexer.catalog.done_chunk_counts())

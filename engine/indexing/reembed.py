@@ -18,12 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from engine.embed import Embedder
 from engine.events import INDEXING_PROGRESS, EventBus
 from engine.indexing.prepared import embed_inputs
 from engine.paths import is_within, rebase
 
 if TYPE_CHECKING:
+    from engine.indexing.catalog import Catalog
+    from engine.indexing.indexer import Indexer
+    from engine.retrieval.hybrid import HybridSearch
     from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -37,7 +42,8 @@ def slug(name: str) -> str:
 
 def read_active(vectors_dir: Path) -> str | None:
     try:
-        return json.loads((vectors_dir / "ACTIVE").read_text(encoding="utf-8"))["embedder"]
+        name: str | None = json.loads((vectors_dir / "ACTIVE").read_text(encoding="utf-8"))["embedder"]
+        return name
     except (OSError, ValueError, KeyError):
         return None
 
@@ -67,9 +73,9 @@ class Shadow:
 class Reembedder:
     def __init__(
         self,
-        indexer,
-        search,
-        catalog,
+        indexer: Indexer,
+        search: HybridSearch,
+        catalog: Catalog,
         vectors_dir: Path,
         events: EventBus,
         open_vectors: Callable[[Embedder], VectorIndex],
@@ -131,11 +137,12 @@ class Reembedder:
     def _copy(self, paths: list[str], shadow: Shadow) -> None:
         records = [r for r in (self.catalog.get(p) for p in paths) if r is not None]
         stored = self.indexer.vectors.texts([(r.path, i) for r in records for i in range(r.chunks)])
-        rows = []
+        rows: list[tuple[str, list[str], np.ndarray]] = []
         for record in records:
             path = record.path
-            texts = [stored.get((path, i)) for i in range(record.chunks)]
-            if any(t is None for t in texts):
+            found = [stored.get((path, i)) for i in range(record.chunks)]
+            texts = [t for t in found if t is not None]
+            if len(texts) != len(found):
                 continue  # the repair pass re-indexes files whose rows are incomplete
             rows.append(
                 (path, texts, shadow.embedder.embed(embed_inputs(record.name, record.sense or "", texts)))

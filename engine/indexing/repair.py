@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.indexing.catalog import Catalog, FileStatus
 from engine.indexing.pathtext import to_store
 from engine.indexing.queue import MANUAL, WorkQueue
 from engine.paths import is_within, normalize
+
+if TYPE_CHECKING:
+    from engine.indexing.store_sync import Keywords
+    from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +51,12 @@ class RepairReport:
 
 
 def repair(
-    catalog: Catalog, queue: WorkQueue, keywords, vectors, roots: list[str], roots_trusted: bool = True
+    catalog: Catalog,
+    queue: WorkQueue,
+    keywords: Keywords,
+    vectors: VectorIndex,
+    roots: list[str],
+    roots_trusted: bool = True,
 ) -> RepairReport:
     """`roots_trusted=False` (the settings file could not be read) keeps files outside the roots: the
     person may put their settings back, and an index must not be thrown away over a torn file."""
@@ -108,7 +118,7 @@ def repair(
 
 
 def _refill_keywords(
-    paths: list[str], counts: dict[str, int], keywords, vectors, batch: int = 200
+    paths: list[str], counts: dict[str, int], keywords: Keywords, vectors: VectorIndex, batch: int = 200
 ) -> list[str]:
     """Rebuild keyword rows from the chunk texts the vector store keeps: a keyword index lost in a crash
     (or replaced by a new format) costs no re-extraction and no embedding."""
@@ -116,11 +126,12 @@ def _refill_keywords(
     for start in range(0, len(paths), batch):
         chunk_paths = paths[start : start + batch]
         texts = vectors.texts([(p, i) for p in chunk_paths for i in range(counts[p])])
-        rows = []
+        rows: list[tuple[str, list[str]]] = []
         for path in chunk_paths:
             chunks = [texts.get((path, i)) for i in range(counts[path])]
-            if all(t is not None for t in chunks):
-                rows.append((path, chunks))
+            kept = [t for t in chunks if t is not None]
+            if len(kept) == len(chunks):
+                rows.append((path, kept))
         keywords.upsert_many(rows)
         done.extend(path for path, _ in rows)
     return done

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import NotFound
 from engine.indexing.catalog import Catalog
-from engine.indexing.crawl import crawl
+from engine.indexing.crawl import FileEntry, crawl
 from engine.indexing.descriptors import is_tool_folder
 from engine.indexing.queue import CRAWL, DELETION, WorkQueue
 
@@ -70,8 +70,8 @@ def _flush(batch: list[str], queue: WorkQueue, report: ScanReport) -> None:
 
 
 def _visit(
-    entry,
-    known: dict,
+    entry: FileEntry,
+    known: dict[str, tuple[int | None, float | None, str]],
     report: ScanReport,
     batch: list[str],
     should_stop: Callable[[], bool],

@@ -10,6 +10,7 @@ import dataclasses
 import logging
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.config import Settings
 from engine.db import Database
@@ -45,6 +46,11 @@ from engine.retrieval.keyword.change_count import REFRESH_STALE
 from engine.retrieval.results import SearchResult
 from engine.roots import SENSES_LIMIT, Roots
 
+if TYPE_CHECKING:
+    from engine.embed import Embedder
+    from engine.indexing.store_sync import Keywords
+    from engine.retrieval.vectors import VectorIndex
+
 log = logging.getLogger(__name__)
 
 
@@ -61,9 +67,9 @@ class IndexService:
         self,
         db: Database,
         events: EventBus,
-        keywords,
-        vectors,
-        embedder,
+        keywords: Keywords,
+        vectors: VectorIndex,
+        embedder: Embedder,
         settings: Callable[[], Settings],
         save_roots: Callable[[list[str]], None],
         options: Callable[[], IndexOptions],
@@ -96,7 +102,7 @@ class IndexService:
             keywords.set_rebuilder(lambda should_stop: rebuild_keywords(self.indexer, keywords, should_stop))
 
     @property
-    def vectors(self):
+    def vectors(self) -> VectorIndex:
         return self.indexer.vectors
 
     # ---- lifecycle ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -21,15 +21,21 @@ from engine.indexing.crawl import is_skipped
 from engine.indexing.media_phase import MediaStore
 from engine.indexing.ocr_phase import OcrStore
 from engine.indexing.pathtext import is_text, to_store
-from engine.indexing.queue import DELETION, MANUAL, WorkQueue
+from engine.indexing.queue import MANUAL, WorkQueue
 from engine.indexing.rename_sense import follow_rename
 from engine.paths import find_root, is_within
 
 if TYPE_CHECKING:
     from engine.indexing.reembed import Shadow
+    from engine.retrieval.keyword.healing import KeywordStore
+    from engine.retrieval.keyword.index import KeywordIndex
+    from engine.retrieval.vectors import VectorIndex
+
+    # The keyword rows: the self-healing store in the app, a bare index in some tests and benches.
+    Keywords: TypeAlias = KeywordIndex | KeywordStore
 
 
-def _rename_many(store, pairs: list[tuple[str, str]]) -> None:
+def _rename_many(store: Keywords | VectorIndex, pairs: list[tuple[str, str]]) -> None:
     """One batched rename where the store offers it, else one call per pair."""
     many = getattr(store, "rename_many", None)
     if many is not None:
@@ -48,8 +54,8 @@ class StoreSync:
         db: Database,
         catalog: Catalog,
         queue: WorkQueue,
-        keywords: Any,
-        vectors: Any,
+        keywords: Keywords,
+        vectors: VectorIndex,
         roots: Callable[[], list[str]],
         ocr: OcrStore | None = None,
         media: MediaStore | None = None,
@@ -203,6 +209,3 @@ class StoreSync:
                     self.deleted(record.path)
             return
         self.deleted(root)
-
-    def queue_deletions(self, paths: list[str]) -> None:
-        self.queue.push_many(paths, DELETION, action="delete")

@@ -23,7 +23,7 @@ from engine.indexing.media_phase import Endpoints, MediaPhase
 from engine.indexing.ocr_phase import OcrPhase
 from engine.indexing.pathtext import printable
 from engine.indexing.progress import IndexingProgress, ProgressPublisher
-from engine.indexing.queue import WorkQueue
+from engine.indexing.queue import Job, WorkQueue
 from engine.indexing.scan import scan_root
 from engine.indexing.semantic import SemanticPhase
 
@@ -210,7 +210,7 @@ class IndexWorker:
         self.publish()
         return ran
 
-    def _keyword_batch(self, jobs: list, stop: Callable[[], bool]) -> int:
+    def _keyword_batch(self, jobs: list[Job], stop: Callable[[], bool]) -> int:
         self.current = printable(jobs[0].path)
         statuses: list[str] = []
         try:

@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import lancedb
+import numpy as np
 import pyarrow as pa
 from lancedb.background_loop import LOOP
+from lancedb.table import AsyncTable
 
 from engine.errors import InvalidInput, StoreDamaged, StoreError
 from engine.retrieval.fusion import ChunkKey, Hit
@@ -72,6 +74,36 @@ class store_errors:
             if is_panic(exc) or any(word in str(exc).lower() for word in _DAMAGE_WORDS):
                 raise StoreDamaged(message) from exc
             raise StoreError(message) from exc
+
+
+COLUMNS = ["path", "chunk_index", "text", "_distance"]  # what a nearest-neighbour search reads per hit
+
+
+def nearest(table: Any, query: np.ndarray, k: int, where: str | None, ef: int | None) -> PendingSearch:
+    """The k nearest rows to `query` by cosine distance, prefiltered by `where`; exact when `ef` is None,
+    else through the ANN index at that breadth. One request to LanceDB's event loop: the synchronous query
+    builder makes four (it reads the table's schema three times, to infer the vector column and to look
+    for blob columns), and each is a hand-off to LanceDB's loop thread and back: on two busy cores those
+    wake-ups cost more than the search (bench/compare.py; docs/search-latency.md)."""
+    inner = getattr(table, "_table", None)
+    if not isinstance(inner, AsyncTable):  # another LanceDB layout: the public builder, slower
+        return PendingSearch(table=nearest_sync(table, query, k, where, ef))
+    request = inner.query().nearest_to(query).distance_type("cosine").limit(k).select(COLUMNS)
+    if where is not None:
+        request = request.where(where)  # the async query prefilters by default
+    request = request.bypass_vector_index() if ef is None else request.ef(ef)
+    return PendingSearch(request.to_arrow())
+
+
+def nearest_sync(table: Any, query: np.ndarray, k: int, where: str | None, ef: int | None) -> pa.Table:
+    """`nearest` through LanceDB's public (synchronous) query builder, waited for."""
+    builder = (
+        table.search(query, vector_column_name="vector").distance_type("cosine").limit(k).select(COLUMNS)
+    )
+    if where is not None:
+        builder = builder.where(where, prefilter=True)
+    builder = builder.bypass_vector_index() if ef is None else builder.ef(ef)
+    return builder.to_arrow()
 
 
 class PendingSearch:

@@ -85,7 +85,8 @@ class QueryEmbedder:
         the forward pass runs."""
         if self._ready is not embedder:
             self._prepare(embedder)
-        return embedder.embed([query])[0]
+        vector: np.ndarray = embedder.embed([query])[0]
+        return vector
 
     def _prepare(self, embedder: Embedder) -> None:
         load = getattr(embedder, "load", None)

@@ -24,17 +24,23 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.index import BTree, HnswSq
-from lancedb.table import AsyncTable
 
 from engine.errors import InvalidInput, StoreError
 from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit
-from engine.retrieval.lance_calls import PendingSearch, bounded_session, set_aside, set_aside_history
+from engine.retrieval.lance_calls import (
+    PendingSearch,
+    bounded_session,
+    nearest,
+    set_aside,
+    set_aside_history,
+)
 from engine.retrieval.lance_calls import store_errors as _store_errors
 from engine.retrieval.sql_literal import sql_string
 
@@ -92,7 +98,7 @@ class VectorIndex:
             ]
         )
 
-    def _open_table(self):  # -> lancedb.table.Table
+    def _open_table(self) -> Any:  # a lancedb.table.Table (LanceDB's table types are not exported)
         try:
             table = self._db.open_table(TABLE)
         except ValueError:  # "Table 'chunks' was not found": a new index
@@ -278,48 +284,16 @@ class VectorIndex:
             return self._nearest(query, k, scope)
 
     def _nearest(self, query: np.ndarray, k: int, scope: str | None) -> PendingSearch:
-        """The k nearest rows as one request to LanceDB's event loop. The synchronous query builder
-        makes four (it reads the table's schema three times, to infer the vector column and to look for
-        blob columns), and each is a hand-off to LanceDB's loop thread and back: on two busy cores those
-        wake-ups cost more than the search (bench/compare.py; docs/search-latency.md)."""
+        """The k nearest rows, searched exactly (no ANN index yet, or a small scope) or with HNSW at the
+        breadth `self._breadth` gives; one request to LanceDB's loop (lance_calls.nearest)."""
         ann = self.has_ann()
         where = None
         if scope is not None:
             where = path_filter(scope)
             if ann and self._rows_under(scope, where) <= EXACT_SCOPE_ROWS:
                 ann = False  # a small scope is searched exactly (prefiltered on the path B-tree)
-        inner = getattr(self._table, "_table", None)
-        if not isinstance(inner, AsyncTable):  # another LanceDB layout: the public builder, slower
-            return PendingSearch(table=self._nearest_sync(query, k, where, ann))
-        request = (
-            inner.query()
-            .nearest_to(query)
-            .distance_type("cosine")
-            .limit(k)
-            .select(["path", "chunk_index", "text", "_distance"])
-        )
-        if where is not None:
-            request = request.where(where)  # the async query prefilters by default
-        if not ann:
-            request = request.bypass_vector_index()
-        else:
-            request = request.ef(self._breadth(k, self._current_shape()[0]))
-        return PendingSearch(request.to_arrow())
-
-    def _nearest_sync(self, query: np.ndarray, k: int, where: str | None, ann: bool) -> pa.Table:
-        builder = (
-            self._table.search(query, vector_column_name="vector")
-            .distance_type("cosine")
-            .limit(k)
-            .select(["path", "chunk_index", "text", "_distance"])
-        )
-        if where is not None:
-            builder = builder.where(where, prefilter=True)
-        if not ann:
-            builder = builder.bypass_vector_index()
-        else:
-            builder = builder.ef(self._breadth(k, self._current_shape()[0]))
-        return builder.to_arrow()
+        ef = self._breadth(k, self._current_shape()[0]) if ann else None
+        return nearest(self._table, query, k, where, ef)
 
     def texts(self, keys: Iterable[ChunkKey]) -> dict[ChunkKey, str]:
         """The stored text of several chunks at once (for snippets and rerank)."""
@@ -365,7 +339,7 @@ class VectorIndex:
         return dict(zip(grouped["path"].to_pylist(), grouped["path_count"].to_pylist(), strict=False))
 
     def count(self) -> int:
-        return self._table.count_rows()
+        return int(self._table.count_rows())
 
     def probe(self) -> None:
         """Read what a start depends on — every path, one search, one scoped search (the data files and

@@ -1,13 +1,13 @@
 """`TxnService`: the IPC commands of the action system (DESIGN §3 and §6) over drafts, journal, trash.
 
-A plan is validated and stored as a draft (`propose_plan`, `plan_reorganization`); approval checks
-the selection against the draft field by field and the sources against their fingerprints, then
-runs disk → index → semantics. Any failure rolls everything back and reports each undo step;
-a crash is rolled back by `recover()` at the next start — from SQLite, or from the transaction's own
+A plan is validated and stored as a draft (`propose_plan`, `plan_reorganization`); approval checks the
+selection against the draft field by field and the sources against their fingerprints (approval.py),
+then runs disk → index → semantics. Any failure rolls everything back and reports each undo step; a
+crash is rolled back by `recover()` at the next start — from SQLite, or from the transaction's own
 journal file when the database was lost. A rollback writes nothing to SQLite until it is over; when
 SQLite then refuses (a full disk), the outcome waits in memory and in the journal file and is written
-back at the next command or start. Committed plans can be undone, a `rollback_incomplete` one retried
-by `undo_transaction`, and what `delete` put in the trash can be restored.
+back at the next command or start. Committed plans can be undone, a `rollback_incomplete` one retried by
+`undo_transaction`, and what `delete` put in the trash can be restored.
 
 An approval the draft no longer supports (a source changed, a target appeared) is refused before
 anything moves; the refusal is recorded on the draft so History shows it. Drafts older than 30 days
@@ -29,12 +29,13 @@ from typing import Any
 
 from engine import paths
 from engine.db import Database
-from engine.errors import Conflict, EngineError, InvalidInput, NotFound, PlanInvalid
+from engine.errors import Conflict, EngineError, NotFound, PlanInvalid
 from engine.results import Done
 from engine.roots import Roots
 from engine.txn import fsops, trash
+from engine.txn.approval import check_fingerprints, check_undo, selected
 from engine.txn.executor import DiskPhase, Fault, env_fault
-from engine.txn.model import ActionPlan, Operation, Step
+from engine.txn.model import ActionPlan, Step
 from engine.txn.planner import Planner, plan_request
 from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 from engine.txn.rollback import Rollbacks, outcome, unsaved
@@ -127,9 +128,9 @@ class TxnService:
                     f"The plan {record.id} is {record.status}, not a draft awaiting approval; "
                     "ask for a new plan"
                 )
-            chosen = self._selected(record, operations)
+            chosen = selected(record, operations)
             try:
-                self._check_fingerprints(record, chosen)
+                check_fingerprints(record, chosen)
                 validated = validate(chosen, self.roots)
             except (Conflict, PlanInvalid) as refused:
                 with self.db.atomic():
@@ -167,7 +168,7 @@ class TxnService:
                     f"The transaction {record.id} is {record.status}; only a committed plan can be undone"
                 )
             steps = [e.step for e in self.store.journal(record.id) if e.state == StepState.DONE]
-            self._check_undo(record, steps)
+            check_undo(self.store, record, steps)
             undo = ActionPlan(transaction_id=uuid.uuid4().hex, summary=f"Undo: {record.summary}")
             with self.db.atomic():
                 self.store.create(undo, {}, kind="undo", status=TxnStatus.UNDOING, undo_of=record.id)
@@ -297,60 +298,6 @@ class TxnService:
         self.disk.journal.remove(txn_id)  # SQLite holds the outcome now
 
     # checks -------------------------------------------------------------------------------------
-    def _selected(self, record: TxnRecord, operations: Sequence[Any] | None) -> list[Operation]:
-        """The draft's operations the person kept; anything not in the draft, exactly, is refused."""
-        stored = record.plan.operations
-        if operations is None:
-            return list(stored)
-        if not operations:
-            raise InvalidInput(
-                "No operation was selected; untick fewer operations, or discard the plan instead"
-            )
-        keys = {op.key(): i for i, op in enumerate(stored)}
-        chosen: set[int] = set()
-        for number, raw in enumerate(operations, start=1):
-            try:
-                op = raw if isinstance(raw, Operation) else Operation.model_validate(raw)
-            except ValueError as exc:
-                raise InvalidInput(
-                    f"Selected operation {number} is malformed ({exc}); approve the plan as shown"
-                ) from exc
-            if op.key() not in keys:
-                raise InvalidInput(_tampered(number, op, stored))
-            if keys[op.key()] in chosen:
-                raise InvalidInput(
-                    f"Selected operation {number} is listed twice; approve each operation once"
-                )
-            chosen.add(keys[op.key()])
-        return [stored[i] for i in sorted(chosen)]
-
-    def _check_fingerprints(self, record: TxnRecord, chosen: list[Operation]) -> None:
-        for op in chosen:
-            path = op.old_path
-            if path is None or path not in record.fingerprints:
-                continue
-            now = fsops.fingerprint(path)
-            if now != record.fingerprints[path]:
-                what = "was moved or deleted" if now is None else "was modified"
-                raise Conflict(
-                    f"{path} {what} since the plan was proposed, so nothing was changed; ask for a new plan"
-                )
-
-    def _check_undo(self, record: TxnRecord, steps: list[Step]) -> None:
-        for path, then in record.after.items():
-            if fsops.fingerprint(path) != then:
-                raise Conflict(
-                    f"{path} changed since the plan was applied, so it cannot be undone safely; "
-                    "nothing was changed"
-                )
-        for step in steps:
-            item = self.store.trash_item(step.item_id) if step.kind == "trash" else None
-            if step.kind == "trash" and (item is None or item["restored_at"] is not None):
-                raise Conflict(
-                    f"{step.src} was already restored from the trash, so the plan cannot be undone; "
-                    "nothing was changed"
-                )
-
     def _bounded_folder(self, scope: str) -> str:
         folder = self.roots.require(scope)
         if not os.path.isdir(folder):
@@ -378,30 +325,6 @@ class TxnService:
         from engine.prompts import DEFAULTS
 
         return self.reorganize_prompt() if self.reorganize_prompt else DEFAULTS["reorganize"]
-
-
-def _tampered(number: int, op: Operation, stored: list[Operation]) -> str:
-    for candidate in stored:
-        anchor = "old_path" if candidate.kind != "mkdir" else "new_path"
-        if candidate.kind == op.kind and getattr(candidate, anchor) == getattr(op, anchor):
-            fields = [
-                n
-                for n, a, b in zip(
-                    ("kind", "old_path", "new_path", "new_summary", "reason"),
-                    op.key(),
-                    candidate.key(),
-                    strict=True,
-                )
-                if a != b
-            ]
-            return (
-                f"Selected operation {number} differs from the proposed plan in {', '.join(fields)}; "
-                "only operations exactly as proposed can be approved, so nothing was changed"
-            )
-    return (
-        f"Selected operation {number} ({op.kind} {op.old_path or op.new_path}) is not part of the proposed "
-        "plan; nothing was changed. Ask for a new plan to include it"
-    )
 
 
 def _final_positions(steps: list[Step]) -> list[str]:

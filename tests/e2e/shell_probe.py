@@ -18,7 +18,7 @@ from typing import Any
 
 from bridge import Api
 from bridge.tray_qt import on_gui_thread
-from bridge.window import run_window
+from bridge.window import DesktopWindow
 from engine.embed import HashingEmbedder
 from engine.engine import Engine
 
@@ -88,7 +88,7 @@ def main(home: Path, start_hidden: bool) -> int:
         threading.Thread(target=commands, args=(window,), daemon=True).start()
 
     try:
-        code = run_window(api, engine, home=home, on_started=started, start_hidden=start_hidden)
+        code = DesktopWindow(api, engine, home=home, on_started=started, start_hidden=start_hidden).run()
     finally:
         stop.set()
         engine.close()

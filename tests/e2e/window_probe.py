@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge import Api
-from bridge.window import run_window
+from bridge.window import DesktopWindow
 from engine.embed import HashingEmbedder
 from engine.engine import Engine
 
@@ -72,7 +72,7 @@ def main(home: Path) -> int:
         finally:
             quit_app()
 
-    run_window(api, engine, home=home, on_started=probe, on_shown=on_shown)
+    DesktopWindow(api, engine, home=home, on_started=probe, on_shown=on_shown).run()
     engine.close()
     print("PROBE " + json.dumps(report), flush=True)
     return 0 if "error" not in report else 1

@@ -7,6 +7,7 @@ import pytest
 
 from engine.embed import HashingEmbedder
 from engine.errors import InvalidInput, StoreError
+from engine.retrieval import lance_calls
 from engine.retrieval import vectors as vectors_module
 from engine.retrieval.vectors import VectorIndex
 
@@ -194,7 +195,8 @@ def test_a_search_answers_exactly_as_lancedbs_public_query_builder(tmp_path, mon
             )
             where = None if scope is None else vectors_module.path_filter(scope)
             hits, texts = index.start_search(matrix[row], 20, scope).result()
-            public = index._nearest_sync(matrix[row], 20, where, ann)
+            ef = index._breadth(20, index.count()) if ann else None
+            public = lance_calls.nearest_sync(index._table, matrix[row], 20, where, ef)
             assert [h.path for h in hits] == public["path"].to_pylist()
             assert [texts[h.key] for h in hits] == public["text"].to_pylist()
             assert np.allclose([1.0 - h.score for h in hits], public["_distance"].to_numpy())

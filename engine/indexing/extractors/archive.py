@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import zipfile
 import zlib
+from typing import BinaryIO
 
 from engine.errors import ExtractionError
 
@@ -139,7 +140,7 @@ def verify_sizes(path: str, label: str, members: list[zipfile.ZipInfo]) -> None:
                 )
 
 
-def _inflated_size(raw, member: zipfile.ZipInfo, cap: int) -> int:  # raw: a binary file
+def _inflated_size(raw: BinaryIO, member: zipfile.ZipInfo, cap: int) -> int:
     """How many bytes the member's deflate stream gives, counting no further than `cap`."""
     raw.seek(member.header_offset)
     header = raw.read(30)

@@ -104,4 +104,5 @@ def _member(ids: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
         return np.zeros(len(ids), dtype=bool)
     at = np.searchsorted(sorted_set, ids)
     at[at == len(sorted_set)] = 0
-    return sorted_set[at] == ids
+    inside: np.ndarray = sorted_set[at] == ids
+    return inside

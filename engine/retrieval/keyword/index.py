@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from pathlib import Path
 
 import duckdb
 
@@ -65,7 +64,6 @@ __all__ = [
     "QUERY_THREADS",
     "READER_CURSORS_IDLE",
     "KeywordIndex",
-    "keyword_index_path",
 ]
 
 log = logging.getLogger(__name__)
@@ -93,6 +91,3 @@ class KeywordIndex(KeywordWriting, KeywordReading):
             with contextlib.suppress(duckdb.Error):
                 self._root.close()
 
-
-def keyword_index_path(data_dir: Path) -> Path:
-    return Path(data_dir) / "keywords.duckdb"

@@ -131,7 +131,8 @@ class WriteState:
 
     def dfs(self, tids: np.ndarray) -> np.ndarray:
         """The document frequencies of the terms `tids` (int64)."""
-        return self._df[tids]
+        dfs: np.ndarray = self._df[tids]
+        return dfs
 
 
 @dataclass

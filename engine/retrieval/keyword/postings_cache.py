@@ -150,7 +150,8 @@ def _positions(unique: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     at = np.searchsorted(unique, wanted)
     found = at < len(unique)
     at, wanted = at[found], wanted[found]
-    return at[unique[at] == wanted]
+    chosen: np.ndarray = at[unique[at] == wanted]
+    return chosen
 
 
 def _best_k(scores: np.ndarray, k: int) -> np.ndarray:

@@ -10,6 +10,7 @@ FTS's `match_bm25` on the same corpus (tests/retrieval/test_keyword_scoring.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -173,7 +174,7 @@ class KeywordReading(KeywordBase):
         0 when the query has no terms."""
         return self.query_terms(query).reference
 
-    def _read(self, what: str, sql: str) -> list[tuple]:
+    def _read(self, what: str, sql: str) -> list[tuple[Any, ...]]:
         try:
             return self._reader().execute(sql).fetchall()
         except duckdb.Error as exc:
