@@ -14,7 +14,6 @@ import logging
 import shutil
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,7 @@ import numpy as np
 from engine.embed import Embedder
 from engine.events import INDEXING_PROGRESS, EventBus
 from engine.indexing.prepared import embed_inputs
-from engine.paths import is_within, rebase
+from engine.indexing.shadow import Shadow
 
 if TYPE_CHECKING:
     from engine.indexing.catalog import Catalog
@@ -53,21 +52,6 @@ def write_active(vectors_dir: Path, embedder_name: str) -> None:
     tmp = vectors_dir / "ACTIVE.tmp"
     tmp.write_text(json.dumps({"embedder": embedder_name}), encoding="utf-8")
     tmp.replace(vectors_dir / "ACTIVE")
-
-
-@dataclass
-class Shadow:
-    """The index being built for the next model; the indexer mirrors its writes into it."""
-
-    embedder: Embedder
-    vectors: VectorIndex
-    written: set[str]
-
-    def rebase_written(self, old: str, new: str) -> None:
-        """Files already copied under `old` now live under `new`."""
-        moved = {p for p in self.written if is_within(p, old)}
-        self.written -= moved
-        self.written |= {rebase(p, old, new) for p in moved}
 
 
 class Reembedder:

@@ -26,7 +26,7 @@ from engine.indexing.rename_sense import follow_rename
 from engine.paths import find_root, is_within
 
 if TYPE_CHECKING:
-    from engine.indexing.reembed import Shadow
+    from engine.indexing.shadow import Shadow
     from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.keyword.index import KeywordIndex
     from engine.retrieval.vectors import VectorIndex
@@ -68,7 +68,7 @@ class StoreSync:
         # One file is processed, moved or dropped at a time, so a move seen by the watcher or applied by
         # a plan can never interleave with the same file being written by the worker.
         self.lock = threading.RLock()
-        self.shadow: Shadow | None = None  # a reembed.Shadow while the embedding model is being switched
+        self.shadow: Shadow | None = None  # a Shadow (shadow.py) while the embedding model is being switched
         self.changed: Callable[[], None] = lambda: None  # the worker publishes progress from here
 
     def drop_vectors(self, stored_paths: list[str]) -> None:
