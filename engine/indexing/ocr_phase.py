@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 WORD = re.compile(r"\w{3,}")
 PAGE_MATCH = 0.6  # a snippet is cut from one page's text; a text-layer snippet shares few words with a scan
 PHOTO_TEXT_LABEL = "Text in the picture (read by OCR, Tesseract):"
+PHOTO_WAIT = "Waits for OCR to look for text in the picture (Tesseract, in the background)"
 PHOTO_NOTE = "Text in the picture read by OCR (Tesseract); catalogued with its own metadata (EXIF)"
 
 MIGRATIONS: list[Migration] = [
@@ -158,7 +159,7 @@ class OcrStore:
         missing = len(pages) - len(self.cached(digest, pages))
         note = f"{missing} scanned page(s) wait for OCR (Tesseract, in the background)"
         if is_photo(path):
-            note = "Waits for OCR to look for text in the picture (Tesseract, in the background)"
+            note = PHOTO_WAIT
         return dataclasses.replace(extracted, note=note)
 
     def for_reading(self, path: str, extracted: Extracted, max_chars: int) -> Extracted:
@@ -228,7 +229,10 @@ class OcrPhase:
         if not missing and is_photo(path) and not self.store.cached(digest, pages).get(0, "").strip():
             with ix.lock, ix.db.atomic():  # no text: what is indexed is right already, only the note says so
                 self.store.done_with(path)
-                ix.catalog.set_note(path, self.store.reason(digest, 0) or NO_TEXT)
+                # the note changes only if it was OCR's own wait: another phase's (a caption awaited from
+                # the vision endpoint) stays, and Details shows the OCR's finding among the readings
+                if record.note == PHOTO_WAIT:
+                    ix.catalog.set_note(path, self.store.reason(digest, 0) or NO_TEXT)
             return 1
         if not missing:
             with ix.lock, ix.db.atomic():
