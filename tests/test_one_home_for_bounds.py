@@ -24,6 +24,7 @@ CONTAINMENT_ALLOWED = {
     "engine/indexing/store_sync.py": "the root a moved or queued file lands in; the files of a removed root",
     "engine/indexing/repair.py": "start-up purge over stored, normalised catalog paths (no stat per row)",
     "engine/indexing/reembed.py": "subtree geometry: the files under a moved folder",
+    "engine/indexing/shadow.py": "subtree geometry: the shadow index's files under a moved folder",
     "engine/indexing/folder_checks.py": "what may become a root: mount points and the data folder",
     "engine/txn/validate.py": "subtree geometry of a plan (a move into itself), after Roots decided bounds",
     "engine/txn/service.py": "subtree geometry of the steps a transaction ran",

@@ -220,7 +220,10 @@ class HybridSearch:
         threshold = (self.floor or RELEVANCE).folder
         folders = self._folder_evidence(embedding, vector, scope, threshold)
         fused = with_names(fused, strengths(folders, threshold), self.folder_weight, candidates)
-        typed = phrase.strengths(query, texts, lambda key, text: name_only(text, key[0]))
+        # the words as typed (keyword/phrase.py); a weight of 0 turns the rule off, evidence included
+        typed = {}
+        if self.phrase_weight:
+            typed = phrase.strengths(query, texts, lambda key, text: name_only(text, key[0]))
         fused = with_phrases(fused, typed, self.phrase_weight)
         lexical, semantic = arm_scales(
             [(h.key, h.score) for h in keyword_hits], reference, [(h.key, h.score) for h in dense_hits]

@@ -106,7 +106,11 @@ QUERIES = ["relational budgets", "hoping controls", "happiness of the formalizat
 def test_a_hybrid_search_equals_the_plain_pipeline(corpus, query):
     keywords, vectors, embedder, texts, stemmer = corpus
     floor = Floor(lexical=0.5, semantic=0.3, margin=0.1)
-    search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True, floor=floor)
+    # the plain pipeline below has neither of the two re-rankings that test_coordination.py and
+    # test_phrase.py pin: both are off here
+    search = HybridSearch(
+        keywords, vectors, embedder, exists=lambda _p: True, floor=floor, coordination=0.0, phrase_weight=0.0
+    )
     got = search.search(query, limit=8, candidates=20)
 
     vector = embedder.embed([query])[0]
@@ -142,7 +146,9 @@ def test_a_scoped_search_is_the_unscoped_search_filtered_by_path(corpus, query):
     best result shown), scoping removes the results outside the folder and changes nothing else: same
     keys, same order, same scores, same snippets."""
     keywords, vectors, embedder, texts, _ = corpus
-    search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True, floor=0.0)
+    # coordination is off: it is decided by the keyword arm's best hit inside the scope searched
+    # (coordination.py), so it may rank a folder's files differently from the whole tree, by design
+    search = HybridSearch(keywords, vectors, embedder, exists=lambda _p: True, floor=0.0, coordination=0.0)
     everything = sum(len(chunks) for chunks in texts.values()) + 1
     unscoped = search.search(query, limit=len(texts), candidates=everything)
     scoped = search.search(query, scope="/corpus/folder1", limit=len(texts), candidates=everything)

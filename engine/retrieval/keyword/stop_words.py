@@ -33,7 +33,8 @@ def stop_word_hits(
     if not words or k <= 0:
         return [], {}
     sql = "SELECT path, chunk_index, text FROM chunks WHERE regexp_matches(text, ?)"
-    params: list[object] = ["(?is)" + ".*".join(re.escape(w) for w in words)]
+    # whole words (RE2 \b): "for" must not find the abbreviation "FORs" (tests/retrieval/test_query_terms.py)
+    params: list[object] = ["(?is)" + ".*".join(rf"\b{re.escape(w)}\b" for w in words)]
     if scope is not None:
         low, high = subtree_range(scope)
         sql += " AND (path = ? OR (path >= ? AND path < ?))"
