@@ -39,7 +39,7 @@ def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_oc
     home = tmp_path / "home"
     home.mkdir()
     (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
-    engine = Engine(home, background=True)
+    engine = Engine(home, background=False)  # drain() alone runs the keyword phase and OCR, unraced
     engine.add_indexed_folder(str(docs))
     server = start_server(Api(engine))
     try:
