@@ -84,11 +84,7 @@ def test_strength_is_phrase_then_all_words_then_nothing(query, text, expected):
 
 def test_a_descriptor_chunk_is_not_asked():
     texts = {"a": "image of a cat", "b": "[image] cat.png\n\nKind: image"}
-    assert phrase.strengths("image of a cat", texts, lambda key, text: key == "b") == {"a": phrase.PHRASE}
-
-
-def test_one_word_is_no_phrase_the_keyword_arm_and_the_folder_evidence_rank_it():
-    assert phrase.strengths("image", {"a": "image of a cat"}) == {}
+    assert phrase.strengths("image", texts, lambda key, text: key == "b") == {"a": phrase.PHRASE}
 
 
 def test_with_phrases_moves_a_phrase_match_above_a_stronger_partial_match():

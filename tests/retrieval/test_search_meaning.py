@@ -76,7 +76,10 @@ def test_a_one_word_topic_naming_a_folder_by_another_word_returns_that_folders_f
 
 
 def test_a_photo_with_no_text_is_found_by_a_word_that_means_its_folder(engine):
-    assert found(engine, "photos")[0] == "Pictures/kyoto-bamboo.png"
+    # shown among the first: a file whose text holds the very word typed may rank above it (the words
+    # as typed, keyword/phrase.py; on the held-out full folders that rule lifts one-word keyword queries
+    # 88.3 -> 98.3 % and topic queries 92.6 -> 96.3 % top-1, bench/search_meaning.py)
+    assert "Pictures/kyoto-bamboo.png" in found(engine, "photos")[:2]
 
 
 def test_a_one_word_topic_naming_a_folder_finds_it_before_a_file_whose_name_holds_the_word(engine):

@@ -110,8 +110,8 @@ def strengths(
     """Key -> the strength (above 0) of each text that holds the query's words; `skip(key, text)` says
     which texts are not asked (descriptor chunks)."""
     words = typed_words(query)
-    if len(words) < 2:  # one word has no order and no "all of them": the keyword arm already scores it,
-        return {}  # and a topic word must reach its folder's files (names, folder evidence) first
+    if not words:
+        return {}
     out = {}
     for key, text in texts.items():
         if not skip(key, text):
