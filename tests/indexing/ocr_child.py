@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import sys
 import threading
 import time
@@ -55,12 +54,16 @@ def drain(home: Path, folder: str, queries: list[str]) -> None:
     engine.close()
 
 
-def rss_mb() -> float:
+def status_mb(field: str) -> float:
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def rss_mb() -> float:
+    return status_mb("VmRSS:")
 
 
 def busy(home: Path, folder: str, late: Path, pages: int) -> None:
@@ -80,7 +83,7 @@ def busy(home: Path, folder: str, late: Path, pages: int) -> None:
         "the late file",
     )
     searchable_s = time.monotonic() - written_at
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    own = status_mb("VmHWM:")  # this image's own peak: ru_maxrss keeps the forking pytest's across exec
     stats = engine.indexing_stats()
     say(
         pages_meanwhile=len(begun) - pages_then,
