@@ -41,9 +41,14 @@ def read_photo(path: str, seconds: float = ocr.PAGE_SECONDS) -> tuple[str, str |
     small = shrink(load(path, CHECK_SIDE * CHECK_SIDE), CHECK_SIDE)
     if small.width * small.height < MIN_PIXELS or not holds_text(small, seconds):
         return "", NO_TEXT
-    read = ocr.run(shrink_to(load(path, READ_PIXELS), READ_PIXELS), ["--psm", "11", "tsv"], seconds)
-    text = "\n".join(" ".join(words) for words in confident_lines(read))[:MAX_CHARS]
+    text = full_read(path, seconds)
     return (text, None) if text else ("", NO_TEXT)
+
+
+def full_read(path: str, seconds: float = ocr.PAGE_SECONDS) -> str:
+    """The confident words of the photo read at up to READ_PIXELS, line by line (no look first)."""
+    read = ocr.run(shrink_to(load(path, READ_PIXELS), READ_PIXELS), ["--psm", "11", "tsv"], seconds)
+    return "\n".join(" ".join(words) for words in confident_lines(read))[:MAX_CHARS]
 
 
 def holds_text(small, seconds: float = ocr.PAGE_SECONDS) -> bool:
