@@ -71,7 +71,11 @@ def test_a_photo_is_found_by_its_caption_from_the_scripted_vision_endpoint(tmp_p
     assert f"Caption: {CAT}" in read  # the agent's read_file sees it too
     assert details.note == f"Caption from llava at {fake.base_url}"
     assert details.sense == CAT  # what the photo shows, not just its name
-    assert details.media_text is not None and details.media_text.text == CAT
+    assert details.readings is not None and details.readings[0].model_dump() == {
+        "label": "Caption",
+        "source": f"llava at {fake.base_url}",
+        "text": CAT,
+    }  # one of the file's readings, first, with the endpoint's model and address as its source
     sent = Image.open(io.BytesIO(fake.images[0]))
     assert len(fake.images) == 1 and sent.format == "JPEG" and max(sent.size) == 1024
 
@@ -230,6 +234,6 @@ def test_an_unreachable_endpoint_pauses_the_phase_and_the_worker_is_woken_when_t
     assert (asked, during, after) == (1, 0, 1)
     assert wait == 30.0 and second_wait == 60.0  # the back-off doubles while the endpoint stays down
     assert (
-        details.media_text is None
+        not any(r.label == "Caption" for r in details.readings or [])
         and details.note == "Waits for a caption from llava at http://127.0.0.1:9/v1"
     )
