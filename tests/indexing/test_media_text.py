@@ -108,9 +108,16 @@ def test_a_recording_is_found_by_its_transcript(tmp_path, sensetree_home):
         hits = engine.semantic_search("when does the plumber Zoltan come", limit=3)
         record = engine.index.catalog.get(str(memo))
         read = engine.agent._host.extracted_text(str(memo))
+        details = engine.path_details(str(memo))
     assert hits[0].path == str(memo) and "Zoltan" in hits[0].snippet
     assert f"Transcript:\n{SPEECH}" in read
     assert record.note == f"Transcript from whisper-1 at {fake.base_url}"
+    transcript = (details.readings or [])[0]
+    assert (transcript.label, transcript.source, transcript.text) == (
+        "Transcript",
+        f"whisper-1 at {fake.base_url}",
+        SPEECH,
+    )
     form = [r for r, p in zip(fake.requests, fake.paths, strict=True) if p.endswith("/audio/transcriptions")]
     assert form == [{"model": "whisper-1", "file_name": "memo-0413.wav", "file_bytes": memo.stat().st_size}]
 
@@ -158,8 +165,11 @@ def test_a_failing_endpoint_pauses_the_phase_and_a_rejected_photo_is_noted_not_f
             engine.drain()  # the 400: this photo is rejected, remembered, not retried
             record = engine.index.catalog.get(str(photo))
             later = paused.run_one()
+            refusal = (engine.path_details(str(photo)).readings or [])[0]
     assert isinstance(paused, MediaPhase) and waiting == 1
     assert record.status in ("skipped", "done") and "image too small" in (record.note or "")
+    assert refusal.label == "Caption" and refusal.text.startswith("No caption: ")
+    assert "image too small" in refusal.text
     assert later == 0 and fake.remaining() == 0
 
 
