@@ -4,7 +4,8 @@ Most photos hold no text, and reading one at full size costs a core seconds. So 
 small (its longer side at CHECK_SIDE pixels) in Tesseract's sparse-text mode, and only when that finds
 CHECK_WORDS confident words (letters, 3 or more, confidence at least CONFIDENCE) is it read at full size
 (at most READ_PIXELS). Only confident words are kept, line by line: a photo's texture read as text is
-noise, not words. bench/photo_text.py measures the check on photos with and without text (docs/indexing.md).
+noise, not words. bench/photo_text.py measures the check on generated and real photos (tests/data/photos/)
+with and without text (docs/indexing.md).
 
 Decoding is bounded: a JPEG is decoded already reduced (Pillow's draft mode, libjpeg's DCT scaling), so a
 100-megapixel JPEG costs a few megapixels; any other format decodes whole, so one over DECODE_PIXELS is not
@@ -24,7 +25,7 @@ from engine.indexing.metadata import PHOTOS
 PHOTO_PAGES = (0,)  # a photo is one "page" in the OCR cache
 CHECK_SIDE = 1280
 CONFIDENCE = 60.0
-CHECK_WORDS = 3  # bench/photo_text.py: without text 0-2 such words (2 once, leaves), with text 3 (a sign)-150
+CHECK_WORDS = 3  # bench/photo_text.py: without text 0-2 (2 once, leaves; 14 real photos: 0), with text 3-558
 READ_PIXELS = 4_000_000  # text in a photo is large; 12 megapixels of leaves took Tesseract over 60 s
 MIN_PIXELS = 40_000  # an icon or thumbnail (under 200 × 200) holds no text worth an OCR
 DECODE_PIXELS = 36_000_000  # an 8K screenshot is 33 megapixels; a camera JPEG is drafted, never decoded whole
@@ -41,9 +42,14 @@ def read_photo(path: str, seconds: float = ocr.PAGE_SECONDS) -> tuple[str, str |
     small = shrink(load(path, CHECK_SIDE * CHECK_SIDE), CHECK_SIDE)
     if small.width * small.height < MIN_PIXELS or not holds_text(small, seconds):
         return "", NO_TEXT
-    read = ocr.run(shrink_to(load(path, READ_PIXELS), READ_PIXELS), ["--psm", "11", "tsv"], seconds)
-    text = "\n".join(" ".join(words) for words in confident_lines(read))[:MAX_CHARS]
+    text = full_read(path, seconds)
     return (text, None) if text else ("", NO_TEXT)
+
+
+def full_read(path: str, seconds: float = ocr.PAGE_SECONDS) -> str:
+    """The confident words of the photo read at up to READ_PIXELS, line by line (no look first)."""
+    read = ocr.run(shrink_to(load(path, READ_PIXELS), READ_PIXELS), ["--psm", "11", "tsv"], seconds)
+    return "\n".join(" ".join(words) for words in confident_lines(read))[:MAX_CHARS]
 
 
 def holds_text(small, seconds: float = ocr.PAGE_SECONDS) -> bool:

@@ -10,8 +10,9 @@ from engine.results import Result
 
 
 class Reading(Result):
-    """One thing read from a file, shown in Details (readings.py): `label` (what it is), `source` (what
-    read it, from where), `text`."""
+    """One thing read from a file, shown in Details (readings.py): `label` (what it is: "Caption",
+    "Photo details", "Page 2"…), `source` (what read it, from where: the endpoint's model and address,
+    Pillow, Tesseract), `text`."""
 
     label: str
     source: str
@@ -51,22 +52,11 @@ class SenseRow(Result):
     pinned: bool
 
 
-class MediaText(Result):
-    """A photo's caption or a recording's transcript, and the model and address it came from; `error`
-    says why there is none (the endpoint rejected the file)."""
-
-    kind: str  # "caption" | "transcript"
-    text: str
-    source: str  # "<model> at <base URL>"
-    error: str | None = None
-
-
 class PathDetails(Result):
     """`path_details`: what the details view shows about one file or folder. Every key is sent (nulls
     included) except `semantic` (only for a catalogued file: "pending" until its vectors land),
-    `files` (only for a folder: how many catalogued files lie beneath it), `media_text` (only with a
-    caption or transcript) and `readings` (only when something was read besides the text: EXIF, tags,
-    OCR)."""
+    `files` (only for a folder: how many catalogued files lie beneath it) and `readings` (only when
+    something was read besides the text: a caption or transcript, EXIF, tags, OCR)."""
 
     path: str
     name: str
@@ -84,8 +74,7 @@ class PathDetails(Result):
     queued: bool  # waiting to be read (a failed file waits for Retry instead, and says so in `status`)
     semantic: str | None = None
     files: int | None = None
-    media_text: MediaText | None = None  # a caption or transcript, with its source (issue 33)
-    readings: list[Reading] | None = None  # EXIF, tags, OCR text, each with its source (readings.py)
+    readings: list[Reading] | None = None  # caption, transcript, EXIF, tags, OCR text, each with its source
 
 
 class Thumbnail(Result):

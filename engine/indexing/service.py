@@ -16,11 +16,11 @@ from engine.config import Settings
 from engine.db import Database
 from engine.errors import InvalidInput, NotFound, StoreDamaged
 from engine.events import NOTICE, EventBus
-from engine.indexing.catalog import Catalog, FileRecord
+from engine.indexing.catalog import Catalog
 from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer
 from engine.indexing.keyword_rebuild import rebuild_keywords
-from engine.indexing.media_phase import MediaStore, media_endpoints
+from engine.indexing.media_phase import media_endpoints
 from engine.indexing.pathtext import to_store
 from engine.indexing.prepared import IndexOptions
 from engine.indexing.progress import IndexingProgress, measure
@@ -29,7 +29,6 @@ from engine.indexing.readings import readings
 from engine.indexing.repair import RepairReport, repair
 from engine.indexing.results import (
     FileSense,
-    MediaText,
     PathDetails,
     PinnedSense,
     QueueRow,
@@ -52,14 +51,6 @@ if TYPE_CHECKING:
     from engine.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
-
-
-def media_text(store: MediaStore, record: FileRecord | None) -> MediaText | None:
-    """The caption or transcript Details shows for a file, with where it came from (media_phase.py)."""
-    found = store.latest(record.hash) if record is not None and record.hash else None
-    if found is None:
-        return None
-    return MediaText(kind=found.kind, text=found.text, source=found.source, error=found.error)
 
 
 class IndexService:
@@ -348,8 +339,8 @@ class IndexService:
             size=st.st_size,
             mtime=st.st_mtime,
             queued=queued is not None and queued["state"] == "queued",  # a failed row waits for Retry
-            media_text=media_text(self.indexer.media, record),
         )
         if not is_dir:
-            details["readings"] = readings(target, record.hash if record else None, self.indexer.ocr) or None
+            digest = record.hash if record else None
+            details["readings"] = readings(target, digest, self.indexer.ocr, self.indexer.media) or None
         return PathDetails.model_validate(details)

@@ -62,9 +62,12 @@ def test_the_vision_endpoint_is_tested_saved_and_its_caption_shown_in_details(tm
             page.locator(".nav-item[data-view=folders]").click()
             page.get_by_test_id("root-item").get_by_role("button", name="Browse").click()
             page.get_by_test_id("browser-entry").filter(has_text="IMG_0815.jpg").click()
-            block = page.get_by_test_id("details-media-text")
-            expect(block).to_contain_text(CAPTION, timeout=WAIT_MS)
-            expect(block).to_contain_text(f"caption from llava at {fake.base_url}")
+            caption = page.get_by_test_id("details-reading").filter(has_text="Caption")
+            expect(caption).to_contain_text(CAPTION, timeout=WAIT_MS)
+            expect(caption).to_contain_text(f"from llava at {fake.base_url}")
+            expect(page.get_by_test_id("details-readings")).to_have_count(1)  # one box: caption and EXIF
+            expect(page.get_by_test_id("details-readings")).to_contain_text("EXIF")
+            expect(page.get_by_test_id("details-note")).to_have_count(0)  # the note only said the source
             _shot(page.get_by_test_id("details-card"), "details-caption")
             assert errors == []
         finally:

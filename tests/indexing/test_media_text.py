@@ -71,7 +71,11 @@ def test_a_photo_is_found_by_its_caption_from_the_scripted_vision_endpoint(tmp_p
     assert f"Caption: {CAT}" in read  # the agent's read_file sees it too
     assert details.note == f"Caption from llava at {fake.base_url}"
     assert details.sense == CAT  # what the photo shows, not just its name
-    assert details.media_text is not None and details.media_text.text == CAT
+    assert details.readings is not None and details.readings[0].model_dump() == {
+        "label": "Caption",
+        "source": f"llava at {fake.base_url}",
+        "text": CAT,
+    }  # one of the file's readings, first, with the endpoint's model and address as its source
     sent = Image.open(io.BytesIO(fake.images[0]))
     assert len(fake.images) == 1 and sent.format == "JPEG" and max(sent.size) == 1024
 
@@ -104,9 +108,16 @@ def test_a_recording_is_found_by_its_transcript(tmp_path, sensetree_home):
         hits = engine.semantic_search("when does the plumber Zoltan come", limit=3)
         record = engine.index.catalog.get(str(memo))
         read = engine.agent._host.extracted_text(str(memo))
+        details = engine.path_details(str(memo))
     assert hits[0].path == str(memo) and "Zoltan" in hits[0].snippet
     assert f"Transcript:\n{SPEECH}" in read
     assert record.note == f"Transcript from whisper-1 at {fake.base_url}"
+    transcript = (details.readings or [])[0]
+    assert (transcript.label, transcript.source, transcript.text) == (
+        "Transcript",
+        f"whisper-1 at {fake.base_url}",
+        SPEECH,
+    )
     form = [r for r, p in zip(fake.requests, fake.paths, strict=True) if p.endswith("/audio/transcriptions")]
     assert form == [{"model": "whisper-1", "file_name": "memo-0413.wav", "file_bytes": memo.stat().st_size}]
 
@@ -154,8 +165,11 @@ def test_a_failing_endpoint_pauses_the_phase_and_a_rejected_photo_is_noted_not_f
             engine.drain()  # the 400: this photo is rejected, remembered, not retried
             record = engine.index.catalog.get(str(photo))
             later = paused.run_one()
+            refusal = (engine.path_details(str(photo)).readings or [])[0]
     assert isinstance(paused, MediaPhase) and waiting == 1
     assert record.status in ("skipped", "done") and "image too small" in (record.note or "")
+    assert refusal.label == "Caption" and refusal.text.startswith("No caption: ")
+    assert "image too small" in refusal.text
     assert later == 0 and fake.remaining() == 0
 
 
@@ -230,6 +244,6 @@ def test_an_unreachable_endpoint_pauses_the_phase_and_the_worker_is_woken_when_t
     assert (asked, during, after) == (1, 0, 1)
     assert wait == 30.0 and second_wait == 60.0  # the back-off doubles while the endpoint stays down
     assert (
-        details.media_text is None
+        not any(r.label == "Caption" for r in details.readings or [])
         and details.note == "Waits for a caption from llava at http://127.0.0.1:9/v1"
     )

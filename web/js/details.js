@@ -66,8 +66,7 @@ export async function showDetails(path) {
       info.pinned ? h("span.badge.pinned", { title: "Your correction: re-indexing keeps it" }, "pinned") : null),
     info.is_dir || (info.status === "failed" && !info.sense) ? null : h("p.sense", { "data-testid": "details-sense" }, info.sense || "No sense yet."),
     info.status === "failed" ? failedBox(info) : null,
-    info.note && !mediaNote(info) ? h("p.muted.small", { "data-testid": "details-note" }, info.note) : null,
-    mediaTextBlock(info.media_text),
+    info.note && !noteRepeatsReading(info) ? h("p.muted.small", { "data-testid": "details-note" }, info.note) : null,
     readingsBox(info),
     h("dl.details-grid", { "data-testid": "details-grid" }, detailRows(info).flatMap(([k, v]) => [h("dt", {}, k), h(k === "Path" || k === "Indexed folder" ? "dd.mono.small" : "dd", {}, String(v))])),
     h("div.row", {},
@@ -79,16 +78,8 @@ export async function showDetails(path) {
   ].filter(Boolean)); // Element.append writes a null child as the text "null"
 }
 
-/** A photo's caption or a recording's transcript, and the model and address it came from (issue 33). */
-function mediaTextBlock(media) {
-  if (!media) return null;
-  const label = media.kind === "caption" ? "Caption" : "Transcript";
-  const body = media.error ? h("p.muted.small", {}, `No ${media.kind}: ${media.error}`) : h("p.media-text", {}, media.text);
-  return h("div.media-text-block", { "data-testid": "details-media-text" },
-    h("strong.small", {}, label), body, h("p.muted.small", {}, `${media.kind} from ${media.source}`));
-}
-
-/** What was read from the file besides its text (EXIF, tags, OCR text), each with where it came from. */
+/** What was read from the file besides its text (a caption or transcript, EXIF, tags, OCR text), each
+ * with where it came from, in one box. */
 export function readingsBox(info) {
   const readings = Array.isArray(info.readings) ? info.readings : [];
   if (!readings.length) return null;
@@ -98,10 +89,12 @@ export function readingsBox(info) {
       h("p.reading-text", {}, r.text))));
 }
 
-/** The file's note only repeats where its caption or transcript came from: the block says it already. */
-function mediaNote(info) {
-  const media = info.media_text;
-  return Boolean(media) && info.note.toLowerCase().startsWith(`${media.kind} from ${media.source}`.toLowerCase());
+/** The file's note only repeats where a reading came from ("Caption from llava at …"): the box says it
+ * already. */
+export function noteRepeatsReading(info) {
+  const note = String(info.note || "").toLowerCase();
+  const readings = Array.isArray(info.readings) ? info.readings : [];
+  return readings.some((r) => note.startsWith(`${r.label} from ${r.source}`.toLowerCase()));
 }
 
 function failedBox(info) {
