@@ -84,10 +84,12 @@ def test_file_details_read_like_a_person_wrote_them_and_a_failed_file_offers_ret
         assert sizes == ["0 bytes", "1 byte", "999 bytes", "1.0 KB", "12.3 KB", "4.1 MB", "2.5 GB"]
         badges = page.evaluate(
             """async () => { const m = await import('./js/details.js');
-                return [["failed", true], ["done", true], ["done", false], ["skipped", false], [null, false]]
-                  .map(([status, queued]) => m.statusBadge({ status, queued })[0]); }"""
+                const read = [{ label: "Caption", source: "llava", text: "a cat" }];
+                return [["failed", true], ["done", true], ["done", false], ["skipped", false], [null, false],
+                        ["skipped", false, read]]
+                  .map(([status, queued, readings]) => m.statusBadge({ status, queued, readings })[0]); }"""
         )
-        assert badges == ["Failed", "Re-indexing", "Indexed", "Name only", "Not indexed yet"]
+        assert badges == ["Failed", "Re-indexing", "Indexed", "Name only", "Not indexed yet", "Name and readings"]
         assert errors == []
     finally:
         server.stop()

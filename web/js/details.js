@@ -22,6 +22,7 @@ export function formatSize(bytes) {
 const STATUS = {
   done: ["Indexed", "done", "Its text is searchable by keyword and meaning."],
   skipped: ["Name only", "skipped", "No text could be read, so it is found by its name."],
+  read: ["Name and readings", "skipped", "It holds no text of its own; it is found by its name and by what was read from it, shown below."],
   failed: ["Failed", "failed", "SenseTree could not read it; the reason is below."],
   queued: ["Waiting", "queued", "In the indexing queue."],
   folder: ["Folder", "folder", ""],
@@ -29,12 +30,14 @@ const STATUS = {
 };
 
 /** The badge for a file's state: [label, css class, tooltip]. A queued file that was indexed before
- * is "Re-indexing"; a failed file is never shown as waiting. */
+ * is "Re-indexing"; a failed file is never shown as waiting; a file with no text of its own that has
+ * readings (a caption, EXIF, OCR) is not "Name only", since those are searchable too. */
 export function statusBadge(info) {
   const status = info.status || "not indexed";
   if (status !== "failed" && info.queued && status !== "folder") {
     return status === "done" || status === "skipped" ? ["Re-indexing", "queued", "Queued to be read again."] : STATUS.queued;
   }
+  if (status === "skipped" && Array.isArray(info.readings) && info.readings.length) return STATUS.read;
   return STATUS[status] || [String(status), "pending", ""];
 }
 
