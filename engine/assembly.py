@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from engine.retrieval.hybrid import HybridSearch
     from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.vectors import VectorIndex
+    from engine.txn.results import Recovered
     from engine.txn.service import TxnService
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ class Parts:
     gardener: GardenerService
     agent: AgentSlot
     repair_report: RepairReport
-    recovery_report: list[dict[str, Any]]
+    recovery_report: list[Recovered]
     notes: StartupNotes
 
 

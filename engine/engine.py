@@ -25,7 +25,7 @@ from engine.live_settings import LiveSettings
 from engine.results import Done, GpuInfo
 from engine.roots import LIST_LIMIT, Entry, Roots
 from engine.startup import Startup
-from engine.txn.model import ActionPlan
+from engine.txn.model import ActionPlan, PlanJson
 from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 
 if TYPE_CHECKING:  # the parts' modules (LanceDB, DuckDB, numpy) load on the start-up thread (assembly)
@@ -248,7 +248,7 @@ class Engine:
     ) -> ApplyResult:
         return self.txn.apply_action_plan(transaction_id, operations)
 
-    def get_action_plan(self, transaction_id: str) -> dict[str, Any]:
+    def get_action_plan(self, transaction_id: str) -> PlanJson:
         """The stored plan of a transaction, as proposed (`sensetree apply` shows it before asking)."""
         record = self.txn.store.get(transaction_id)
         if record is None:
