@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal, NotRequired, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing_extensions before 3.12
@@ -40,14 +40,15 @@ class Operation(BaseModel):
 
 
 class OperationJson(TypedDict):
-    """An `Operation` as JSON: what the plan card, History's Review and the chat's plan event show."""
+    """An `Operation` as JSON: what the plan card, History's Review and the chat's plan event show.
+    `to_json_dict` writes every key; a History row passes on the keys its stored plan holds."""
 
     kind: OperationKind
-    old_path: str | None
-    new_path: str | None
-    new_summary: str | None
-    reason: str
-    ticked: bool
+    old_path: NotRequired[str | None]
+    new_path: NotRequired[str | None]
+    new_summary: NotRequired[str | None]
+    reason: NotRequired[str]
+    ticked: NotRequired[bool]
 
 
 class PlanJson(TypedDict):
