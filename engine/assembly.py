@@ -12,6 +12,8 @@ halfway) stops and closes exactly what exists, in reverse order.
 
 The modules of the stores (LanceDB, DuckDB, numpy) are imported here, on the start-up thread, not when
 the Engine's module loads: `sensetree status` and the window's first commands never pay for them.
+
+JSON edge: `follow_settings` reads the settings patch as the page or the CLI sent it.
 """
 
 from __future__ import annotations

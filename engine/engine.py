@@ -6,6 +6,9 @@ The Engine itself only knows where its data lives, the settings in force (engine
 the roots; the stores and the services on them come from one start-up (engine/startup.py), on a thread
 of their own for the window and the server (`defer_stores`), so a command that needs no store answers
 at once and one that needs them waits, bounded, until they are open, repaired and recovered.
+
+JSON edge: the commands that take JSON as the page sends it: a settings patch, the chat history, a plan's
+edited operations.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ and is stored in its conversation (engine/agent/conversations.py). The result's 
 has always read: every key is sent (`plan` as null when none was proposed) except `error`, which
 appears only when the turn failed (`{code, message}`, as the page's error banner reads it).
 
-`TurnResult` is a JSON edge (the IPC result): `plan` is the proposed `ActionPlan`'s JSON, and a trace
-row's `arguments` are the tool's JSON arguments as the model sent them, so both are `dict[str, Any]`.
+JSON edge: `TurnResult` is an IPC result, and a trace row's `arguments` are the tool's JSON arguments as
+the model sent them.
 """
 
 from __future__ import annotations
