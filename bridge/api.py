@@ -7,6 +7,9 @@ arguments, makes one engine call and returns the envelope `{ok: true, data}` or
 `{ok: false, error: {code, message}}`. Errors are translated here, at exactly one boundary:
 `EngineError` keeps its stable code and message; a full disk (ENOSPC, SQLite's "disk is full") is
 `no_space`; anything else is logged once and reaches the page as `internal`, without a traceback.
+
+JSON edge: the page's pywebview calls: their arguments arrive, and every answer leaves, as JSON (the
+envelope).
 """
 
 from __future__ import annotations

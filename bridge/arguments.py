@@ -6,6 +6,8 @@ as `internal` from deep inside the engine (or, worse, as a pause). `ArgumentChec
 pydantic model per method from its type hints, once, when the bridge class is defined: strict means no
 coercion (`"false"` is not a bool, `"5"` not an int, `1.0` not an int), unknown keyword arguments are
 refused, and the bounds below cap what one call may cost (a 10 MB search text took 33 s of CPU).
+
+JSON edge: a command's arguments as the page or an IPC client sent them, checked here against its annotations.
 """
 
 from __future__ import annotations

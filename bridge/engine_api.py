@@ -7,8 +7,10 @@ run time: every command the bridge publishes names a method of this protocol and
 same parameters.
 
 Results carry the types the engine returns (each declared once, next to the code that builds it):
-every result is a dataclass or pydantic model (or a plain str/list of str), never a bare dict;
-`JSON` marks only inputs the page sends as objects (a settings patch, edited plan operations).
+every result is a dataclass or pydantic model (or a plain str/list of str), never a bare dict.
+
+JSON edge: `JSON` marks only the inputs the page sends as objects, passed on as they are (a settings
+patch, edited plan operations, the chat history).
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ and chat text). The client sends `hello <nonce>\n`; the listener answers with
 HMAC-SHA256(secret, nonce) in hex. Only a process that read the 0600 `instance.json` in the 0700 data
 folder knows the secret, so a squatter cannot answer, and the client then sends nothing and reports the
 record stale; the first launch's `listen` replaces the record. The recorded PID must be alive too.
+
+JSON edge: the single-instance socket's lines, one JSON object each (requests, answers, forwarded events).
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ is not a JSON object, nesting that would exhaust the parser) is answered 400 wit
 the connection closed, and a client that stops sending mid-request is timed out: nothing is dropped
 silently or left waiting. The stdlib threading server is enough: a long chat turn holds one thread
 while other requests are answered on theirs.
+
+JSON edge: the HTTP server's request bodies and JSON answers, and the events it streams.
 """
 
 from __future__ import annotations

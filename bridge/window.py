@@ -8,6 +8,8 @@ window is closed; where no tray is really shown, closing the window quits. The w
 the screen and its place is remembered (bridge/geometry.py). The webview is Qt WebEngine on Linux and
 the OS's own elsewhere (`webview_gui`, the same choice as build/bundle_plan.py). A second launch finds
 the first through a loopback socket recorded in the data dir and asks it to show its window, then exits.
+
+JSON edge: events handed to the page's JavaScript as JSON, and the envelopes of the window's own calls.
 """
 
 from __future__ import annotations

@@ -4,7 +4,10 @@ app's Approve button apply: only operations that are in the stored draft, finger
 journaled, rolled back on the first failure.
 
 The plan is read from this process's engine (`Engine.get_action_plan` is not an IPC command), so
-while a SenseTree is running the plan is approved in its window; `--undo` works through it too."""
+while a SenseTree is running the plan is approved in its window; `--undo` works through it too.
+
+JSON edge: the apply result as JSON (`plain`), as a running instance's IPC socket would send it.
+"""
 
 from __future__ import annotations
 

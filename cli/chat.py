@@ -14,6 +14,9 @@ An MCP call that needs the person's approval (DESIGN §2a) is asked on the termi
 `Allow mcp__x__y? [o]nce/[a]lways/[D]eny`, after the tool's description and exact arguments. Deny is
 the default, and without a terminal (stdin not a TTY: a script, a pipe, cron) every such call is
 denied: there is deliberately no `--allow-tools`, because approving is a person's act.
+
+JSON edge: the chat's events, sources and plan as JSON (`plain`), the same from this process's engine as over
+the IPC socket.
 """
 
 from __future__ import annotations

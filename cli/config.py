@@ -5,6 +5,8 @@ overwritten by its next save. With none running, `get` reads the settings file a
 second, secrets masked as the app shows them); `set` opens the Engine, because a change can have
 consequences that need it (an embedding model switch re-embeds, a new endpoint is probed, an API key
 is only sent where it was entered).
+
+JSON edge: the settings as JSON (`plain`), and the settings patch built from `key=value` arguments.
 """
 
 from __future__ import annotations

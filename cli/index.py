@@ -5,6 +5,9 @@ running, the folders are added to it and this command follows its live `indexing
 until the scan of the folders has run and the queue is empty (or says so if indexing is paused there);
 the running instance keeps indexing if this command is interrupted. Either way a file that could not
 be indexed makes the exit status 1, like cp.
+
+JSON edge: the `indexing-progress` events and `indexing_stats` as JSON, from this process's engine or over the
+IPC socket.
 """
 
 from __future__ import annotations

@@ -2,7 +2,10 @@
 matches, each folder scored by its best file, branches sorted by score, with a bar per line.
 
 Through the running SenseTree when there is one (its query model is warm and it holds the stores),
-otherwise with the stores opened here; the tree arrives as the bridge's JSON either way."""
+otherwise with the stores opened here; the tree arrives as the bridge's JSON either way.
+
+JSON edge: the folder map as JSON (`plain`), from this process's engine or over the IPC socket.
+"""
 
 from __future__ import annotations
 

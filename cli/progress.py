@@ -4,6 +4,8 @@ It renders the engine's progress model (engine/indexing/progress.py): the keywor
 name and words) fills the bar, the semantic phase (vectors) follows beside it, with the current file,
 the rate and the ETA. The engine publishes up to 4 times a second, so the line moves file by file.
 An event older than the last one shown (by `seq`) is dropped, and nothing prints after `finish`.
+
+JSON edge: the `indexing-progress` event's payload as JSON, from this process's engine or over the IPC socket.
 """
 
 from __future__ import annotations

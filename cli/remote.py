@@ -5,6 +5,8 @@ sub-command is written once and runs against either: the engine it opened itself
 running in the window or `sensetree serve` (warm model, live indexing). Events that belong to a call
 (agent steps, answer deltas, tool approvals of the turn it started) arrive on `events` while the call
 runs, as they would from a local engine; `watch` follows either's events between calls.
+
+JSON edge: events as the running instance's IPC socket forwards them (JSON objects).
 """
 
 from __future__ import annotations

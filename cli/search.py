@@ -5,6 +5,8 @@ under a second); otherwise the stores and the query model are opened here. The m
 load, so then the keyword arm answers first (no model: within a second of the start) and the fused list
 follows once the model is ready (issue 30): the keyword hits are read from the keyword index alone,
 before the engine opens (engine/keyword_peek.py).
+
+JSON edge: search hits as JSON (`plain`), from this process's engine or over the IPC socket.
 """
 
 from __future__ import annotations

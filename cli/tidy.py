@@ -4,7 +4,10 @@ findings grouped by kind with their evidence. It only reads; fixes are proposed 
 
 Like `search`, it asks the running SenseTree when there is one (over the single-instance socket: the
 stores admit one process at a time, and that one has them open), and opens the stores itself only when
-none runs. Either way the report arrives as the bridge's JSON, so one renderer serves both."""
+none runs. Either way the report arrives as the bridge's JSON, so one renderer serves both.
+
+JSON edge: the folder report as JSON (`plain`), from this process's engine or over the IPC socket.
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,10 @@
 extracted text, senses, the roots, and proposing a plan. Keeping this seam narrow is what lets the
 agent be tested with an in-memory host, and what guarantees the agent can never reach the executor:
 it can only propose. Policy lives elsewhere (reading in engine/indexing/reading.py, bounds in
-engine/roots.py); this class only forwards."""
+engine/roots.py); this class only forwards.
+
+JSON edge: a proposed plan's operations, the model's tool arguments, handed on to the plan's validation.
+"""
 
 from __future__ import annotations
 

@@ -12,6 +12,8 @@ halfway) stops and closes exactly what exists, in reverse order.
 
 The modules of the stores (LanceDB, DuckDB, numpy) are imported here, on the start-up thread, not when
 the Engine's module loads: `sensetree status` and the window's first commands never pay for them.
+
+JSON edge: `follow_settings` reads the settings patch as the page or the CLI sent it.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from engine.retrieval.hybrid import HybridSearch
     from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.vectors import VectorIndex
+    from engine.txn.results import Recovered
     from engine.txn.service import TxnService
 
 log = logging.getLogger(__name__)
@@ -94,7 +97,7 @@ class Parts:
     gardener: GardenerService
     agent: AgentSlot
     repair_report: RepairReport
-    recovery_report: list[dict[str, Any]]
+    recovery_report: list[Recovered]
     notes: StartupNotes
 
 

@@ -7,6 +7,8 @@ overwrite what a person wrote. `Settings.roots_defaulted` says the roots did not
 (no file, a file kept aside, no `roots` key): start-up then keeps the roots the catalog knows instead
 of purging the index on the word of defaults. API keys are written to the OS keyring where one works
 (engine/secrets.py) and the file is 0600 in a 0700 folder (engine/privacy.py).
+
+JSON edge: the settings file, and the settings patch the page or the CLI sends (`apply_patch`, `masked`).
 """
 
 from __future__ import annotations

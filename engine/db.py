@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -54,20 +54,20 @@ class Database:
         """Connections open now, live threads' and idle (what the leak test and bench watch)."""
         return self._conns.open_count()
 
-    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, object] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, params)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> sqlite3.Cursor:
         return self.conn.executemany(sql, rows)
 
-    def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+    def query(self, sql: str, params: Sequence[Any] | Mapping[str, object] = ()) -> list[sqlite3.Row]:
         return self.conn.execute(sql, params).fetchall()
 
-    def one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Row | None:
+    def one(self, sql: str, params: Sequence[Any] | Mapping[str, object] = ()) -> sqlite3.Row | None:
         row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
         return row
 
-    def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
+    def scalar(self, sql: str, params: Sequence[Any] | Mapping[str, object] = ()) -> Any:
         """The first column of an aggregate query's one row (`count(*)`, `sum(...)` always return a row)."""
         row = self.conn.execute(sql, params).fetchone()
         if row is None:

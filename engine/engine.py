@@ -6,6 +6,9 @@ The Engine itself only knows where its data lives, the settings in force (engine
 the roots; the stores and the services on them come from one start-up (engine/startup.py), on a thread
 of their own for the window and the server (`defer_stores`), so a command that needs no store answers
 at once and one that needs them waits, bounded, until they are open, repaired and recovered.
+
+JSON edge: the commands that take JSON as the page sends it: a settings patch, the chat history, a plan's
+edited operations.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from engine.live_settings import LiveSettings
 from engine.results import Done, GpuInfo
 from engine.roots import LIST_LIMIT, Entry, Roots
 from engine.startup import Startup
-from engine.txn.model import ActionPlan
+from engine.txn.model import ActionPlan, PlanJson
 from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
 
 if TYPE_CHECKING:  # the parts' modules (LanceDB, DuckDB, numpy) load on the start-up thread (assembly)
@@ -248,7 +251,7 @@ class Engine:
     ) -> ApplyResult:
         return self.txn.apply_action_plan(transaction_id, operations)
 
-    def get_action_plan(self, transaction_id: str) -> dict[str, Any]:
+    def get_action_plan(self, transaction_id: str) -> PlanJson:
         """The stored plan of a transaction, as proposed (`sensetree apply` shows it before asking)."""
         record = self.txn.store.get(transaction_id)
         if record is None:

@@ -3,6 +3,9 @@ and the window, the HTTP server and the CLI listen without the engine knowing wh
 
 Handlers run synchronously on the publisher's thread; one that raises is logged and never breaks
 the publisher (a broken UI listener must not stop indexing).
+
+JSON edge: event payloads, which the window, the HTTP server and the IPC socket hand on to their pages as
+JSON.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ type again, unless the server's patch says `keep_headers: true`.
 
 Commands that reach an endpoint with addresses that are not saved (a "test what is typed" button, a
 model list for a typed URL) ask `key_for` which key, if any, may go there.
+
+JSON edge: the settings patch as the page or the CLI sent it, reviewed here before it is written.
 """
 
 from __future__ import annotations

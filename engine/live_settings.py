@@ -8,6 +8,8 @@ A write waits for start-up's repair and journal recovery (`settled`, engine/star
 change issued while the stores open lands after them, never before. Until start-up has checked the roots
 against the catalog (settings that lost their roots keep the ones the catalog knows, engine/stores.py),
 reading the roots waits too: a folder listing must never run against "no roots yet, so no bounds".
+
+JSON edge: the settings patch as the page or the CLI sent it.
 """
 
 from __future__ import annotations

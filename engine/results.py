@@ -5,6 +5,8 @@ is missing rather than null. A result model keeps that JSON byte for byte: an op
 with a default) left `None` is dropped when `bridge.to_jsonable` dumps it (it calls
 `model_dump(mode="json")`), while a required field is always sent, null included; so converting a
 dict to a model changes the engine's types, not what the page receives.
+
+JSON edge: the serializer's output is a command result's JSON, which the bridge sends as it is.
 """
 
 from __future__ import annotations

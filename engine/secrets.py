@@ -4,6 +4,8 @@ Where no keyring backend works (a headless Linux without a Secret Service, CI: k
 backend raises) the key stays in settings.json, which is 0600 in a 0700 folder (engine/privacy.py);
 docs/privacy.md says so. A reference whose key cannot be read stays in the settings as the reference
 itself, so saving the settings never loses it; the person is told to enter the key again.
+
+JSON edge: the settings file's JSON, whose API keys move to and from the keyring here.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ carries `{call_id, turn_id, state}` with the decision (or `timed_out`), so every
 its card. `waiting()` lists the calls still pending (`list_pending_tool_calls`), so a page reloaded
 while a call waits shows its card again instead of letting it time out unseen.
 
-MCP's tool annotations and the `tool-approval` event's payload are JSON, so they are `dict[str, Any]`.
+JSON edge: MCP's tool annotations, and the `tool-approval` event's payload.
 """
 
 from __future__ import annotations

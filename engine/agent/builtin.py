@@ -12,7 +12,7 @@ pending, for the person to keep or discard (engine/agent/memory.py), and the ans
 the note is the person's own words, quoted word for word from their message (`said`): "Remember: Jane
 is my accountant" stays a plain note even when the turn also searched the files.
 
-`propose_actions`' operations are the model's JSON objects as it sent them (`dict[str, Any]`): the plan's
+JSON edge: `propose_actions`' operations are the model's JSON objects as it sent them; the plan's
 validation (engine/txn/validate.py) reads them into `Operation`s.
 """
 

@@ -7,8 +7,8 @@ started and finished. Turns are numbered from 0; regenerating an answer or editi
 truncates the conversation at that turn and runs it again (no branches: what the person sees is what
 is stored). The title is the first question, trimmed, until the person renames it.
 
-A stored turn's trace, sources, plan and error are JSON columns, sent back as they were stored (older
-turns included), so `Turn` carries them as `dict[str, Any]`.
+JSON edge: a stored turn's trace, sources, plan and error are SQLite JSON columns, sent back as they were
+stored (older turns included), so `Turn` carries them untyped.
 """
 
 from __future__ import annotations

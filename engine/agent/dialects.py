@@ -15,8 +15,9 @@ a JSON object: anything else stays text, because an answer may well quote JSON o
 Reasoning models put `<think>…</think>` in the content (Qwen3, DeepSeek-R1 distills) or, when the server
 splits it out, in a `reasoning_content` / `reasoning` field (the adapter reads those). Thinking goes to
 the trace, never to the answer. `ContentStream` makes the same split while the reply streams, holding
-back what may turn out to be a call, so no marker ever flashes by as answer text. A call written as
-text is JSON the model wrote, read as `dict[str, Any]` until it becomes a `ToolCall`.
+back what may turn out to be a call, so no marker ever flashes by as answer text.
+
+JSON edge: a call written as text is JSON the model wrote, read as a dict until it becomes a `ToolCall`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """The agent's only door into the rest of the engine. Declared here, implemented by the engine (and by
 small in-memory hosts in tests), so the agent can be built and tested without the indexer, the stores
-or the action executor being present. A proposed plan's operations cross it as the model's JSON
-(`dict[str, Any]`); the plan comes back as an `ActionPlan`."""
+or the action executor being present.
+
+JSON edge: a proposed plan's operations cross it as the model's JSON (its tool arguments); the plan comes
+back as an `ActionPlan`.
+"""
 
 from __future__ import annotations
 

@@ -19,6 +19,9 @@ A turn can be stopped from another thread (`stop()` turns true): no model reques
 starts after that, and a request already streaming is abandoned within `STOP_POLL_S` (it runs on a
 helper thread, so a model that is slow to send its first token cannot hold the turn). The answer is
 then what had streamed so far, with `Answer.stopped` set.
+
+JSON edge: the conversation's chat messages, tool specs and tool arguments (the OpenAI wire's JSON: `Message`,
+`ToolSpec`, `ToolArguments`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ and never breaks a turn. `close()` stops every process.
 Every call passes a `Gate` first (engine/agent/approval.py): a tool its server does not declare
 read-only and closed to the outside world runs only after the person allowed it (as it declares itself
 now); a refusal comes back as the observation.
+
+JSON edge: MCP tool arguments and schemas, as the MCP servers define and take them.
 """
 
 from __future__ import annotations

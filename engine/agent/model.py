@@ -10,8 +10,8 @@ so the loop can fall back to the text protocol. Reasoning that the server splits
 (`reasoning_content` from llama.cpp and vLLM, `reasoning` from Ollama and newer vLLM) streams as
 `Reasoning` items and lands in `ModelReply.reasoning`, never in the content.
 
-Messages, tool specs and tool arguments are the OpenAI wire's JSON: `Message`, `ToolSpec` and
-`ToolArguments` name them (`dict[str, Any]`) once, for the whole agent.
+JSON edge: messages, tool specs and tool arguments are the OpenAI wire's JSON; `Message`, `ToolSpec` and
+`ToolArguments` name them once, for the whole agent.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """`test_chat_endpoint`: is the reasoning endpoint reachable, does it offer the configured model, and how
 does that model call tools — natively, via text, or not at all? Answers in words a person can act on,
-never by raising. The mode found is stored per model (`tool_modes.py`) and the next turns start in it."""
+never by raising. The mode found is stored per model (`tool_modes.py`) and the next turns start in it.
+
+JSON edge: the chat messages and tool specs sent to the model under test (the OpenAI wire's JSON).
+"""
 
 from __future__ import annotations
 

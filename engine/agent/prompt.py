@@ -9,6 +9,8 @@ Budget: when the whole prompt is over `token_budget`, the oldest history goes fi
 message always stays), then excerpts (lowest ranked first), then the scope listing, then the oldest
 memory notes. The rules and the additional instructions are never trimmed. Tokens are estimated at
 four characters each: no tokenizer ships for an arbitrary endpoint, and the budget is a guard, not a bill.
+
+JSON edge: the chat messages the prompt is assembled from (the OpenAI wire's JSON, `Message`).
 """
 
 from __future__ import annotations

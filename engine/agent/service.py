@@ -17,6 +17,8 @@ regenerate (send the history without the last answer) and edit-and-resend (send 
 the edited question) truncate the conversation. `stop_chat` flips the running turn's stop flag; the
 loop checks it before every model and tool call. The turn runs as a `TurnRecord` (turn_result.py) and
 answers its frozen `TurnResult`; `messages` arrive as the page's JSON and are checked here.
+
+JSON edge: the chat history as the page or the CLI sends it, cleaned here into the model's messages.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ agent with them, so they live beside the real adapter and obey the same `ChatMod
 `ScriptedModel(steps)` plays a fixed script — each step a text reply, a list of tool calls, or an
 exception to raise — and `assert_complete()` proves the script was used up. `FunctionModel(fn)` lets a
 fake react to the messages and tools it receives. Both record every request they were given.
+
+JSON edge: the fakes see the chat messages, tool specs and tool arguments as the OpenAI wire carries them.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ It runs the call exactly as a native one (same registry, so the same bounds and 
 limit) and answers with a user message `Observation (search_files): …`. A reply without an action line
 is the answer. `dialects.parse_reply(…, actions=True)` reads the action lines, and the Qwen/Mistral/
 Llama dialects too, since a model that was trained on one of those falls back to it under pressure.
+
+JSON edge: tool specs and chat messages (the OpenAI wire's JSON), written into the prompt as text.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ observation the model can read and act on. `run` answers a `ToolOutcome` whose `
 whether the call failed or was refused (the trace shows it as an error): a tool reports that by raising
 `ToolFailed` with the text the model should read, so nothing classifies an observation by its wording.
 
-A tool's parameter schema is JSON Schema (built here, or the MCP server's), so it stays `dict[str, Any]`.
+JSON edge: a tool's parameter schema is JSON Schema (built here, or the MCP server's), and its arguments
+are the model's JSON.
 """
 
 from __future__ import annotations

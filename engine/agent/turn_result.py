@@ -7,21 +7,21 @@ and is stored in its conversation (engine/agent/conversations.py). The result's 
 has always read: every key is sent (`plan` as null when none was proposed) except `error`, which
 appears only when the turn failed (`{code, message}`, as the page's error banner reads it).
 
-`TurnResult` is a JSON edge (the IPC result): `plan` is the proposed `ActionPlan`'s JSON, and a trace
-row's `arguments` are the tool's JSON arguments as the model sent them, so both are `dict[str, Any]`.
+JSON edge: `TurnResult` is an IPC result, and a trace row's `arguments` are the tool's JSON arguments as
+the model sent them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing_extensions before 3.12
 
 from engine.agent.model import ToolArguments
 from engine.agent.sources import Source
 from engine.results import Result
-from engine.txn.model import ActionPlan
+from engine.txn.model import ActionPlan, PlanJson
 
 # A stored turn's `status`: `running` from the question until the turn ends one of the other three ways.
 TurnStatus = Literal["running", "done", "stopped", "error"]
@@ -48,7 +48,7 @@ class TurnError(TypedDict):
 class TurnResult(Result):
     answer: str
     sources: list[Source]  # best first
-    plan: dict[str, Any] | None  # the proposed ActionPlan's JSON, or null
+    plan: PlanJson | None  # the proposed ActionPlan's JSON, or null
     steps: list[str]  # the tool labels shown as the turn ran ("🔍 Searching: ACME")
     trace: list[TraceEntry]
     conversation_id: str
@@ -104,7 +104,7 @@ class TurnRecord:
         """The paths the agent read with `read_file` (those sources count as used)."""
         return {str(t["arguments"].get("path")) for t in self.trace if t["tool"] == "read_file"}
 
-    def plan_json(self) -> dict[str, Any] | None:
+    def plan_json(self) -> PlanJson | None:
         return self.plan.to_json_dict() if self.plan is not None else None
 
     def result(self) -> TurnResult:

@@ -17,13 +17,14 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from engine.errors import InvalidInput
 from engine.gardener.keep import folder_label
 from engine.gardener.layout import Lister
 from engine.gardener.model import LABELS, SINGULAR, Finding, FolderReport
 from engine.indexing.crawl import is_junk_file_name
+from engine.txn.model import OperationKind
 
 GROUP_LIMIT = 10_000  # a junk drawer's loose files moved by one plan
 
@@ -37,7 +38,16 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "Archives": (".zip", ".tar", ".gz", ".7z", ".rar", ".dmg", ".iso"),
     "Code": (".py", ".js", ".ts", ".html", ".css", ".json", ".yaml", ".yml", ".sh", ".ipynb"),
 }
-Op = dict[str, Any]
+
+
+class Op(TypedDict):
+    """One operation of a fix, as the plan's validation reads it (engine/txn/validate.py)."""
+
+    kind: OperationKind
+    reason: str
+    ticked: bool
+    old_path: NotRequired[str]
+    new_path: NotRequired[str]
 
 
 def fix_plan(
@@ -122,8 +132,10 @@ def _group_of(name: str) -> str:
     return next((group for group, exts in GROUPS.items() if ext in exts), "Other")
 
 
-def _op(kind: str, old: str | None, new: str | None = None, reason: str = "", ticked: bool = True) -> Op:
-    op: Op = {"kind": kind, "reason": reason, "ticked": ticked}
+def _op(
+    kind: OperationKind, old: str | None, new: str | None = None, reason: str = "", ticked: bool = True
+) -> Op:
+    op = Op(kind=kind, reason=reason, ticked=ticked)
     if old is not None:
         op["old_path"] = old
     if new is not None:

@@ -1,6 +1,10 @@
 """The Gardener's results, declared once: a `Finding` per symptom with its `Evidence`, a `FolderReport`
 per checked folder, and the one-line health of each root. The bridge serialises these dataclasses
-(bridge.to_jsonable); the background cache stores them as JSON and reads them back with `from_dict`."""
+(bridge.to_jsonable); the background cache stores them as JSON and reads them back with `from_dict`.
+
+JSON edge: a `FolderReport` is kept in a SQLite JSON column (engine/gardener/store.py) and read back by
+`from_dict`.
+"""
 
 from __future__ import annotations
 

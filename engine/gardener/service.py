@@ -5,14 +5,13 @@ catalog, vectors, roots and plan drafts."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from engine.config import GardenerSettings
 from engine.db import Database
 from engine.events import EventBus
 from engine.gardener.analyze import Gardener
 from engine.gardener.background import GARDENER_REPORT, BackgroundPass
-from engine.gardener.fixes import fix_plan
+from engine.gardener.fixes import Op, fix_plan
 from engine.gardener.inputs import LeadVectors
 from engine.gardener.model import LABELS, FolderReport, Health, RootHealth
 from engine.gardener.store import MIGRATIONS, ReportCache
@@ -32,7 +31,7 @@ class GardenerService:
         roots: Roots,
         settings: Callable[[], GardenerSettings],
         events: EventBus,
-        propose: Callable[[str, list[dict[str, Any]]], ActionPlan],
+        propose: Callable[[str, list[Op]], ActionPlan],
         busy: Callable[[], bool],
     ):
         db.migrate(MIGRATIONS)

@@ -9,6 +9,8 @@ URL in an `image_url` content part of an OpenAI-compatible chat request; a recor
 the phase (media_phase.py) decides. Failures come back as two kinds, because they mean different
 things to the phase: `Refused` (this file was rejected: remember that and move on) and `Unavailable`
 (the endpoint cannot be used now: try again later, nothing about the file is recorded).
+
+JSON edge: the vision endpoint's chat messages (the OpenAI wire's JSON).
 """
 
 from __future__ import annotations

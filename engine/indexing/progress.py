@@ -9,6 +9,8 @@ receives an event and a poll answer out of order keeps the newer and drops the o
 
 `ProgressPublisher` sends at most 4 snapshots a second on `indexing-progress` and never loses the last
 one: a change that arrives inside the quiet interval is sent when the interval ends.
+
+JSON edge: the `indexing-progress` event's payload (`to_dict`), which the page receives as JSON.
 """
 
 from __future__ import annotations

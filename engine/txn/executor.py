@@ -24,7 +24,6 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from engine import privacy
 from engine.db import Database
@@ -32,6 +31,7 @@ from engine.errors import Conflict
 from engine.txn import fsops, trash
 from engine.txn.journal_file import JournalFiles, merge
 from engine.txn.model import Operation, Step
+from engine.txn.results import RollbackStep
 from engine.txn.states import StepState
 from engine.txn.store import JournalEntry, TxnStore
 
@@ -67,11 +67,13 @@ def env_fault() -> Fault | None:
     return crash
 
 
-def rollback_entry(description: str, ok: bool, detail: str = "") -> dict[str, Any]:
+def rollback_entry(description: str, ok: bool, detail: str = "") -> RollbackStep:
     """One line of a rollback or recovery report."""
-    entry: dict[str, Any] = {"step": description, "ok": ok}
-    if detail:
-        entry["detail" if ok else "error"] = detail
+    entry = RollbackStep(step=description, ok=ok)
+    if detail and ok:
+        entry["detail"] = detail
+    elif detail:
+        entry["error"] = detail
     return entry
 
 
@@ -211,9 +213,9 @@ class DiskPhase:
         """The journal as SQLite and the journal file together know it (either may be behind)."""
         return merge(self.store.journal(txn_id), self.journal.read(txn_id))
 
-    def rollback(self, txn_id: str) -> tuple[list[dict[str, Any]], Writeback]:
+    def rollback(self, txn_id: str) -> tuple[list[RollbackStep], Writeback]:
         """Undo, newest first, every journaled step that may have touched the disk; no SQLite writes."""
-        report: list[dict[str, Any]] = []
+        report: list[RollbackStep] = []
         owed = Writeback()
         for entry in reversed(self.entries(txn_id)):
             if entry.state == StepState.UNDONE:

@@ -20,7 +20,7 @@ import stat
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,27 @@ def content_digest(path: str) -> str:
     return digest.hexdigest()
 
 
-def fingerprint(path: str) -> dict[str, Any] | None:
+class FileFingerprint(TypedDict):
+    """A file (or link): its kind, size and mtime, and a content hash below HASH_LIMIT."""
+
+    kind: str
+    size: int
+    mtime_ns: int
+    sha256: str | None
+
+
+class FolderFingerprint(TypedDict):
+    """A folder: how many entries lie beneath it, and a hash of their names, kinds, sizes and mtimes."""
+
+    kind: str
+    entries: int
+    listing: str
+
+
+Fingerprint = FileFingerprint | FolderFingerprint
+
+
+def fingerprint(path: str) -> Fingerprint | None:
     """Size + mtime (and a content hash under HASH_LIMIT) of a file; for a folder, the same for every
     entry beneath it. None when nothing is there. Renames keep it; any edit changes it."""
     try:

@@ -15,6 +15,8 @@ and the `copied` mark of a cross-device copy (without it a complete copy would b
 rollback looks at the disk anyway): an fsync per step more than that doubled the disk phase of
 `bench/apply.py`. The file is removed once SQLite holds the outcome (commit, or a rollback written
 back). A torn last line (power loss mid-append) is ignored: the step it describes was not started.
+
+JSON edge: the journal file's lines, one JSON object each, written and read here.
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, cast
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing_extensions before 3.12
 
 OperationKind = Literal["mkdir", "move", "rename", "delete", "requalify"]
 OPERATION_FIELDS = ("kind", "old_path", "new_path", "new_summary", "reason")
@@ -38,6 +39,26 @@ class Operation(BaseModel):
         return tuple(getattr(self, name) for name in OPERATION_FIELDS)
 
 
+class OperationJson(TypedDict):
+    """An `Operation` as JSON: what the plan card, History's Review and the chat's plan event show.
+    `to_json_dict` writes every key; a History row passes on the keys its stored plan holds."""
+
+    kind: OperationKind
+    old_path: NotRequired[str | None]
+    new_path: NotRequired[str | None]
+    new_summary: NotRequired[str | None]
+    reason: NotRequired[str]
+    ticked: NotRequired[bool]
+
+
+class PlanJson(TypedDict):
+    """An `ActionPlan` as JSON (`ActionPlan.to_json_dict`)."""
+
+    transaction_id: str
+    summary: str
+    operations: list[OperationJson]
+
+
 class ActionPlan(BaseModel):
     """A Dry-Run plan as stored in a draft and shown to the person."""
 
@@ -47,8 +68,8 @@ class ActionPlan(BaseModel):
     summary: str = ""
     operations: list[Operation] = Field(default_factory=list)
 
-    def to_json_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+    def to_json_dict(self) -> PlanJson:
+        return cast(PlanJson, self.model_dump(mode="json"))
 
 
 StepKind = Literal["mkdir", "rmdir", "move", "trash", "untrash"]

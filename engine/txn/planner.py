@@ -3,6 +3,8 @@
 Models wrap JSON in code fences or prose even in JSON mode, so the reply is stripped of fences and
 the outermost JSON object is taken. A reply that still is not a plan raises a `ModelError` that
 quotes what was wrong; nothing is stored. Invented paths are left to plan validation, which names them.
+
+JSON edge: the reasoning model's reply, read here as the JSON plan object it should hold.
 """
 
 from __future__ import annotations

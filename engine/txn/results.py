@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired
+
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing_extensions before 3.12
 
 from engine.results import Result
+from engine.txn.model import OperationJson
+from engine.txn.states import TxnStatus
+
+
+class RollbackStep(TypedDict):
+    """One line of a rollback or recovery report: the step undone, whether that worked, and either its
+    `detail` (ok) or its `error` and `where` the failure left things (not ok)."""
+
+    step: str
+    ok: bool
+    detail: NotRequired[str]
+    error: NotRequired[str]
+    where: NotRequired[str]
+
+
+class Recovered(TypedDict):
+    """What start-up's `recover()` says of one transaction a crash interrupted."""
+
+    transaction_id: str
+    summary: str
+    status: TxnStatus
+    message: str
+    rollback: list[RollbackStep]
 
 
 class ApplyResult(Result):
@@ -13,7 +38,7 @@ class ApplyResult(Result):
 
     applied: int
     message: str
-    rollback: list[dict[str, Any]] | None = None
+    rollback: list[RollbackStep] | None = None
 
 
 class TrashItem(Result):
@@ -39,7 +64,7 @@ class Transaction(Result):
     committed_at: str | None = None
     undo_of: str | None = None
     message: str | None = None
-    operations: list[dict[str, Any]] | None = None
+    operations: list[OperationJson] | None = None
     refused: bool | None = None
 
 

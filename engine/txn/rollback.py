@@ -23,14 +23,14 @@ from engine.db import Database
 from engine.txn import trash
 from engine.txn.executor import DiskPhase, Writeback, rollback_entry
 from engine.txn.model import Step
-from engine.txn.results import ApplyResult, Transaction
+from engine.txn.results import ApplyResult, Recovered, RollbackStep, Transaction
 from engine.txn.states import Phase, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
-from engine.txn.sync import IndexSync, SenseChange, enqueue_tree, index_backward, senses_backward
+from engine.txn.sync import IndexSync, enqueue_tree, index_backward, senses_backward
 
 log = logging.getLogger(__name__)
 
-Report = list[dict[str, Any]]
+Report = list[RollbackStep]
 
 
 class Rollbacks:
@@ -59,7 +59,7 @@ class Rollbacks:
         requeue: list[str] = []
         try:
             if record is not None and record.phase in (Phase.SEMANTICS, Phase.DONE):
-                for path in senses_backward(self.index, [SenseChange(**c) for c in record.senses]):
+                for path in senses_backward(self.index, record.senses):
                     report.append(rollback_entry(f"restore the description of {path}", True))
             if record is not None and record.phase in (Phase.INDEX, Phase.SEMANTICS, Phase.DONE):
                 requeue = index_backward(self.index, self.done_steps(txn_id))
@@ -108,7 +108,7 @@ class Rollbacks:
         ]
 
     # start-up -----------------------------------------------------------------------------------
-    def recover(self) -> Report:
+    def recover(self) -> list[Recovered]:
         """Roll back every transaction a crash interrupted, from SQLite or from its journal file alone;
         then re-list trash items whose rows a lost database took along."""
         reports = []
@@ -124,19 +124,19 @@ class Rollbacks:
         trash.adopt_manifests(self.store, self.disk.trash_dir)
         return reports
 
-    def _recovered(self, txn_id: str, summary: str) -> dict[str, Any]:
+    def _recovered(self, txn_id: str, summary: str) -> Recovered:
         with self.quiesce():
             steps, status, settled = self.rollback(txn_id)
         log.warning("recovered interrupted transaction %s: %s", txn_id, status)
-        return {
-            "transaction_id": txn_id,
-            "summary": summary,
-            "status": status,
-            "message": f"SenseTree stopped while applying “{summary}”; {outcome(steps)}{unsaved(settled)}",
-            "rollback": steps,
-        }
+        return Recovered(
+            transaction_id=txn_id,
+            summary=summary,
+            status=status,
+            message=f"SenseTree stopped while applying “{summary}”; {outcome(steps)}{unsaved(settled)}",
+            rollback=steps,
+        )
 
-    def _recover_file(self, txn_id: str) -> dict[str, Any] | None:
+    def _recover_file(self, txn_id: str) -> Recovered | None:
         """A journal file with no active SQLite row: the outcome is in SQLite already (a commit or a
         rollback whose file was not removed yet), or in the file (`end`), or the database was lost
         mid-apply and the file alone says what to roll back."""
@@ -161,7 +161,7 @@ class Rollbacks:
             message = f"The rollback of “{record.summary}” is still incomplete. {outcome(report)}"
         return ApplyResult(applied=0, message=message + unsaved(settled), rollback=report)
 
-    def startup_notices(self, recovered: Report) -> list[str]:
+    def startup_notices(self, recovered: list[Recovered]) -> list[str]:
         """A notice for every plan whose rollback is incomplete (not those this start just reported)."""
         skip = {item["transaction_id"] for item in recovered}
         rows = self.db.query(

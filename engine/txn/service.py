@@ -24,6 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,9 @@ from engine.roots import Roots
 from engine.txn import fsops, trash
 from engine.txn.approval import check_fingerprints, check_undo, selected
 from engine.txn.executor import DiskPhase, Fault, env_fault
-from engine.txn.model import ActionPlan, Step
+from engine.txn.model import ActionPlan, PlanJson, Step
 from engine.txn.planner import Planner, plan_request
-from engine.txn.results import ApplyResult, Restored, Transaction, TrashItem
+from engine.txn.results import ApplyResult, Recovered, Restored, Transaction, TrashItem
 from engine.txn.rollback import Rollbacks, outcome, unsaved
 from engine.txn.states import Phase, StepState, TxnStatus
 from engine.txn.store import TxnRecord, TxnStore
@@ -78,7 +79,7 @@ class TxnService:
         self.rollbacks = Rollbacks(db, self.store, self.disk, index, self.quiesce, self._done_steps)
 
     # proposals ----------------------------------------------------------------------------------
-    def propose_plan(self, summary: str, operations: Sequence[Any]) -> dict[str, Any]:
+    def propose_plan(self, summary: str, operations: Sequence[Any]) -> PlanJson:
         """`draft`, as the JSON the agent's `propose_actions` and the Gardener hand on."""
         return self.draft(summary, operations).to_json_dict()
 
@@ -174,9 +175,7 @@ class TxnService:
                 self.store.create(undo, {}, kind="undo", status=TxnStatus.UNDOING, undo_of=record.id)
                 self.store.update(undo.transaction_id, phase=Phase.DISK)
             inverse = [s.inverse() for s in reversed(steps)]
-            changes = [
-                SenseChange(**c).reversed_at(_trace_back(c["path"], steps)) for c in reversed(record.senses)
-            ]
+            changes = [c.reversed_at(_trace_back(c.path, steps)) for c in reversed(record.senses)]
             return self._run(
                 undo.transaction_id,
                 len(record.plan.operations),
@@ -184,13 +183,13 @@ class TxnService:
                 lambda s: changes,
             )
 
-    def recover(self) -> list[dict[str, Any]]:
+    def recover(self) -> list[Recovered]:
         """Roll back every transaction a crash interrupted (engine/txn/rollback.py); one report each."""
         with self._lock:
             self.store.expire_drafts()
             return self.rollbacks.recover()
 
-    def startup_notices(self, recovered: list[dict[str, Any]]) -> list[str]:
+    def startup_notices(self, recovered: list[Recovered]) -> list[str]:
         return self.rollbacks.startup_notices(recovered)
 
     # trash --------------------------------------------------------------------------------------
@@ -250,7 +249,7 @@ class TxnService:
             self._phase(txn_id, Phase.INDEX)
             index_forward(self.index, txn_id, steps, self._at_fault_point)
             changes = changes_for(steps)
-            self._phase(txn_id, Phase.SEMANTICS, senses=[c.to_dict() for c in changes])
+            self._phase(txn_id, Phase.SEMANTICS, senses=[asdict(c) for c in changes])
             senses_forward(self.db, self.index, txn_id, changes, self._at_fault_point)
             self._commit(txn_id, steps)
         except Exception as exc:  # noqa: BLE001 - every failure, ours or the OS's, ends in a full rollback

@@ -27,9 +27,11 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from engine.db import Database
+from engine.txn.fsops import Fingerprint
 from engine.txn.model import ActionPlan, Step
 from engine.txn.results import Transaction, TrashItem
 from engine.txn.states import ACTIVE, Phase, StepState, TxnStatus
+from engine.txn.sync import SenseChange
 
 log = logging.getLogger(__name__)
 
@@ -86,9 +88,9 @@ class TxnRecord:
     phase: Phase
     summary: str
     plan: ActionPlan
-    fingerprints: dict[str, Any]
-    after: dict[str, Any]
-    senses: list[dict[str, Any]]
+    fingerprints: dict[str, Fingerprint | None]  # JSON columns, as written
+    after: dict[str, Fingerprint | None]
+    senses: list[SenseChange]
     undo_of: str | None
     created_at: float
     committed_at: float | None
@@ -122,7 +124,7 @@ class TxnStore:
     def create(
         self,
         plan: ActionPlan,
-        fingerprints: dict[str, Any],
+        fingerprints: dict[str, Fingerprint | None],
         *,
         kind: str = "plan",
         status: TxnStatus = TxnStatus.DRAFT,
@@ -230,9 +232,8 @@ class TxnStore:
             (restored_at, target, item_id),
         )
 
-    def trash_item(self, item_id: str) -> dict[str, Any] | None:
-        row = self.db.one("SELECT * FROM txn_trash WHERE item_id = ?", (item_id,))
-        return None if row is None else dict(row)
+    def trash_item(self, item_id: str) -> sqlite3.Row | None:
+        return self.db.one("SELECT * FROM txn_trash WHERE item_id = ?", (item_id,))
 
     def trash_items(self) -> list[TrashItem]:
         rows = self.db.query("SELECT * FROM txn_trash WHERE restored_at IS NULL ORDER BY trashed_at DESC")
@@ -257,7 +258,7 @@ def _record(row: Any) -> TxnRecord:
         plan=ActionPlan.model_validate_json(row["plan"]),
         fingerprints=json.loads(row["fingerprints"]),
         after=json.loads(row["after"]),
-        senses=json.loads(row["senses"]),
+        senses=[SenseChange(**c) for c in json.loads(row["senses"])],
         undo_of=row["undo_of"],
         created_at=row["created_at"],
         committed_at=row["committed_at"],

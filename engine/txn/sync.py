@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 from engine import paths
 from engine.db import Database
@@ -156,9 +156,6 @@ class SenseChange:
     after_pinned: bool
     pin: bool
     reason: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     def reversed_at(self, path: str) -> SenseChange:
         """The change that undoes this one, for the same file now found at `path`."""

@@ -19,7 +19,7 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from engine import privacy
 from engine.errors import NoSpace
@@ -27,6 +27,16 @@ from engine.errors import NoSpace
 log = logging.getLogger(__name__)
 
 MARGIN_BYTES = 32 * 1024 * 1024  # room the databases and journal files need besides the copies
+
+
+class Manifest(TypedDict):
+    """What `<item id>.manifest.json` holds (`trash_path` re-based on the data folder when read)."""
+
+    item_id: str
+    original_path: str
+    trash_path: str
+    transaction_id: str | None
+    trashed_at: float
 
 
 def manifest_path(trash_dir: Path, item_id: str) -> Path:
@@ -42,7 +52,7 @@ def write_manifest(
     trashed_at: float | None = None,
 ) -> None:
     trash_dir.mkdir(mode=privacy.DIR_MODE, parents=True, exist_ok=True)
-    data = {
+    data: Manifest = {
         "item_id": item_id,
         "original_path": original,
         "trash_path": trash_path,
@@ -64,7 +74,7 @@ def remove_manifest(trash_dir: Path, item_id: str) -> None:
         manifest_path(trash_dir, item_id).unlink()
 
 
-def read_manifests(trash_dir: Path) -> list[dict[str, Any]]:
+def read_manifests(trash_dir: Path) -> list[Manifest]:
     """Every readable manifest whose item is still in the trash."""
     if not trash_dir.is_dir():
         return []
