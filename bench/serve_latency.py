@@ -8,9 +8,12 @@ process turned a 12 ms embedding into 181 ms p50; the product embeds single quer
 (engine/retrieval/keyword/index.py).
 
 Issue 30's targets, printed in the same run: a warm keyword-only query (`keyword_search`, what the
-page shows while the query embeds) p50 ≤ 5 ms (printed beside a command that does no work, `app_version`,
-so the HTTP and bridge part is measured separately), and `sensetree search` with none running printing its
-keyword hits within 1 s (then the fused list once its model has loaded).
+page shows while the query embeds) p50 ≤ 5 ms, and `sensetree search` with none running printing its
+keyword hits within 1 s (then the fused list once its model has loaded). Beside the keyword query: a
+command that does no work (`app_version`: HTTP, token, bridge, JSON), each with the `serve` process's own
+CPU per call; the keyword query's CPU stage by stage, in-process on the same index once the server has
+stopped (bench/keyword_stages.py); and `python -c pass`'s wall / CPU ratio, which says how much the
+machine's load stretches every wall time of the run (two cores shared by many processes).
 
 Steps: write a small folder of text files, index it with `app.py index` (the real default model) into a
 throw-away data folder, run the cold `app.py search` a few times, start `app.py serve` on it, wait until
@@ -26,11 +29,13 @@ import argparse
 import http.client
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -39,6 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import percentiles, start_serve
+from keyword_stages import breakdown, report
 from search_latency import chunk_texts, vocabulary
 
 REPO = Path(__file__).resolve().parents[1]
@@ -91,6 +97,16 @@ def timed(client: Client, queries: list[str], command: str = "semantic_search") 
         client.call(command, query=query, limit=10)
         samples.append((time.perf_counter() - began) * 1000)
     return samples
+
+
+def with_cpu(pid: int, batch: Callable[[], list[float]]) -> tuple[float, float, float]:
+    """(p50 ms, p95 ms, the server's mean CPU ms per call) of one batch of timed calls: the CPU the
+    `serve` process spent on them (all its threads; it is idle otherwise), which load inflates far less
+    than the wall time a client sees."""
+    before = cpu_so_far(pid)
+    samples = batch()
+    cpu_ms = (cpu_so_far(pid) - before) * 1000 / max(len(samples), 1)
+    return (*percentiles(samples), cpu_ms)
 
 
 def cpu_so_far(pid: int) -> float:
@@ -171,12 +187,15 @@ def main() -> None:
             client = Client(first.split(" ", 2)[-1])
             wait_idle(client)
             timed(client, [f"warm up {w}" for w in words[:5]])
-            floor_idle = percentiles(http_floor(client, len(queries)))
-            keyword_idle = percentiles(timed(client, [q + " typed" for q in queries], "keyword_search"))
+            at_rest = idle_cpu(server.pid)
+            floor_idle = with_cpu(server.pid, lambda: http_floor(client, len(queries)))
+            typed = [q + " typed" for q in queries]
+            keyword_idle = with_cpu(server.pid, lambda: timed(client, typed, "keyword_search"))
             idle = percentiles(timed(client, [q + " idle" for q in queries]))
             busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-            floor_loaded = percentiles(http_floor(client, len(queries)))
-            keyword_loaded = percentiles(timed(client, [q + " busy" for q in queries], "keyword_search"))
+            floor_loaded = with_cpu(server.pid, lambda: http_floor(client, len(queries)))
+            typed_busy = [q + " busy" for q in queries]
+            keyword_loaded = with_cpu(server.pid, lambda: timed(client, typed_busy, "keyword_search"))
             loaded = percentiles(timed(client, queries))
             repeated = percentiles(timed(client, queries))
         finally:
@@ -185,11 +204,20 @@ def main() -> None:
                 busy.wait()
             server.terminate()
             server.wait(60)
+        # the same kind of queries, stage by stage, in this process on the index serve has let go of
+        stages = breakdown(home, [q + " staged" for q in queries])
+        python_floor = interpreter_floor(env)
     print(f"warm hybrid query through serve, {args.queries} distinct queries, embedding included")
     print(f"  machine as it is                        p50 {idle[0]:7.1f} ms   p95 {idle[1]:7.1f} ms")
     print(f"  one competing CPU-bound process         p50 {loaded[0]:7.1f} ms   p95 {loaded[1]:7.1f} ms")
     print(f"  the same queries again (cached vectors) p50 {repeated[0]:7.1f} ms   p95 {repeated[1]:7.1f} ms")
     _report_keyword_first(keyword_idle, keyword_loaded, cold, (floor_idle, floor_loaded))
+    print(f"  keyword-only stages, in-process on the same index: {report(stages)}")
+    print(f"  serve at rest before the timed calls: {at_rest:.1f} ms CPU a second")
+    print(
+        f"  same-run baseline: `python -c pass` {python_floor[0]:.0f} ms wall, {python_floor[1]:.0f} ms CPU "
+        f"(wall / CPU {python_floor[0] / max(python_floor[1], 1e-9):.1f}: what the load does to a wall time)"
+    )
     met = loaded[0] <= TARGET_P50 and loaded[1] <= TARGET_P95
     print(
         f"SUMMARY serve under load p50 {loaded[0]:.1f} / p95 {loaded[1]:.1f} ms "
@@ -210,20 +238,42 @@ def http_floor(client: Client, count: int) -> list[float]:
     return samples
 
 
+def idle_cpu(pid: int, seconds: float = 2.0) -> float:
+    """The `serve` process's CPU milliseconds per second while no request comes: what its background work
+    (indexing's tail, the model's warm-up) adds to the per-call CPU measured next."""
+    before = cpu_so_far(pid)
+    time.sleep(seconds)  # a bench watching a process at rest
+    return (cpu_so_far(pid) - before) * 1000 / seconds
+
+
+def interpreter_floor(env: dict[str, str], runs: int = 5) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of `python -c pass` now: the same-run baseline that says how much
+    the machine's load stretches a wall time (their ratio is ~1 on a quiet machine)."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        began, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        walls.append((time.perf_counter() - began) * 1000)
+        cpus.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+    return statistics.median(walls), statistics.median(cpus)
+
+
 def _report_keyword_first(
-    idle: tuple[float, float],
-    loaded: tuple[float, float],
+    idle: tuple[float, float, float],
+    loaded: tuple[float, float, float],
     cold: list[tuple[float, float, float]],
-    floors: tuple[tuple[float, float], tuple[float, float]],
+    floors: tuple[tuple[float, float, float], tuple[float, float, float]],
 ) -> None:
-    """Issue 30: the keyword-only query an as-you-type box makes, and the cold CLI's two answers."""
-    print("warm keyword-only query through serve (keyword_search, what the page shows first)")
-    print(f"  machine as it is                        p50 {idle[0]:7.2f} ms   p95 {idle[1]:7.2f} ms")
-    print(f"  one competing CPU-bound process         p50 {loaded[0]:7.2f} ms   p95 {loaded[1]:7.2f} ms")
-    print("a command that does no work through serve (app_version: HTTP, token, bridge, JSON)")
+    """Issue 30: the keyword-only query an as-you-type box makes, and the cold CLI's two answers. Each
+    line carries the server's CPU per call beside the client's wall times."""
     labels = ("machine as it is", "one competing CPU-bound process")
-    for label, (p50, p95) in zip(labels, floors, strict=True):
-        print(f"  {label:<39} p50 {p50:7.2f} ms   p95 {p95:7.2f} ms")
+    print("warm keyword-only query through serve (keyword_search, what the page shows first)")
+    for label, (p50, p95, cpu) in zip(labels, (idle, loaded), strict=True):
+        print(f"  {label:<39} p50 {p50:7.2f} ms   p95 {p95:7.2f} ms   serve CPU {cpu:5.2f} ms a query")
+    print("a command that does no work through serve (app_version: HTTP, token, bridge, JSON)")
+    for label, (p50, p95, cpu) in zip(labels, floors, strict=True):
+        print(f"  {label:<39} p50 {p50:7.2f} ms   p95 {p95:7.2f} ms   serve CPU {cpu:5.2f} ms a call")
     if cold:
         keyword = statistics.median(c[0] for c in cold)
         fused = statistics.median(c[1] for c in cold)
@@ -236,8 +286,9 @@ def _report_keyword_first(
     met = idle[0] <= TARGET_KEYWORD_P50
     print(
         f"SUMMARY keyword-only through serve p50 {idle[0]:.2f} ms as it is, {loaded[0]:.2f} ms under load "
-        f"(≤ {TARGET_KEYWORD_P50:.0f} ms {'met' if met else 'MISSED'}); of which HTTP and the bridge "
-        f"{floors[0][0]:.2f} ms (app_version p50); load average {os.getloadavg()[0]:.1f}",
+        f"(≤ {TARGET_KEYWORD_P50:.0f} ms {'met' if met else 'MISSED'}), serve CPU {idle[2]:.2f} ms a query; "
+        f"of which HTTP and the bridge {floors[0][0]:.2f} ms (app_version p50, {floors[0][2]:.2f} ms CPU); "
+        f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
 

@@ -16,10 +16,12 @@ import json
 import os
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from cli.context import Context, plain
-from engine.gardener.model import LABELS, FolderReport
+
+if TYPE_CHECKING:  # imported when a report is printed: every command builds this one's parser (issue 30)
+    from engine.gardener.model import FolderReport
 
 
 def add_parser(subparsers: Any, context: Context) -> None:
@@ -39,11 +41,15 @@ def run(report: dict[str, Any], as_json: bool, out: TextIO) -> int:
     if as_json:
         print(json.dumps(report, indent=2, ensure_ascii=False), file=out)
         return 0
+    from engine.gardener.model import FolderReport
+
     print("\n".join(report_lines(FolderReport.from_dict(report))), file=out)
     return 0
 
 
 def report_lines(report: FolderReport) -> list[str]:
+    from engine.gardener.model import LABELS
+
     lines = [f"{report.path}: {report.severity.upper()} — {report.headline} ({report.files} indexed files)"]
     if report.truncated:
         lines.append("  (the folder listing stopped at the entries cap; empty folders were not checked)")

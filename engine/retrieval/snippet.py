@@ -16,6 +16,7 @@ and then its fused list, a query typed again) is reused.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import OrderedDict
@@ -137,9 +138,12 @@ def _terms_in(found: list[Match], terms: frozenset[str], stems: dict[str, str]) 
     return [(start, end, stem) for start, end, word in found if (stem := stems[word]) and stem in terms]
 
 
+@functools.lru_cache(maxsize=KEPT_SNIPPETS)
 def _plain(text: str) -> str:
     """One line of plain text. `str.split` splits on exactly the characters `\\s` matches (both ask
-    `Py_UNICODE_ISSPACE`), at a third of a regex substitution's cost."""
+    `Py_UNICODE_ISSPACE`), at a third of a regex substitution's cost. Kept per text: a chunk's plain form
+    does not depend on the query, and queries typed one after another show the same chunks with other
+    terms (a third of a keyword-only query's snippet CPU was this, for texts made plain before)."""
     if _MAY_BE_MARKDOWN.search(text):
         text = strip_markdown(text)
     return " ".join(text.split())

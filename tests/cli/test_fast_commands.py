@@ -93,3 +93,22 @@ def test_the_engine_builds_its_agent_at_the_first_agent_command_not_at_start(sen
         "memory": [],
         "after": ["engine.agent.service"],
     }
+
+
+START = """
+import json, sys
+import app
+from engine import native_memory
+native_memory.limit_arenas()
+app.build_parser()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_every_command_starts_without_searching_for_libc_or_loading_the_gardeners_report_model():
+    # what each command pays before its own work (the cold `search` has ~0.3 CPU-s to its keyword hits):
+    # ctypes.util ran `ldconfig -p` and cost ~13 ms to import; `tidy`'s report model ~5 ms (issue 30)
+    done = run_python("-c", START)
+    assert done.returncode == 0, done.stderr
+    modules = set(json.loads(done.stdout))
+    assert {"ctypes.util", "engine.gardener.model"} & modules == set()

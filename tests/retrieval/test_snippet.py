@@ -283,3 +283,18 @@ def test_a_page_of_snippets_is_each_text_snippet_and_a_second_page_reuses_them(m
     assert again == one_by_one
     again[0].highlights.clear()  # a reused snippet's highlights are the caller's own list
     assert snippet_module.make_snippets(texts, terms, matcher) == one_by_one
+
+
+def test_a_chunk_is_made_plain_once_for_every_query_that_shows_it(monkeypatch):
+    made_plain: list[str] = []
+
+    def counted(text: str) -> str:
+        made_plain.append(text)
+        return strip_markdown(text)
+
+    monkeypatch.setattr(snippet_module, "strip_markdown", counted)
+    text = "# Garden notes 7731\n\nThe **orchard** needs pruning before the *harbour* festival."
+    first = make_snippet(text, "orchard")
+    second = make_snippet(text, "harbour festival")  # other terms: another snippet, the same plain text
+    assert marked(first) == ["orchard"] and marked(second) == ["harbour", "festival"]
+    assert made_plain == [text]

@@ -26,6 +26,7 @@ from engine.errors import StoreError
 from engine.per_thread import PerThread
 from engine.retrieval.keyword import tokenize
 from engine.retrieval.keyword.chunk_filter import ChunkFilter
+from engine.retrieval.keyword.chunk_rows import ChunkRows
 from engine.retrieval.keyword.damage import is_damage, store_error
 from engine.retrieval.keyword.pending import recover_if_marked
 from engine.retrieval.keyword.point import WriteState
@@ -58,6 +59,7 @@ class KeywordBase:
         self._readers = PerThread(root.cursor, close_cursor, idle=READER_CURSORS_IDLE)
         self._writer = root.cursor()
         self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
+        self._rows = ChunkRows()  # the rows of recently found chunks (chunk_rows.py)
         self._filter = ChunkFilter(dead)  # dead ids, scope ids (chunk_filter.py)
         self._writes = 0  # write transactions ended: the generation of the scope ids kept in _filter
         self._after_commit: list[Callable[[], None]] = []

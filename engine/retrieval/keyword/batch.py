@@ -22,12 +22,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import duckdb
 import numpy as np
-import pyarrow as pa
 
 from engine.retrieval.keyword.writes import DROP_TEMP_ROWS, kept_words_sql, vocabulary_sql
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 # The batch is scanned from Arrow in record batches of this many rows. DuckDB parallelises a table scan by
 # row group (122,880 rows), so the split of a 50k-chunk batch read from a temp table ran on one thread
@@ -43,6 +46,8 @@ STAGED_TABLES = ("new_words", "new_vocab", "new_lterm", "new_word_lid", "new_pos
 def staged(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> Iterator[None]:
     """Stage a batch (path, chunk_index, text) outside any transaction, for `keyword_writes.insert_rows`
     inside the one that follows; the batch stays registered until the block ends."""
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
     # batch-local chunk numbers 0..n-1; insert_rows adds the first id it draws
     table = incoming.append_column("id", pa.array(np.arange(incoming.num_rows, dtype=np.int64)))
     cur.register("new_chunks", pa.Table.from_batches(table.to_batches(SCAN_ROWS), schema=table.schema))

@@ -90,4 +90,3 @@ class KeywordIndex(KeywordWriting, KeywordReading):
             close_cursor(self._writer)
             with contextlib.suppress(duckdb.Error):
                 self._root.close()
-

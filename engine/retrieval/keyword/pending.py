@@ -26,7 +26,6 @@ import threading
 
 import duckdb
 import numpy as np
-import pyarrow as pa
 
 from engine.retrieval.keyword.writes import live_df_sql
 
@@ -96,6 +95,8 @@ class PendingWrites:
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
         """Write everything unwritten to `terms` and `dead` and clear the marker, in the caller's
         transaction."""
+        import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
         ids, by = self.unwritten()
         if ids.size:
             pending_delta = pa.table(  # noqa: F841 (read by name)

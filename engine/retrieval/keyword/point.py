@@ -41,7 +41,6 @@ from dataclasses import dataclass
 
 import duckdb
 import numpy as np
-import pyarrow as pa
 
 from engine.retrieval.keyword.pending import PendingWrites
 from engine.retrieval.keyword.point_tokens import shared_stems, term_counts
@@ -153,6 +152,8 @@ def write(
 ) -> PointWrite:
     """Remove the chunks `where` selects (none if None) and add `incoming` (path, chunk_index, text),
     inside the caller's transaction. A removal that turns out big is counted in SQL instead."""
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
     chunks, total_len = state.corpus(cur)
     old: list[tuple[int, int, str]] = []
     if where is not None:
@@ -253,6 +254,8 @@ def _shift_df(
     for the first time are inserted (and join the dictionary). The new df come from the dictionary's own
     copy, not from `UPDATE … RETURNING`: with RETURNING, DuckDB's update of ~350 terms cost 18-20 ms of CPU
     and made the COMMIT take 18-26 ms more; the plain UPDATE costs 4 ms and 1 ms (100k chunks, loaded)."""
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
     if fresh:
         point_fresh = pa.table(  # noqa: F841 (read by name)
             {
@@ -282,6 +285,8 @@ def _insert(
     """Insert the new chunks and their postings, weighted with the statistics after this write. The
     postings' columns are built as arrays (one dictionary lookup per posting, the df read by id from
     `state`), not as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
     if len(incoming) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in incoming):
         cur.execute(chunks_insert_sql(incoming, chunk_ids, lengths))
     else:

@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import duckdb
-import pyarrow as pa
 
 from engine.retrieval.keyword import tokenize
 from engine.retrieval.sql_literal import sql_string
@@ -47,6 +46,8 @@ class Stems:
             # as Arrow, read by DuckDB's replacement scan: a list parameter of a few hundred strings took
             # ~100 ms to bind, and register/unregister is a catalog change each; and any word holding a
             # NUL, which DuckDB's parser rejects in a literal
+            import pyarrow as pa  # only where Arrow is used: a keyword peek loads none (issue 30)
+
             point_words = pa.table({"w": pa.array(missing, pa.string())})  # noqa: F841 (read by name)
             source = "point_words"
         else:
@@ -93,6 +94,8 @@ def term_counts(cur: duckdb.DuckDBPyConnection, texts: Sequence[str], stems: Ste
             words[i] = found
     if others:
         # Not ASCII: DuckDB lower-cases and strips accents (its Unicode rules, not Python's), Python splits
+        import pyarrow as pa  # only where Arrow is used: a keyword peek loads none (issue 30)
+
         point_texts = pa.table({"text": pa.array([texts[i] for i in others], pa.string())})  # noqa: F841
         lowered = cur.execute("SELECT lower(strip_accents(text)) FROM point_texts").fetchall()
         for i, (low,) in zip(others, lowered, strict=True):

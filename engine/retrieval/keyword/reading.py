@@ -19,6 +19,7 @@ from engine.paths import subtree_range
 from engine.retrieval.fusion import ChunkKey, Hit
 from engine.retrieval.keyword.base import KeywordBase
 from engine.retrieval.keyword.change_count import changed_sql
+from engine.retrieval.keyword.chunk_rows import Row
 from engine.retrieval.keyword.damage import store_error
 from engine.retrieval.keyword.postings_cache import compact_ids, split_by_term, top_k
 from engine.retrieval.keyword.query import NO_TERMS, KeywordAnswer, QueryTerms, read_query_terms
@@ -89,7 +90,7 @@ class KeywordReading(KeywordBase):
         best = top_k(postings, k, self._filter.scope_mask(inside), self._filter.dead)
         if not best:
             return [], {}
-        rows = self._winners(cur, [chunk_id for chunk_id, _ in best])
+        rows = self._kept_winners(cur, [chunk_id for chunk_id, _ in best])
         hits, texts = [], {}
         for chunk_id, score in best:
             if chunk_id in rows:  # a chunk removed since its postings were read is skipped
@@ -98,6 +99,17 @@ class KeywordReading(KeywordBase):
                 hits.append(hit)
                 texts[hit.key] = text or ""
         return hits, texts
+
+    def _kept_winners(self, cur: duckdb.DuckDBPyConnection, ids: list[int]) -> dict[int, Row]:
+        """`_winners`, from the rows kept since the last write where it can (chunk_rows.py)."""
+        read_at = self._writes
+        rows = self._rows.get_many(ids, read_at)
+        missing = [chunk_id for chunk_id in ids if chunk_id not in rows]
+        if missing:
+            fetched = self._winners(cur, missing)
+            self._rows.put_many(fetched, read_at)
+            rows.update(fetched)
+        return rows
 
     @staticmethod
     def _winners(cur: duckdb.DuckDBPyConnection, ids: list[int]) -> dict[int, tuple[str, int, str]]:

@@ -14,10 +14,10 @@ import logging
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import duckdb
 import numpy as np
-import pyarrow as pa
 
 from engine.retrieval.fusion import scope_prefix
 from engine.retrieval.keyword import point as keyword_point
@@ -36,6 +36,9 @@ from engine.retrieval.keyword.writes import (
 )
 from engine.retrieval.names import NameIndex
 from engine.retrieval.sql_literal import sql_string
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,8 @@ class KeywordWriting(KeywordBase):
 
     def upsert_many(self, files: Iterable[tuple[str, Sequence[str]]]) -> None:
         """Replace the chunks of several files in one transaction (bulk loads, benchmarks)."""
+        import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
         paths, indexes, texts = [], [], []
         replaced: list[str] = []
         kept: list[str] = []
