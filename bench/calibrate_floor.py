@@ -1,8 +1,9 @@
 """Choose the relevance floor and the name weight on personal folders and SciFact together, write them.
 
-Run through `python bench/search_meaning.py --calibrate --seeds 0 1 2 --held-out 3 4`. The rule is
-engine/retrieval/relevance.py's: each evidence threshold is `relevance.above_noise` of the best evidence
-nonsense reaches (each collection a group; the right answers' evidence is printed beside it); the margin
+Run through `python bench/search_meaning.py --calibrate --sizes small full --seeds 0 1 2 --held-out 3 4`.
+The rule is engine/retrieval/relevance.py's: each evidence threshold is `relevance.above_noise` of the best
+evidence nonsense reaches (each collection a group, each size of personal folder one of its own: more
+chunks lift the best noise reaches; the right answers' evidence is printed beside it); the margin
 is `relevance.calibrate_margin` of SciFact's gaps (kept as it is without SciFact); the folder threshold
 is `above_noise` of the best cosine nonsense reaches with any folder's name (folder_names.py; SciFact's
 documents lie in one folder, which tells nothing apart, so only the personal folders have any); the
@@ -10,7 +11,8 @@ name weight is the one of NAME_WEIGHTS with the best mean of topic and keyword t
 seeds, then the folder weight the one of FOLDER_WEIGHTS with the best mean of the four kinds' figures
 (keyword and topic top-1, known-item top-10, meaning top-3; ties to the smallest). With --folders-only
 the arms' thresholds and margin are kept as relevance.py has them (calibrated with SciFact before).
-Then the held-out seeds are measured with what was written.
+It also prints the share of each collection's nonsense the arms together keep out and what a stand-out
+rule would add (floor_study.py). Then the held-out seeds are measured, per size, with what was written.
 """
 
 from __future__ import annotations
