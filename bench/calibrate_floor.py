@@ -1,8 +1,9 @@
 """Choose the relevance floor and the name weight on personal folders and SciFact together, write them.
 
-Run through `python bench/search_meaning.py --calibrate --seeds 0 1 2 --held-out 3 4`. The rule is
-engine/retrieval/relevance.py's: each evidence threshold is `relevance.above_noise` of the best evidence
-nonsense reaches (each collection a group; the right answers' evidence is printed beside it); the margin
+Run through `python bench/search_meaning.py --calibrate --sizes small full --seeds 0 1 2 --held-out 3 4`.
+The rule is engine/retrieval/relevance.py's: each evidence threshold is `relevance.above_noise` of the best
+evidence nonsense reaches (each collection a group, each size of personal folder one of its own: more
+chunks lift the best noise reaches; the right answers' evidence is printed beside it); the margin
 is `relevance.calibrate_margin` of SciFact's gaps (kept as it is without SciFact); the folder threshold
 is `above_noise` of the best cosine nonsense reaches with any folder's name (folder_names.py; SciFact's
 documents lie in one folder, which tells nothing apart, so only the personal folders have any); the
@@ -10,7 +11,8 @@ name weight is the one of NAME_WEIGHTS with the best mean of topic and keyword t
 seeds, then the folder weight the one of FOLDER_WEIGHTS with the best mean of the four kinds' figures
 (keyword and topic top-1, known-item top-10, meaning top-3; ties to the smallest). With --folders-only
 the arms' thresholds and margin are kept as relevance.py has them (calibrated with SciFact before).
-Then the held-out seeds are measured with what was written.
+It also prints the share of each collection's nonsense the arms together keep out and what a stand-out
+rule would add (floor_study.py). Then the held-out seeds are measured, per size, with what was written.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 import floor_report
+import floor_study
 import quality
 from _common import embed_cached, load_beir
 
@@ -60,29 +63,39 @@ def _describe(label: str, values: list[float]) -> str:
     return f"{label} n={len(values)} {quantiles}"
 
 
-def choose(personal, sci, keep_arms: bool = False) -> relevance.Floor:
-    """The thresholds and margin, by relevance.above_noise / calibrate_margin (the module docstring)."""
+def choose(personal: dict[str, list], sci, keep_arms: bool = False) -> relevance.Floor:
+    """The thresholds and margin, by relevance.above_noise / calibrate_margin (the module docstring); each
+    size of personal folder is a collection of its own (more chunks lift the best noise reaches)."""
     folder = _folder_threshold(personal)
     if keep_arms:
         kept = relevance.Floor()
         return relevance.Floor(kept.lexical, kept.semantic, kept.margin, folder)
-    lexical_right = [s.right_lexical for s in personal if s.kind in ("keyword", "known_item", "topic")]
-    semantic_right = [s.right_semantic for s in personal if s.kind == "meaning"]
-    noise_lexical = [s.best_lexical for s in personal if s.kind == "nonsense"]
-    noise_semantic = [s.best_semantic for s in personal if s.kind == "nonsense"]
-    for line in (
+    every = [s for seen in personal.values() for s in seen]
+    lexical_right = [s.right_lexical for s in every if s.kind in ("keyword", "known_item", "topic")]
+    semantic_right = [s.right_semantic for s in every if s.kind == "meaning"]
+    noise_lexical = {
+        size: [s.best_lexical for s in seen if s.kind == "nonsense"] for size, seen in personal.items()
+    }
+    noise_semantic = {
+        size: [s.best_semantic for s in seen if s.kind == "nonsense"] for size, seen in personal.items()
+    }
+    lines = [
         _describe("personal keyword/known-item/topic right, keyword-or-name evidence:", lexical_right),
         _describe("SciFact relevant, keyword-or-name evidence:", sci.right_lexical),
-        _describe("personal nonsense best keyword-or-name evidence:", noise_lexical),
+        *(
+            _describe(f"personal ({size}) nonsense best keyword-or-name evidence:", v)
+            for size, v in noise_lexical.items()
+        ),
         _describe("SciFact nonsense best keyword-or-name evidence:", sci.noise_lexical),
         _describe("personal meaning right, cosine:", semantic_right),
-        _describe("personal nonsense best cosine:", noise_semantic),
+        *(_describe(f"personal ({size}) nonsense best cosine:", v) for size, v in noise_semantic.items()),
         _describe("SciFact nonsense best cosine:", sci.noise_semantic),
         _describe("SciFact best minus weakest relevant top-10:", sci.gaps),
-    ):
+    ]
+    for line in lines:
         print("  " + line)
-    lexical = relevance.above_noise([noise_lexical, sci.noise_lexical])
-    semantic = relevance.above_noise([noise_semantic, sci.noise_semantic])
+    lexical = relevance.above_noise([*noise_lexical.values(), sci.noise_lexical])
+    semantic = relevance.above_noise([*noise_semantic.values(), sci.noise_semantic])
     for label, value, right in (
         ("keyword-or-name", lexical, lexical_right),
         ("cosine", semantic, semantic_right),
@@ -95,15 +108,18 @@ def choose(personal, sci, keep_arms: bool = False) -> relevance.Floor:
     return relevance.Floor(round(lexical, 4), round(semantic, 4), round(margin, 4), folder)
 
 
-def _folder_threshold(personal) -> float:
-    """above_noise of nonsense's best folder-name cosine; the topic answers' folder cosines beside it."""
-    noise = [s.best_folder for s in personal if s.kind == "nonsense"]
+def _folder_threshold(personal: dict[str, list]) -> float:
+    """above_noise of nonsense's best folder-name cosine (each size a collection); the topic answers'
+    folder cosines beside it."""
+    every = [s for seen in personal.values() for s in seen]
     for kind in ("topic", "meaning"):
-        right = [s.right_folder for s in personal if s.kind == kind]
+        right = [s.right_folder for s in every if s.kind == kind]
         print("  " + _describe(f"personal {kind} right, the cosine of a folder above it:", right))
-    print("  " + _describe("personal nonsense best folder cosine:", noise))
-    value = relevance.above_noise([noise])
-    right = [s.right_folder for s in personal if s.kind == "topic"]
+    noise = {size: [s.best_folder for s in seen if s.kind == "nonsense"] for size, seen in personal.items()}
+    for size, values in noise.items():
+        print("  " + _describe(f"personal ({size}) nonsense best folder cosine:", values))
+    value = relevance.above_noise(list(noise.values()))
+    right = [s.right_folder for s in every if s.kind == "topic"]
     above = sum(v > value for v in right) / max(len(right), 1)
     print(f"  folder threshold {value:.4f}: topic answers whose folder is above it {above:.1%}")
     return round(value, 4)
@@ -141,9 +157,12 @@ def write(
     )
 
 
-def _where(args, tmp: str) -> Path | None:
-    """Where the seeds' folders and indexes are built: --keep-in, bench/.cache/personal, or `tmp`."""
-    return args.keep_in if args.keep_in is not None else None if args.keep else Path(tmp)
+def _where(args, tmp: str, size: str) -> Path | None:
+    """Where the seeds' folders and indexes of one size are built: --keep-in (DIR/<size> with --sizes),
+    bench/.cache/personal, or `tmp`."""
+    if args.keep_in is not None:
+        return args.keep_in / size if args.sizes else args.keep_in
+    return None if args.keep else Path(tmp) / size
 
 
 def _set(indexed, floor, name_weight, folder_weight=hybrid.FOLDER_WEIGHT) -> None:
@@ -154,40 +173,51 @@ def _set(indexed, floor, name_weight, folder_weight=hybrid.FOLDER_WEIGHT) -> Non
 
 
 def main(args, index, run, table, verdict) -> None:
+    sizes = args.sizes or [args.size]
     with tempfile.TemporaryDirectory() as tmp:
-        indexed = [index(seed, args.size, _where(args, tmp)) for seed in args.seeds]
-        _set(indexed, None, hybrid.NAME_WEIGHT)
-        personal = [s for one in indexed for s in run(one, evidence=True)]
-        sci, collection = floor_report.SciFactEvidence([], [], [], [], []), None
+        indexed = {
+            size: [index(seed, size, _where(args, tmp, size)) for seed in args.seeds] for size in sizes
+        }
+        every = [one for ones in indexed.values() for one in ones]
+        _set(every, None, hybrid.NAME_WEIGHT)
+        personal = {
+            size: [s for one in ones for s in run(one, evidence=True)] for size, ones in indexed.items()
+        }
+        sci, collection = floor_report.SciFactEvidence([], [], [], [], [], []), None
         if args.skip_scifact or args.folders_only:
-            print(f"calibration on seeds {args.seeds} ({args.size}) ONLY (no SciFact)")
+            print(f"calibration on seeds {args.seeds} ({', '.join(sizes)}) ONLY (no SciFact)")
         else:
             collection = scifact(args.data, Path(tmp) / "scifact")
             beir, search, qvecs, embed = collection
             sci = floor_report.evidence(search, beir, qvecs, embed)
-            print(f"calibration on seeds {args.seeds} ({args.size}) and SciFact train")
+            print(f"calibration on seeds {args.seeds} ({', '.join(sizes)}) and SciFact train")
         floor = choose(personal, sci, keep_arms=args.folders_only)
-        weight = hybrid.NAME_WEIGHT if args.folders_only else _name_weight(indexed, floor, run, table)
-        folder_weight = _folder_weight(indexed, floor, weight, run, table)
+        floor_study.report(floor, personal, sci)
+        weight = hybrid.NAME_WEIGHT if args.folders_only else _name_weight(every, floor, run, table)
+        folder_weight = _folder_weight(every, floor, weight, run, table)
         note = "SciFact train" if collection is not None else "no SciFact"
         if args.folders_only:
             note = "arms kept from SciFact train"
-        write(floor, (weight, folder_weight), args.seeds, args.size, note)
+        write(floor, (weight, folder_weight), args.seeds, " and ".join(sizes), note)
         if collection is not None:
             _scifact_figures(collection, floor, weight)
-        for one in indexed:
+        for one in every:
             one.engine.close()
-        held = []
-        for seed in args.held_out:
-            one = index(seed, args.size, _where(args, tmp))
-            _set([one], floor, weight, folder_weight)
-            held += run(one, evidence=False)
-            one.engine.close()
-        if held:
-            figures = table(
-                f"held-out seeds {args.held_out} ({args.size}), the calibrated floor in force", held
-            )
-            print("SUMMARY held-out: " + verdict(figures))
+        for size in sizes:
+            _held_out(args, tmp, size, (floor, weight, folder_weight), index, run, table, verdict)
+
+
+def _held_out(args, tmp, size, chosen, index, run, table, verdict) -> None:
+    """The held-out seeds of one size measured with what was chosen (the choice never saw them)."""
+    held = []
+    for seed in args.held_out:
+        one = index(seed, size, _where(args, tmp, size))
+        _set([one], *chosen)
+        held += run(one, evidence=False)
+        one.engine.close()
+    if held:
+        figures = table(f"held-out seeds {args.held_out} ({size}), the calibrated floor in force", held)
+        print(f"SUMMARY held-out ({size}): " + verdict(figures))
 
 
 def _name_weight(indexed, floor, run, table) -> float:

@@ -20,6 +20,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+import floor_study
 import numpy as np
 from _common import Beir, evaluate
 
@@ -67,6 +68,7 @@ class SciFactEvidence:
     noise_lexical: list[float]  # per nonsense query: the best keyword-or-name evidence of any hit
     noise_semantic: list[float]
     gaps: list[float]  # per query: best fused score minus its weakest relevant top-10 score
+    noise_standout: list[float]  # per nonsense query: floor_study.standout of its best hit
 
 
 def _doc(path: str) -> str:
@@ -77,7 +79,7 @@ def evidence(
     search: HybridSearch, beir: Beir, qvecs: dict[str, np.ndarray], embed_queries
 ) -> SciFactEvidence:
     """The evidence the floor's thresholds and margin are chosen from (the module docstring)."""
-    out = SciFactEvidence([], [], [], [], [])
+    out = SciFactEvidence([], [], [], [], [], [])
     for qid, text in beir.queries.items():
         fused, of = search.evidenced(text, None, 50, vector=qvecs[qid])
         relevant = beir.qrels.get(qid, {})
@@ -100,6 +102,10 @@ def evidence(
             found = [of(key) for key, _ in fused]
             out.noise_lexical.append(max((max(e.lexical, e.name) for e in found), default=0.0))
             out.noise_semantic.append(max((e.semantic for e in found), default=0.0))
+            stats = floor_study.profile(search, vector)
+            out.noise_standout.append(
+                max((floor_study.standout(e.semantic, stats) for e in found), default=0.0)
+            )
     return out
 
 

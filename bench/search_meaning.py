@@ -8,6 +8,7 @@ top-3 / top-10, topic queries' top-1 from the right folder, and the share answer
     python bench/search_meaning.py --seeds 3 4                # the table, floor in force
     python bench/search_meaning.py --code /tmp/main --seeds 3 4   # the same table on another checkout
     python bench/search_meaning.py --calibrate --seeds 0 1 2 --held-out 3 4
+    python bench/search_meaning.py --calibrate --sizes small full --keep-in DIR --seeds 0 1 2 --held-out 3 4
     python bench/search_meaning.py --calibrate-coordination --keep-in DIR --seeds 0 1 2 --held-out 3 4
 
 --calibrate chooses the relevance floor's evidence thresholds and the name weight from the calibration
@@ -57,6 +58,8 @@ class Seen:
     best_semantic: float = 0.0
     right_folder: float = 0.0  # the best cosine of the query with a folder above a right file
     best_folder: float = 0.0  # the best cosine of the query with any folder's name (nonsense: the noise)
+    right_standout: float = 0.0  # floor_study.py: a right file's cosine in its query's own profile
+    best_standout: float = 0.0
 
 
 @dataclass
@@ -118,16 +121,22 @@ def run(indexed: Indexed, evidence: bool) -> list[Seen]:
 
 
 def _evidence(seen: Seen, search, q, root: str) -> None:
+    import floor_study
+
+    vector = search.embed_query(q.text)
     fused, of = search.evidenced(q.text, None, 50)
+    stats = floor_study.profile(search, vector)
     for key, _ in fused:
         e = of(key)
-        lexical = max(e.lexical, e.name)
+        lexical, standout = max(e.lexical, e.name), floor_study.standout(e.semantic, stats)
         seen.best_lexical = max(seen.best_lexical, lexical)
         seen.best_semantic = max(seen.best_semantic, e.semantic)
+        seen.best_standout = max(seen.best_standout, standout)
         if os.path.relpath(key[0], root) in q.relevant:
             seen.right_lexical = max(seen.right_lexical, lexical)
             seen.right_semantic = max(seen.right_semantic, e.semantic)
-    cosines = search.folder_cosines(search.embed_query(q.text))
+            seen.right_standout = max(seen.right_standout, standout)
+    cosines = search.folder_cosines(vector)
     seen.best_folder = max(cosines.values(), default=0.0)
     above = {os.path.dirname(os.path.join(root, p)) for p in q.relevant}
     seen.right_folder = max(
@@ -180,6 +189,13 @@ def main() -> None:
         "--held-out", type=int, nargs="*", default=[], help="with --calibrate: measured after"
     )
     parser.add_argument("--size", choices=("full", "small"), default="small")
+    parser.add_argument(
+        "--sizes",
+        choices=("full", "small"),
+        nargs="+",
+        default=None,
+        help="with --calibrate: calibrate on (and measure) each size; --keep-in DIR keeps DIR/<size>",
+    )
     parser.add_argument("--code", type=Path, default=None, help="import the engine from this checkout")
     parser.add_argument(
         "--calibrate", action="store_true", help="choose and write the floor (and name weight)"

@@ -68,7 +68,7 @@ KEYWORD_WEIGHT = 0.25
 ABSENT_AT_CUTOFF = True
 # How far a full name match moves a hit towards the top score (fusion.with_names): written by
 # `python bench/search_meaning.py --calibrate` beside the floor (relevance.py).
-NAME_WEIGHT = 0.5
+NAME_WEIGHT = 0.25
 # How far a folder whose name means the query (folder_names.py, strength 1) moves its files towards the
 # top score; written by the same calibration.
 FOLDER_WEIGHT = 0.75
