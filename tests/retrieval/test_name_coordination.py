@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.retrieval.coordination import coordinated_names
+from engine.retrieval.coordination import NAME_COORDINATION, coordinated_names
 from engine.retrieval.hybrid import HybridSearch
 from engine.retrieval.terms import shared_matcher
 from tests.retrieval.helpers import filled_stores
@@ -44,7 +44,7 @@ class MeaningEmbedder:
         return out
 
 
-def ranked_files(tmp_path, name_coordination: float) -> list[str]:
+def ranked_files(tmp_path, name_coordination: float = NAME_COORDINATION) -> list[str]:
     embedder = MeaningEmbedder()
     keywords, vectors = filled_stores(tmp_path, TEXTS, embedder)  # type: ignore[arg-type]
     search = HybridSearch(
@@ -64,7 +64,7 @@ def ranked_files(tmp_path, name_coordination: float) -> list[str]:
 
 
 def test_the_file_the_dense_arm_finds_ranks_above_a_file_whose_name_holds_one_query_word(tmp_path):
-    assert ranked_files(tmp_path, name_coordination=2.0)[0] == MIGRATION
+    assert ranked_files(tmp_path)[0] == MIGRATION  # the product's calibrated power
 
 
 def test_without_name_coordination_the_partial_name_buries_the_meaning(tmp_path):
