@@ -173,3 +173,14 @@ def start_serve(env: dict[str, str]) -> subprocess.Popen[str]:
         stderr=subprocess.DEVNULL,
         text=True,
     )
+
+
+def write_constant(module: Path, name: str, value: object) -> None:
+    """Rewrite the line `NAME = ...` of `module` (a calibration writes its choice); one must exist."""
+    source, count = re.subn(
+        rf"\n{name} = [^\n]*\n", f"\n{name} = {value}\n", module.read_text(encoding="utf-8")
+    )
+    if count != 1:
+        raise SystemExit(f"could not find {name} in {module}")
+    module.write_text(source, encoding="utf-8")
+    print(f"wrote {name} = {value} into {module.name}")

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 import quality
-from _common import evaluate, load_beir
+from _common import evaluate, load_beir, write_constant
 
 from engine.retrieval import relevance
 from engine.retrieval.coordination import coordinated, share_held
@@ -137,7 +137,6 @@ def calibrate(args, index, run, table, verdict) -> None:
     """`search_meaning.py --calibrate-coordination`: on the calibration seeds, the smallest power of POWERS
     with the best meaning top-3 among those that keep keyword and topic top-1 and known-item top-10 at
     least as high as power 0; written into coordination.py, then the held-out seeds measured."""
-    import re
 
     from engine.retrieval import coordination
 
@@ -157,14 +156,7 @@ def calibrate(args, index, run, table, verdict) -> None:
                 chosen, best = power, figures["meaning"]["top3"]
         for one in indexed:
             one.engine.close()
-        module = Path(coordination.__file__)
-        source, count = re.subn(
-            r"\nCOORDINATION = [^\n]*\n", f"\nCOORDINATION = {chosen}\n", module.read_text()
-        )
-        if count != 1:
-            raise SystemExit(f"could not find COORDINATION in {module}")
-        module.write_text(source)
-        print(f"wrote COORDINATION = {chosen} into {module.name}")
+        write_constant(Path(coordination.__file__), "COORDINATION", chosen)
         held = []
         for seed in args.held_out:
             one = index(seed, args.size, args.keep_in or Path(tmp))

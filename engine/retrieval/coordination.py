@@ -16,8 +16,22 @@ the query and the dense arm finds that hit unrelated (a cosine at most the floor
 Applied to every query it cost SciFact train's keyword arm 0.6967 -> 0.6527 nDCG@10 at power 2 (claims'
 abstracts hold part of the claim, and the dense arm corroborates them); conditioned, it can change 67 of
 SciFact train's 809 queries (bench/coordination_study.py --touched). The power is chosen on the personal
-calibration seeds: `python bench/search_meaning.py --calibrate-coordination --seeds 0 1 2 --held-out 3 4`
-prints the sweep. The floor reads the keyword evidence before coordination: nothing shown is hidden.
+calibration seeds: `python bench/search_meaning.py --calibrate-coordination --size full --seeds 0 1 2
+--held-out 3 4` prints the sweep; with the name field coordinated too (below) it chose 3 over 2 (full
+calibration meaning top-3 84.9 -> 85.3 %, top-1 62.2 -> 64.4 %; small unchanged), at a SciFact train hybrid
+cost of 0.7339 -> 0.7330 nDCG@10 (bench/quality.py --floor). The floor reads the keyword evidence
+before coordination: nothing shown is hidden.
+
+The name field (names.py) has the same weakness: a path holding one word of a several-word query lifted
+its file towards the top as a full name match lifts it ("transferring records between systems" put
+vaccination-record.pdf, which the dense arm finds unrelated, above the data-migration note it ranks
+first). `coordinated_names` multiplies a name score, itself the share of the query's idf mass the path
+holds, by that share ** NAME_COORDINATION before the name lifts a file in the ranking (fusion.with_names);
+a path naming the whole query, or a one-word query, keeps its score, and the floor reads the name
+evidence before it. With both powers chosen, on the held-out personal folders (seeds 3 4, the floor in
+force) meaning queries' right file top-3 rose 76.0 -> 79.3 % and top-1 56.0 -> 61.3 % (full), top-1
+76.3 -> 80.3 % (small, top-3 92.1 % unchanged), the other kinds unchanged. SciFact's paths are document
+ids, which no claim names.
 
 The terms a chunk holds are found by the keyword index's own stemmer (terms.TermMatcher, the one the
 snippets use), over the text the keyword arm returned with its hits: no further read of the store.
@@ -31,7 +45,10 @@ from engine.retrieval.fusion import ChunkKey, Hit
 from engine.retrieval.terms import TermMatcher, shared_matcher
 
 # Written by `python bench/search_meaning.py --calibrate-coordination` (see the module docstring).
-COORDINATION = 2.0
+COORDINATION = 3.0
+# The name field's power (`coordinated_names`), chosen on the personal calibration seeds of both sizes and
+# written by `python bench/name_coordination_study.py --keep-in DIR --seeds 0 1 2 --held-out 3 4 --write`.
+NAME_COORDINATION = 1.0
 
 
 def share_held(text: str, terms: frozenset[str], matcher: TermMatcher) -> float:
@@ -92,3 +109,12 @@ def coordinated(
         for hit in hits
     ]
     return sorted(scaled, key=lambda hit: hit.score, reverse=True)
+
+
+def coordinated_names(names: Mapping[str, float], terms: frozenset[str], power: float) -> dict[str, float]:
+    """Name scores (names.py: the share of the query's idf mass a path holds) multiplied by that share
+    `** power`: a path naming part of a query of several terms lifts its file less; one that names the
+    whole query keeps its score."""
+    if power <= 0 or len(terms) < 2:
+        return dict(names)
+    return {path: score * score**power for path, score in names.items()}

@@ -2,7 +2,8 @@
 
 BM25 top-N and vector top-N inside the scope → calibrated fusion (fusion.py: both arms on an absolute
 [0, 1] scale, weighted mean) → the name field folded in (names.py, fusion.with_names: a file whose name
-or folders hold the query's terms moves up, and such files neither arm found join) → the relevance floor
+or folders hold the query's terms moves up, and such files neither arm found join; a path naming part
+of a several-word query moves up in proportion: coordination.coordinated_names) → the relevance floor
 (relevance.py: a hit is shown when one arm has evidence for it, so nonsense gets no results) → rerank
 of the head when a reranker is configured → best chunk per file → results whose file still exists. The
 score means the same on every path and every collection: without a reranker it is the fused score (1.0 =
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.errors import ModelError, StoreError
-from engine.retrieval.coordination import COORDINATION, coordinated
+from engine.retrieval.coordination import COORDINATION, NAME_COORDINATION, coordinated, coordinated_names
 from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
     ChunkKey,
@@ -99,6 +100,7 @@ class HybridSearch:
         folder_weight: float = FOLDER_WEIGHT,
         phrase_weight: float = PHRASE_WEIGHT,
         coordination: float = COORDINATION,
+        name_coordination: float = NAME_COORDINATION,
         pending: Callable[[list[str]], set[str]] | None = None,
     ):
         self.keywords = keywords
@@ -119,6 +121,7 @@ class HybridSearch:
         self.folder_weight = folder_weight
         self.phrase_weight = phrase_weight
         self.coordination = coordination  # coordination.py: partial keyword matches rank lower
+        self.name_coordination = name_coordination  # coordination.py: and partial name matches
         # folder names compared by meaning only with the model the folder threshold is a cosine of
         self._folders = FolderMeanings(embedder.embed) if default is not None else None
         # which result paths have keyword rows but no vectors yet (the catalog knows; engine/assembly.py)
@@ -216,7 +219,8 @@ class HybridSearch:
             depth = candidates if ABSENT_AT_CUTOFF else None
             fused = fuse(self.fusion, ranked, dense_hits, self.weights, reference, depth)
         names = self._names(answer, scope)
-        fused = with_names(fused, names, self.name_weight, candidates)
+        lifts = coordinated_names(names, terms, self.name_coordination)
+        fused = with_names(fused, lifts, self.name_weight, candidates)
         threshold = (self.floor or RELEVANCE).folder
         folders = self._folder_evidence(embedding, vector, scope, threshold)
         fused = with_names(fused, strengths(folders, threshold), self.folder_weight, candidates)
