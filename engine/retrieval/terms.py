@@ -1,8 +1,9 @@
 """Which words of a shown text are the query's terms, decided by the keyword index's own tokenizer.
 
 Snippets are centred on, and the page highlights, the words the keyword arm actually matched: the
-same splitting, accent folding, stop list and Porter stemmer as engine/retrieval/keyword/tokenize.py, run in
-a small in-memory DuckDB with the FTS extension loaded (the stemmer lives there, not in Python). So
+same splitting, accent folding, stop list and Porter stemmer as engine/retrieval/keyword/tokenize.py: an
+ASCII word is folded in Python and stemmed by the extension's own libstemmer through PyStemmer
+(point_tokens.Stems), any other word by a small in-memory DuckDB with the FTS extension loaded. So
 "runs" marks "Running", "categories" marks "category", and nothing marks "is" inside "categorises"
 or a stop word anywhere: a match is always a whole token whose stem is one of the query's terms.
 """
@@ -113,7 +114,7 @@ class TermMatcher:
         """Each word's stem and stop flag. An ASCII word is folded and checked against the stop list in
         Python (for ASCII, DuckDB's `lower(strip_accents(w))` is Python's `lower`) and its stem comes from
         the process's word → stem memo (point_tokens.shared_stems), which the query's own words are
-        already in; only words new to it are stemmed, in one statement. Other words take the SQL here."""
+        already in; only words new to it are stemmed (in Python). Other words take the SQL here."""
         wanted = set(words)
         with self._lock:
             missing = [w for w in wanted if w not in self._words]
@@ -131,16 +132,9 @@ class TermMatcher:
 
     def _ascii_lookup(self, words: list[str]) -> dict[str, _Word]:
         """Stem and stop flag of ASCII words: folded in Python, stems from the shared memo, the new ones
-        stemmed by it in one statement (point_tokens.Stems.of) and remembered there."""
+        stemmed by it in Python (point_tokens.Stems.of, no statement) and remembered there."""
         folded = {w: w.lower() for w in words}
-        stems = self._stems.known(folded.values())
-        new = set(folded.values()) - stems.keys()
-        if new:
-            cur = self._connection().cursor()
-            try:
-                stems.update(self._stems.of(cur, new))
-            finally:
-                cur.close()
+        stems = self._stems.of(set(folded.values()))
         return {
             w: _Word(stems.get(low) or "", low in tokenize.STOPWORDS or not low) for w, low in folded.items()
         }
@@ -172,8 +166,8 @@ class TermMatcher:
         return [(start, end, known[word].stem) for start, end, word in found if _is_term(known[word], terms)]
 
     def learn(self, texts: Iterable[str], terms: frozenset[str]) -> None:
-        """Stem, in one statement, the words of several texts that `matches` will look at (a search's
-        snippets: one statement instead of one per snippet)."""
+        """Stem together the words of several texts that `matches` will look at (a search's snippets:
+        the non-ASCII words among them in one statement, not one per snippet)."""
         if terms:
             self._lookup(word for text in texts for _, _, word in candidate_words(text, terms))
 
