@@ -87,6 +87,14 @@ def test_a_descriptor_chunk_is_not_asked():
     assert phrase.strengths("image", texts, lambda key, text: key == "b") == {"a": phrase.PHRASE}
 
 
+def test_only_a_text_that_holds_the_words_is_asked_whether_it_is_a_descriptor():
+    texts = {"a": "image of a cat", "b": "[image] cat.png\n\nKind: image", "c": "a dog", "d": "no words"}
+    asked: list[str] = []
+    found = phrase.strengths("image", texts, lambda key, text: asked.append(key) or key == "b")
+    assert found == {"a": phrase.PHRASE}
+    assert asked == ["a", "b"]  # the descriptor test splits each text: it runs after the substring tests
+
+
 def test_with_phrases_moves_a_phrase_match_above_a_stronger_partial_match():
     fused = [("payslip", 0.6), ("tax return", 0.4), ("other", 0.3)]
     moved = with_phrases(fused, {"tax return": phrase.PHRASE}, 0.5)

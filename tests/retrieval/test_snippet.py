@@ -284,3 +284,25 @@ def test_a_page_of_snippets_is_each_text_snippet_and_a_second_page_reuses_them(m
     assert again == one_by_one
     again[0].highlights.clear()  # a reused snippet's highlights are the caller's own list
     assert snippet_module.make_snippets(texts, terms, matcher) == one_by_one
+
+
+def _best_start_listing_each_window(matches, width):
+    """The window rule as first written: each match's window listed anew."""
+    best, best_key = 0, (-1, -1)
+    for i, (start, _, _) in enumerate(matches):
+        inside = [term for pos, _, term in matches[i:] if pos < start + width]
+        key = (len(set(inside)), len(inside))
+        if key > best_key:
+            best, best_key = start, key
+    return best
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    starts=st.lists(st.integers(0, 600), max_size=40, unique=True),
+    terms=st.lists(st.sampled_from("abcd"), min_size=40, max_size=40),
+    width=st.sampled_from([-1, 0, 1, 20, 50, 240]),
+)
+def test_the_sliding_window_opens_where_each_window_listed_anew_opens(starts, terms, width):
+    matches = [(start, start + 3, term) for start, term in zip(sorted(starts), terms, strict=False)]
+    assert snippet_module._best_start(matches, width) == _best_start_listing_each_window(matches, width)

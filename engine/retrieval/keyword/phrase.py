@@ -114,8 +114,7 @@ def strengths(
         return {}
     out = {}
     for key, text in texts.items():
-        if not skip(key, text):
-            found = strength(words, text)
-            if found > 0:
-                out[key] = found
+        found = strength(words, text)
+        if found > 0 and not skip(key, text):  # asked only of the few that hold the words
+            out[key] = found
     return out
