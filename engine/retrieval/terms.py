@@ -220,6 +220,9 @@ def _candidates(terms: frozenset[str]) -> re.Pattern[str]:
 
 _IS_WORD_CHAR = re.compile(_WORD_CHAR)
 _WORD_REST = re.compile(f"{_WORD_CHAR}*")
+# The ASCII characters _WORD_CHAR does not match: where candidate_words searches ASCII text, a set lookup
+# of the character before a head tells a word's start, where a regex match per found head cost ~0.3 µs.
+_ASCII_NOT_WORD = frozenset(c for c in map(chr, range(128)) if not _IS_WORD_CHAR.match(c))
 
 
 @functools.lru_cache(maxsize=256)
@@ -247,7 +250,7 @@ def candidate_words(text: str, terms: frozenset[str]) -> list[tuple[int, int, st
     for head in heads:
         at = low.find(head)
         while at >= 0:
-            if at == 0 or not _IS_WORD_CHAR.match(low, at - 1):
+            if at == 0 or low[at - 1] in _ASCII_NOT_WORD:
                 starts.add(at)
             at = low.find(head, at + 1)
     found = []
