@@ -203,6 +203,8 @@ class HybridSearch:
                 )
             )
             answer = self._keyword_arm(query, candidates, scope, shown)
+        if answer is not None and self.phrase_weight:  # while the vector search runs; kept for below
+            phrase.ahead(query, answer.texts)
         dense_hits, texts = dense.result(answer is None)
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0

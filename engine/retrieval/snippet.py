@@ -201,10 +201,23 @@ def _window(clean: str, matches: list[Match], width: int) -> tuple[int, int]:
 
 
 def _best_start(matches: list[Match], width: int) -> int:
+    """The start of the match that opens the window of `width` holding the most distinct terms, then the
+    most matches; the first such. `matches` are in text order, so the window's matches are a run that a
+    second index slides over (a code chunk can hold dozens of matches of one term: listing each match's
+    window anew was quadratic, the largest part of its snippet's cost)."""
+    if width <= 0:  # no match fits in a window: every key ties, the first match wins
+        return matches[0][0] if matches else 0
     best, best_key = 0, (-1, -1)
-    for i, (start, _, _) in enumerate(matches):
-        inside = [term for pos, _, term in matches[i:] if pos < start + width]
-        key = (len(set(inside)), len(inside))
+    held: dict[str, int] = {}
+    end = 0
+    for i, (start, _, term) in enumerate(matches):
+        while end < len(matches) and matches[end][0] < start + width:
+            held[matches[end][2]] = held.get(matches[end][2], 0) + 1
+            end += 1
+        key = (len(held), end - i)
         if key > best_key:
             best, best_key = start, key
+        held[term] -= 1
+        if not held[term]:
+            del held[term]
     return best

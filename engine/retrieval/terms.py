@@ -1,8 +1,9 @@
 """Which words of a shown text are the query's terms, decided by the keyword index's own tokenizer.
 
 Snippets are centred on, and the page highlights, the words the keyword arm actually matched: the
-same splitting, accent folding, stop list and Porter stemmer as engine/retrieval/keyword/tokenize.py, run in
-a small in-memory DuckDB with the FTS extension loaded (the stemmer lives there, not in Python). So
+same splitting, accent folding, stop list and Porter stemmer as engine/retrieval/keyword/tokenize.py: an
+ASCII word is folded in Python and stemmed by the extension's own libstemmer through PyStemmer
+(point_tokens.Stems), any other word by a small in-memory DuckDB with the FTS extension loaded. So
 "runs" marks "Running", "categories" marks "category", and nothing marks "is" inside "categorises"
 or a stop word anywhere: a match is always a whole token whose stem is one of the query's terms.
 """
@@ -113,7 +114,7 @@ class TermMatcher:
         """Each word's stem and stop flag. An ASCII word is folded and checked against the stop list in
         Python (for ASCII, DuckDB's `lower(strip_accents(w))` is Python's `lower`) and its stem comes from
         the process's word → stem memo (point_tokens.shared_stems), which the query's own words are
-        already in; only words new to it are stemmed, in one statement. Other words take the SQL here."""
+        already in; only words new to it are stemmed (in Python). Other words take the SQL here."""
         wanted = set(words)
         with self._lock:
             missing = [w for w in wanted if w not in self._words]
@@ -131,34 +132,33 @@ class TermMatcher:
 
     def _ascii_lookup(self, words: list[str]) -> dict[str, _Word]:
         """Stem and stop flag of ASCII words: folded in Python, stems from the shared memo, the new ones
-        stemmed by it in one statement (point_tokens.Stems.of) and remembered there."""
-        folded = {w: w.lower() for w in words}
-        stems = self._stems.known(folded.values())
-        new = set(folded.values()) - stems.keys()
-        if new:
-            cur = self._connection().cursor()
-            try:
-                stems.update(self._stems.of(cur, new))
-            finally:
-                cur.close()
+        stemmed by it in Python (point_tokens.Stems.of, no statement) and remembered there."""
+        return self._stemmed({w: w.lower() for w in words})
+
+    def _sql_lookup(self, words: list[str]) -> dict[str, _Word]:
+        """Stem and stop flag of words folded by DuckDB's own `lower(strip_accents(w))` (non-ASCII words,
+        whose Unicode folding Python's need not match), in one light statement; the stop list and the
+        stem are then looked up in Python, as for ASCII words (the same list, the same stemmer). With the
+        stop list's join and `stem` in it, the statement cost 3-6 ms on two loaded cores (issue 30)."""
+        joined = "\n".join(words)  # words are split on white space: no newline in one
+        fold = "SELECT w, lower(strip_accents(w)) FROM (SELECT unnest(string_split({}, chr(10))) AS w)"
+        cur = self._connection().cursor()
+        try:
+            if "\x00" in joined:  # DuckDB's parser rejects a NUL in a literal: bound (and dearer)
+                rows = cur.execute(fold.format("$words"), {"words": joined}).fetchall()
+            else:
+                rows = cur.execute(fold.format(sql_string(joined))).fetchall()
+        finally:
+            cur.close()
+        return self._stemmed({word: low or "" for word, low in rows})
+
+    def _stemmed(self, folded: dict[str, str]) -> dict[str, _Word]:
+        """Each word's stem and stop flag from its folded form (`folded`: word -> lower-cased, accents
+        stripped): the stop list in Python, the stem from the shared memo (point_tokens.Stems)."""
+        stems = self._stems.of(set(folded.values()))
         return {
             w: _Word(stems.get(low) or "", low in tokenize.STOPWORDS or not low) for w, low in folded.items()
         }
-
-    def _sql_lookup(self, words: list[str]) -> dict[str, _Word]:
-        """Stem and stop flag of words by DuckDB's own folding (non-ASCII words), in one statement."""
-        cur = self._connection().cursor()
-        try:
-            rows = cur.execute(
-                f"""SELECT w, stem(n, '{tokenize.STEMMER}'),
-                           n IN (SELECT sw FROM stopwords) OR len(n) = 0
-                    FROM (SELECT w, lower(strip_accents(w)) AS n
-                          FROM (SELECT unnest(string_split($words, chr(10))) AS w))""",
-                {"words": "\n".join(words)},
-            ).fetchall()
-        finally:
-            cur.close()
-        return {word: _Word(stem or "", bool(stop)) for word, stem, stop in rows}
 
     def matches(self, text: str, terms: frozenset[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of every whole word of `text` whose stem is one of `terms`; a stop word
@@ -172,8 +172,8 @@ class TermMatcher:
         return [(start, end, known[word].stem) for start, end, word in found if _is_term(known[word], terms)]
 
     def learn(self, texts: Iterable[str], terms: frozenset[str]) -> None:
-        """Stem, in one statement, the words of several texts that `matches` will look at (a search's
-        snippets: one statement instead of one per snippet)."""
+        """Stem together the words of several texts that `matches` will look at (a search's snippets:
+        the non-ASCII words among them in one statement, not one per snippet)."""
         if terms:
             self._lookup(word for text in texts for _, _, word in candidate_words(text, terms))
 
@@ -220,6 +220,9 @@ def _candidates(terms: frozenset[str]) -> re.Pattern[str]:
 
 _IS_WORD_CHAR = re.compile(_WORD_CHAR)
 _WORD_REST = re.compile(f"{_WORD_CHAR}*")
+# The ASCII characters _WORD_CHAR does not match: where candidate_words searches ASCII text, a set lookup
+# of the character before a head tells a word's start, where a regex match per found head cost ~0.3 µs.
+_ASCII_NOT_WORD = frozenset(c for c in map(chr, range(128)) if not _IS_WORD_CHAR.match(c))
 
 
 @functools.lru_cache(maxsize=256)
@@ -247,7 +250,7 @@ def candidate_words(text: str, terms: frozenset[str]) -> list[tuple[int, int, st
     for head in heads:
         at = low.find(head)
         while at >= 0:
-            if at == 0 or not _IS_WORD_CHAR.match(low, at - 1):
+            if at == 0 or low[at - 1] in _ASCII_NOT_WORD:
                 starts.add(at)
             at = low.find(head, at + 1)
     found = []

@@ -87,6 +87,26 @@ def test_a_descriptor_chunk_is_not_asked():
     assert phrase.strengths("image", texts, lambda key, text: key == "b") == {"a": phrase.PHRASE}
 
 
+def test_only_a_text_that_holds_the_words_is_asked_whether_it_is_a_descriptor():
+    texts = {"a": "image of a cat", "b": "[image] cat.png\n\nKind: image", "c": "a dog", "d": "no words"}
+    asked: list[str] = []
+    found = phrase.strengths("image", texts, lambda key, text: asked.append(key) or key == "b")
+    assert found == {"a": phrase.PHRASE}
+    assert asked == ["a", "b"]  # the descriptor test splits each text: it runs after the substring tests
+
+
+def test_texts_asked_ahead_are_not_asked_again_after_the_arms(monkeypatch):
+    phrase._kept_strength.cache_clear()
+    keyword_texts = {"a": "the tax return of 2024", "b": "other text"}
+    phrase.ahead("tax return", keyword_texts)  # the keyword arm's, while the vector search runs
+    asked: list[str] = []
+    real = phrase.strength
+    monkeypatch.setattr(phrase, "strength", lambda words, text: asked.append(text) or real(words, text))
+    found = phrase.strengths("tax return", {**keyword_texts, "c": "a return of tax"})
+    assert found == {"a": phrase.PHRASE, "c": phrase.ALL_WORDS}
+    assert asked == ["a return of tax"]  # only the vector arm's own text
+
+
 def test_with_phrases_moves_a_phrase_match_above_a_stronger_partial_match():
     fused = [("payslip", 0.6), ("tax return", 0.4), ("other", 0.3)]
     moved = with_phrases(fused, {"tax return": phrase.PHRASE}, 0.5)

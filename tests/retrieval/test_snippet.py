@@ -227,7 +227,8 @@ def test_candidate_words_finds_what_the_candidates_regex_finds(text, terms):
 
 
 def test_learning_a_searchs_texts_stems_their_candidate_words_in_one_statement(matcher, monkeypatch):
-    texts = ["Running budgets rose", "the runner budgeted", "nothing here"]
+    """ASCII words are stemmed in Python (point_tokens.Stems); the others, by DuckDB's folding, together."""
+    texts = ["Running budgets rose", "the runner budgeted", "nothing here", "Rünning café", "Bädget"]
     terms = frozenset({"run", "budget"})
     statements: list[int] = []
     real = matcher._connection
@@ -298,3 +299,25 @@ def test_a_chunk_is_made_plain_once_for_every_query_that_shows_it(monkeypatch):
     second = make_snippet(text, "harbour festival")  # other terms: another snippet, the same plain text
     assert marked(first) == ["orchard"] and marked(second) == ["harbour", "festival"]
     assert made_plain == [text]
+
+
+def _best_start_listing_each_window(matches, width):
+    """The window rule as first written: each match's window listed anew."""
+    best, best_key = 0, (-1, -1)
+    for i, (start, _, _) in enumerate(matches):
+        inside = [term for pos, _, term in matches[i:] if pos < start + width]
+        key = (len(set(inside)), len(inside))
+        if key > best_key:
+            best, best_key = start, key
+    return best
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    starts=st.lists(st.integers(0, 600), max_size=40, unique=True),
+    terms=st.lists(st.sampled_from("abcd"), min_size=40, max_size=40),
+    width=st.sampled_from([-1, 0, 1, 20, 50, 240]),
+)
+def test_the_sliding_window_opens_where_each_window_listed_anew_opens(starts, terms, width):
+    matches = [(start, start + 3, term) for start, term in zip(sorted(starts), terms, strict=False)]
+    assert snippet_module._best_start(matches, width) == _best_start_listing_each_window(matches, width)

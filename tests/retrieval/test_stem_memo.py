@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.retrieval import terms as terms_module
+from engine.retrieval.keyword import tokenize
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.point_tokens import Stems, shared_stems
 from engine.retrieval.keyword.query_words import TermLookup
@@ -83,3 +84,24 @@ def test_a_query_lookup_keeps_its_stems_in_the_memo_it_was_given(tmp_path):
     index.close()
     assert terms is not None and terms.terms == {"run", "budget"}
     assert memo.known({"running", "budgets", "other"}) == {"running": "run", "budgets": "budget"}
+
+
+NOT_ASCII = ["Àbout", "ÁND", "Thé", "naïve", "Cafés", "ſt", "ﬁne", "ΣΊΣΥΦΟΣ", "İstanbul", "Straße",
+             "ǅungla", "\u0301", "é\u0301", "Ωmega", "RÉSUMÉS", "hopping—running", "“quoted”", "ＡＢＣ",
+             "١٢٣"]  # fmt: skip
+
+
+def test_a_word_that_is_not_ascii_is_folded_by_duckdb_and_stemmed_as_the_extension_stems_it(matcher):
+    """The non-ASCII lookup folds in DuckDB and stems and checks the stop list in Python: the same stem and
+    stop flag as folding, stemming and the stop list all in DuckDB's SQL."""
+    con = matcher._connection()
+    expected = {
+        w: (stem or "", bool(stop))
+        for w, stem, stop in con.execute(
+            f"""SELECT w, stem(n, '{tokenize.STEMMER}'), n IN (SELECT sw FROM stopwords) OR len(n) = 0
+                FROM (SELECT w, lower(strip_accents(w)) AS n FROM (SELECT unnest($words) AS w))""",
+            {"words": NOT_ASCII},
+        ).fetchall()
+    }
+    assert {w: (found.stem, found.stop) for w, found in matcher._lookup(NOT_ASCII).items()} == expected
+    assert expected["Àbout"] == ("about", True) and expected["Cafés"] == ("cafe", False)

@@ -23,7 +23,9 @@ A descriptor chunk (names.name_only: the indexer's own words about a file known 
 its words are not the person's text.
 
 Cost: each candidate's text is lower-cased and asked, by plain substring tests, whether it holds every
-word at all; only the texts that do are searched with the (cached, compiled) whole-word patterns.
+word at all; only the texts that do are searched with the (cached, compiled) whole-word patterns. A
+text's strength is kept (by the words and the text): the keyword arm's texts are asked `ahead`, while the
+vector search runs, so after both arms only the vector arm's own texts are asked.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ Key = TypeVar("Key")
 PHRASE = 1.0
 ALL_WORDS = 0.5
 MAX_WORDS = 32  # a longer query (a pasted paragraph) is asked about its first 32 words
+KEPT = 1024  # strengths kept by (words, text): a search asks ~100 texts, the page's two calls the same ones
 _IGNORED = re.compile(tokenize.IGNORE_PATTERN)
 _SEPARATOR = r"[\W_]+"  # what lies between two words of a text: neither a letter nor a digit
 
@@ -114,8 +117,19 @@ def strengths(
         return {}
     out = {}
     for key, text in texts.items():
-        if not skip(key, text):
-            found = strength(words, text)
-            if found > 0:
-                out[key] = found
+        found = _kept_strength(words, text)
+        if found > 0 and not skip(key, text):  # asked only of the few that hold the words
+            out[key] = found
     return out
+
+
+@lru_cache(maxsize=KEPT)
+def _kept_strength(words: tuple[str, ...], text: str) -> float:
+    return strength(words, text)
+
+
+def ahead(query: str, texts: Mapping[Key, str]) -> None:
+    """Work out the strengths of `texts` now and keep them (the keyword arm's texts, while the vector
+    search runs): `strengths` after both arms then asks only the texts the vector arm brought (issue 30:
+    the work after the arms, ≤ 1.5 ms at 100k chunks)."""
+    strengths(query, texts)

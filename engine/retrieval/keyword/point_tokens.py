@@ -2,8 +2,9 @@
 
 A small write (one file, a few chunks) spent 8 ms of CPU tokenising its text in DuckDB, most of it in the
 FTS extension's `stem`, which builds a stemmer for every call: stemming the words of ten chunks cost 4 ms.
-Here the split is done in Python and each distinct word is stemmed once by DuckDB's own `stem` and then
-remembered, so the terms are the extension's exactly and a warm write stems nothing.
+Here the split is done in Python and each distinct word is stemmed once by the extension's own stemmer
+(Snowball's libstemmer, through PyStemmer) and then remembered, so the terms are the extension's exactly
+and a warm write stems nothing.
 
 Exactness is kept by construction: ASCII text is lower-cased by Python (for ASCII, DuckDB's `strip_accents`
 changes nothing and its `lower` is Python's); any other text is lower-cased and accent-stripped by DuckDB's
@@ -16,14 +17,13 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import duckdb
+import Stemmer
 
 from engine.retrieval.keyword import tokenize
-from engine.retrieval.sql_literal import sql_string
 
-LITERAL_WORDS = 1000  # Stems.of writes up to this many new words into its statement, reads more as Arrow
 STEMS_KEPT = 200_000  # distinct words remembered (~20 MB); the memory is cleared when it fills
 
 
@@ -31,31 +31,30 @@ class Stems:
     """word → stem, as DuckDB's `stem(word, 'porter')` answers, remembered across writes. The keys are
     words as tokenize splits them (lower-cased, accents stripped); the same memo serves writes
     (keyword_point.py), queries (query_words.py) and snippets (terms.py) through `shared_stems()`, since
-    a word's stem never changes."""
+    a word's stem never changes.
+
+    The stems come from PyStemmer, the Python binding of Snowball's libstemmer, whose Porter stemmer is
+    the one the FTS extension compiles in: no DuckDB statement. Asking DuckDB cost a statement wherever a
+    word was new (~0.5 ms for a few words, 3 ms at times on two loaded cores): for a search, the vector
+    arm's files' snippets and coordination's words, after both arms were in (issue 30).
+    tests/retrieval/test_stems_of.py compares the two on awkward words and on every word of the
+    standard library's sources; bench/stems_check.py on the machine's whole real-text vocabulary."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._stems: dict[str, str] = {}
+        # a Stemmer object is not thread-safe (PyStemmer's docs): it is used under the lock. Its own
+        # cache is off: this memo is the one kept.
+        self._stemmer = Stemmer.Stemmer(tokenize.STEMMER, 0)
 
-    def of(self, cur: duckdb.DuckDBPyConnection, words: set[str]) -> dict[str, str]:
+    def of(self, words: Collection[str]) -> dict[str, str]:
+        """Each word's stem: remembered, or stemmed now and remembered."""
         known = self.known(words)
         missing = [w for w in words if w not in known]
         if not missing:
             return known
-        if len(missing) > LITERAL_WORDS or any("\x00" in w for w in missing):
-            # as Arrow, read by DuckDB's replacement scan: a list parameter of a few hundred strings took
-            # ~100 ms to bind, and register/unregister is a catalog change each; and any word holding a
-            # NUL, which DuckDB's parser rejects in a literal
-            import pyarrow as pa  # only where Arrow is used: a keyword peek loads none (issue 30)
-
-            point_words = pa.table({"w": pa.array(missing, pa.string())})  # noqa: F841 (read by name)
-            source = "point_words"
-        else:
-            # a few words (a search's snippets, a small write) as one literal split in SQL: the replacement
-            # scan costs ~2.5 ms a statement (the client looks the name up in the caller's frames), the
-            # literal ~0.5 ms for 30 words. Words are split on white space, so a space separates them.
-            source = f"(SELECT unnest(string_split({sql_string(' '.join(missing))}, ' ')) AS w)"
-        got = dict(cur.execute(f"SELECT w, stem(w, '{tokenize.STEMMER}') FROM {source}").fetchall())
+        with self._lock:
+            got = dict(zip(missing, self._stemmer.stemWords(missing), strict=True))
         known.update(got)
         self.keep(got)
         return known
@@ -66,8 +65,8 @@ class Stems:
             return {w: stem for w in words if (stem := self._stems.get(w)) is not None}
 
     def keep(self, stems: dict[str, str]) -> None:
-        """Remember stems read elsewhere (by DuckDB's `stem`, with STEMMER): the memory is cleared when
-        it fills."""
+        """Remember stems read elsewhere (by DuckDB's `stem`, with STEMMER, or by `of`): the memory is
+        cleared when it fills."""
         with self._lock:
             if len(self._stems) + len(stems) > STEMS_KEPT:
                 self._stems.clear()
@@ -100,7 +99,7 @@ def term_counts(cur: duckdb.DuckDBPyConnection, texts: Sequence[str], stems: Ste
         lowered = cur.execute("SELECT lower(strip_accents(text)) FROM point_texts").fetchall()
         for i, (low,) in zip(others, lowered, strict=True):
             words[i] = tokenize.normalized_words(low or "")
-    stem = stems.of(cur, {w for ws in words.values() for w in ws})
+    stem = stems.of({w for ws in words.values() for w in ws})
     counts: list[Counter[str]] = [Counter() for _ in texts]
     for i, ws in words.items():
         counts[i].update(stem[w] for w in ws)

@@ -5,11 +5,11 @@ its terms up (keyword_query.QUERY_SQL) cost 6.3 ms of CPU per new query, 4 ms of
 pipeline (regexp_replace, string_split_regex, a DISTINCT over a subquery, the stop list's hash join)
 and 1.5-1.9 ms the corpus size (`count(*)`), where the query itself is a few words. For an ASCII query
 the same pipeline is a few string operations in Python: lower-case, the extension's `ignore` characters
-to spaces, split on the white space RE2's `\\s` means, drop the stop words. Only the Porter stemmer
-lives in DuckDB, so a word's stem is asked for once and kept (it never changes; the memo is the process's
-one, point_tokens.shared_stems, which the snippets and small writes use too), and a term's id and df
-and the corpus size are kept for one write generation (a write can change any of them). A query whose
-words are all known costs no statement; otherwise one statement stems and looks up the new words.
+to spaces, split on the white space RE2's `\\s` means, drop the stop words; the words are stemmed by the
+extension's own Porter stemmer through PyStemmer and kept (the memo is the process's one,
+point_tokens.shared_stems, which the snippets and small writes use too), and a term's id and df and the
+corpus size are kept for one write generation (a write can change any of them). A query whose terms
+are all known costs no statement; otherwise one statement looks up the new terms.
 A query with non-ASCII text goes through the SQL (DuckDB's `lower` and `strip_accents` are Unicode's,
 which Python's need not match).
 """
@@ -30,13 +30,12 @@ from engine.retrieval.sql_literal import sql_string
 
 TERMS_KEPT = 200_000
 
-# The words are written into the statement, not bound: DuckDB's Python client tries to import pandas on
+# The terms are written into the statement, not bound: DuckDB's Python client tries to import pandas on
 # every statement with parameters, and where pandas is not installed (the app) each failed import searches
-# sys.path again, ~0.35 ms a statement. ASCII words split by tokenize.ascii_words hold no quote anyway.
-_LOOKUP_SQL = f"""
-    SELECT s.w, s.term, t.tid, t.df
-    FROM (SELECT w, stem(w, '{tokenize.STEMMER}') AS term
-          FROM (SELECT unnest(string_split({{words}}, ' ')) AS w)) s
+# sys.path again, ~0.35 ms a statement. The stems of words tokenize.ascii_words splits hold no quote.
+_LOOKUP_SQL = """
+    SELECT s.term, t.tid, t.df
+    FROM (SELECT unnest(string_split({terms}, ' ')) AS term) s
     LEFT JOIN terms t ON t.term = s.term"""
 
 
@@ -67,37 +66,29 @@ class TermLookup:
         if not words:
             return NO_TERMS
         distinct = set(words)
-        remembered = self._stems.known(distinct)
+        stems = self._stems.of(distinct)  # in Python (point_tokens.Stems): no statement
+        wanted = set(stems.values()) - {""}
         with self._lock:
             if generation > self._generation:
                 self._terms, self._size, self._generation = {}, None, generation
-            stems: dict[str, str | None] = {w: remembered.get(w) for w in distinct}
             current = generation == self._generation  # else a later write is kept: ask the store
-            rows = {
-                s: self._terms[s] for s in stems.values() if current and s is not None and s in self._terms
-            }
+            rows = {t: self._terms[t] for t in wanted if current and t in self._terms}
             size = self._size if current else None
-        missing = sorted(w for w, stem in stems.items() if stem is None or stem not in rows)
-        literal = sql_string(" ".join(missing))
-        fetched = cur.execute(_LOOKUP_SQL.format(words=literal)).fetchall() if missing else []
-        for word, term, tid, df in fetched:
-            stems[word] = term or ""
-            rows[term or ""] = (None, 0) if tid is None else (int(tid), int(df or 0) + unwritten(int(tid)))
+        missing = sorted(wanted - rows.keys())
+        literal = sql_string(" ".join(missing))  # terms of ASCII words: no space, no NUL
+        fetched = cur.execute(_LOOKUP_SQL.format(terms=literal)).fetchall() if missing else []
+        for term, tid, df in fetched:
+            rows[term] = (None, 0) if tid is None else (int(tid), int(df or 0) + unwritten(int(tid)))
         if size is None:
             row = cur.execute("SELECT count(*) FROM chunks").fetchone()
             size = float(row[0]) if row else 0.0
-        self._keep(generation, {w: stem for w, *_ in fetched if (stem := stems[w])}, rows, size)
-        known = {stems[w] or "" for w in distinct} - {""}
-        tids = tuple(sorted(tid for tid, _ in (rows[t] for t in known) if tid is not None))
-        idfs = [idf(size, rows[t][1]) for t in known]
-        return QueryTerms(frozenset(known), tids, math.fsum(idfs))
+        self._keep(generation, rows, size)
+        tids = tuple(sorted(tid for tid, _ in (rows[t] for t in wanted) if tid is not None))
+        idfs = [idf(size, rows[t][1]) for t in wanted]
+        return QueryTerms(frozenset(wanted), tids, math.fsum(idfs))
 
-    def _keep(
-        self, generation: int, stems: dict[str, str], rows: dict[str, tuple[int | None, int]], size: float
-    ) -> None:
-        """Keep new stems, and the term rows and corpus size if no write ended since they were read."""
-        if stems:
-            self._stems.keep(stems)
+    def _keep(self, generation: int, rows: dict[str, tuple[int | None, int]], size: float) -> None:
+        """Keep the term rows and corpus size if no write ended since they were read."""
         with self._lock:
             if generation != self._generation:
                 return
