@@ -148,9 +148,9 @@ def _where(args, tmp: str) -> Path | None:
 
 def _set(indexed, floor, name_weight, folder_weight=hybrid.FOLDER_WEIGHT) -> None:
     for one in indexed:
-        one.engine.search.floor = floor
-        one.engine.search.name_weight = name_weight
-        one.engine.search.folder_weight = folder_weight
+        one.engine.parts.search.floor = floor
+        one.engine.parts.search.name_weight = name_weight
+        one.engine.parts.search.folder_weight = folder_weight
 
 
 def main(args, index, run, table, verdict) -> None:
@@ -176,13 +176,13 @@ def main(args, index, run, table, verdict) -> None:
         if collection is not None:
             _scifact_figures(collection, floor, weight)
         for one in indexed:
-            one.engine.close()
+            one.engine.running.close()
         held = []
         for seed in args.held_out:
             one = index(seed, args.size, _where(args, tmp))
             _set([one], floor, weight, folder_weight)
             held += run(one, evidence=False)
-            one.engine.close()
+            one.engine.running.close()
         if held:
             figures = table(
                 f"held-out seeds {args.held_out} ({args.size}), the calibrated floor in force", held

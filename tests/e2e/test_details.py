@@ -91,4 +91,4 @@ def test_file_details_read_like_a_person_wrote_them_and_a_failed_file_offers_ret
         assert errors == []
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()

@@ -46,10 +46,10 @@ def engine(tmp_path_factory):
     (home / "settings.json").write_text(json.dumps({"indexing": {"qualify_with_model": False}}))
     engine = Engine(home)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    assert engine.search.floor == relevance.RELEVANCE  # the product's floor is in force
+    engine.parts.index.drain()
+    assert engine.parts.search.floor == relevance.RELEVANCE  # the product's floor is in force
     yield engine, os.path.realpath(root)
-    engine.close()
+    engine.running.close()
 
 
 def found(engine, query: str) -> list[str]:
