@@ -5,13 +5,14 @@ The order: **open** the catalog (a damaged one is set aside, engine/stores.py) a
 knows, then the keyword and vector stores and the services on them; **repair** what a crash left
 (start-up repair); **recover** an interrupted action plan (the journal is rolled back); only then start
 the **background** work (the indexer, the Gardener, the query model's warm-up, a model switch a crash
-interrupted). `assemble` returns the parts as one frozen `Parts`: once a command holds them they are
-repaired and recovered, and nothing is patched on afterwards. Every part that holds a thread or a file
-is registered with the engine's `closer` as it is built, so closing (also after a start-up that failed
-halfway) stops and closes exactly what exists, in reverse order.
+interrupted). `assemble` returns the parts as one frozen `Parts` (engine/parts.py): once a command holds
+them they are repaired and recovered, and nothing is patched on afterwards. Every part that holds a
+thread or a file is registered with the running engine's `closer` (engine/running.py) as it is built,
+so closing (also after a start-up that failed halfway) stops and closes exactly what exists, in reverse
+order.
 
 The modules of the stores (LanceDB, DuckDB, numpy) are imported here, on the start-up thread, not when
-the Engine's module loads: `sensetree status` and the window's first commands never pay for them.
+the Engine's modules load: `sensetree status` and the window's first commands never pay for them.
 """
 
 from __future__ import annotations
