@@ -173,7 +173,7 @@ def main() -> None:
                 flush=True,
             )
         if collection is not None:
-            collection[1].parts.keywords.close()
+            collection[1].keywords.close()
     for one in [*indexed]:
         one.engine.running.close()
     real_engine.running.close()

@@ -232,7 +232,7 @@ def test_paths_with_quotes_and_percent_signs_are_plain_data(tmp_path):
 
 
 def test_the_index_survives_reopening(tmp_path):
-    build(tmp_path / "k.duckdb", CORPUS).running.close()
+    build(tmp_path / "k.duckdb", CORPUS).close()
     reopened = KeywordIndex(tmp_path / "k.duckdb")
     assert reopened.search("budget review")[0].path == "/r/Docs/budget.txt"
     reopened.close()
