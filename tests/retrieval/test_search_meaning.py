@@ -53,8 +53,8 @@ def engine(tmp_path_factory):
 
 
 def found(engine, query: str) -> list[str]:
-    search, root = engine
-    return [os.path.relpath(r.path, root) for r in search.search.search(query, limit=10)]
+    built, root = engine
+    return [os.path.relpath(r.path, root) for r in built.parts.search.search(query, limit=10)]
 
 
 @pytest.mark.parametrize(
