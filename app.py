@@ -85,12 +85,12 @@ def build_engine(background: bool = False, events: Any = None, start: bool = Tru
         background=background, events=events, defer_stores=background, start=start
     )
     if sys.stderr is not None:  # what start-up did for the person (the page shows the same as toasts)
-        engine.when_stores_open(lambda: _print_notices(engine))
+        engine.running.when_ready(lambda _parts: _print_notices(engine))
     return engine
 
 
 def _print_notices(engine: Engine) -> None:
-    for notice in engine.startup_notices():
+    for notice in engine.running.notices():
         print(f"Notice: {notice}", file=sys.stderr)
 
 

@@ -108,16 +108,18 @@ def main() -> None:
         files = build_tree(root, args.files)
         embedder = HashingEmbedder()
         engine = Engine(home, embedder=embedder)
-        engine.db.migrate(MIGRATIONS)
+        engine.parts.db.migrate(MIGRATIONS)
         started = time.perf_counter()
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         print(
             f"indexed {args.files} files in {time.perf_counter() - started:.1f} s "
-            f"({engine.embedder.embedded} chunks embedded)"
+            f"({engine.parts.embedder.embedded} chunks embedded)"
         )
         clock = PhaseClock()
-        service = TxnService(engine.db, home, engine.roots, engine.indexer, None, fault=clock)
+        service = TxnService(
+            engine.parts.db, home, engine.running.roots, engine.parts.indexer, None, fault=clock
+        )
         ops = plan_for(root, files, args.ops)
         started = time.perf_counter()
         plan = service.propose_plan("Sort the inbox", ops)
@@ -132,12 +134,12 @@ def main() -> None:
         print(f"search finds a moved file at its new path: {moved in hits}")
         timed_run("undo", lambda: service.undo_transaction(plan["transaction_id"]), clock, embedder)
         before_drain = embedder.embedded
-        engine.drain()
+        engine.parts.index.drain()
         print(
             f"embeddings done by the indexer after apply + undo (watcher/queue catch-up): "
             f"{embedder.embedded - before_drain}"
         )
-        engine.close()
+        engine.running.close()
 
 
 if __name__ == "__main__":

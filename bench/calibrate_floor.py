@@ -167,9 +167,9 @@ def _where(args, tmp: str, size: str) -> Path | None:
 
 def _set(indexed, floor, name_weight, folder_weight=hybrid.FOLDER_WEIGHT) -> None:
     for one in indexed:
-        one.engine.search.floor = floor
-        one.engine.search.name_weight = name_weight
-        one.engine.search.folder_weight = folder_weight
+        one.engine.parts.search.floor = floor
+        one.engine.parts.search.name_weight = name_weight
+        one.engine.parts.search.folder_weight = folder_weight
 
 
 def main(args, index, run, table, verdict) -> None:
@@ -202,7 +202,7 @@ def main(args, index, run, table, verdict) -> None:
         if collection is not None:
             _scifact_figures(collection, floor, weight)
         for one in every:
-            one.engine.close()
+            one.engine.running.close()
         for size in sizes:
             _held_out(args, tmp, size, (floor, weight, folder_weight), index, run, table, verdict)
 
@@ -214,7 +214,7 @@ def _held_out(args, tmp, size, chosen, index, run, table, verdict) -> None:
         one = index(seed, size, _where(args, tmp, size))
         _set([one], *chosen)
         held += run(one, evidence=False)
-        one.engine.close()
+        one.engine.running.close()
     if held:
         figures = table(f"held-out seeds {args.held_out} ({size}), the calibrated floor in force", held)
         print(f"SUMMARY held-out ({size}): " + verdict(figures))

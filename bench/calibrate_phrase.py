@@ -50,7 +50,7 @@ def personal_figures(indexed: list, weight: float) -> dict[str, float]:
 
     seen = []
     for one in indexed:
-        one.engine.search.phrase_weight = weight
+        one.engine.parts.search.phrase_weight = weight
         seen += search_meaning.run(one, evidence=False)
     figures: dict[str, float] = {}
     for kind, figure in (*PERSONAL, ("nonsense", "empty")):
@@ -63,10 +63,10 @@ def personal_figures(indexed: list, weight: float) -> dict[str, float]:
 
 def real_figure(engine, root: Path, queries, weight: float) -> float:
     """Known-item top-10 on the real documents at `weight`."""
-    engine.search.phrase_weight = weight
+    engine.parts.search.phrase_weight = weight
     found = 0
     for text, relevant in queries:
-        shown = [os.path.relpath(r.path, root) for r in engine.search.search(text, limit=10)]
+        shown = [os.path.relpath(r.path, root) for r in engine.parts.search.search(text, limit=10)]
         found += any(p in relevant for p in shown)
     return found / max(len(queries), 1)
 
@@ -175,8 +175,8 @@ def main() -> None:
         if collection is not None:
             collection[1].keywords.close()
     for one in [*indexed]:
-        one.engine.close()
-    real_engine.close()
+        one.engine.running.close()
+    real_engine.running.close()
     chosen = choose(rows)
     print(
         f"SUMMARY phrase weight {chosen} (seeds {args.seeds} {args.size}, {args.real} real documents"

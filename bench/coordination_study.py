@@ -145,7 +145,7 @@ def calibrate(args, index, run, table, verdict) -> None:
         chosen, best, base = 0.0, -1.0, None
         for power in POWERS:
             for one in indexed:
-                one.engine.search.coordination = power
+                one.engine.parts.search.coordination = power
             figures = table(f"power {power}", [s for one in indexed for s in run(one, False)])
             kept = [figures["keyword"]["top1"], figures["topic"]["top1"], figures["known_item"]["top10"]]
             base = base or kept
@@ -155,14 +155,14 @@ def calibrate(args, index, run, table, verdict) -> None:
             ):
                 chosen, best = power, figures["meaning"]["top3"]
         for one in indexed:
-            one.engine.close()
+            one.engine.running.close()
         write_constant(Path(coordination.__file__), "COORDINATION", chosen)
         held = []
         for seed in args.held_out:
             one = index(seed, args.size, args.keep_in or Path(tmp))
-            one.engine.search.coordination = chosen
+            one.engine.parts.search.coordination = chosen
             held += run(one, False)
-            one.engine.close()
+            one.engine.running.close()
         if held:
             print(
                 "SUMMARY held-out: " + verdict(table(f"held-out seeds {args.held_out} ({args.size})", held))

@@ -13,7 +13,7 @@ figures.
 A second fresh `python` per run builds the engine as the window and the server do (`defer_stores=True`,
 stores opened on their own thread; a tree without it builds synchronously) and times its first answer
 (`app_version`, the page's first call that bench/package.py waits for) and the moment its stores are open
-(`startup_notices` returned): what the window's first bridge answer still waits for, and what it no
+(its start-up notices returned): what the window's first bridge answer still waits for, and what it no
 longer does.
 
     python bench/engine_start.py [--runs 3] [--tree OTHER_CHECKOUT]
@@ -43,7 +43,7 @@ else:
 imported, cpu_imported = time.perf_counter(), time.process_time()
 engine = Engine(sys.argv[1], background=False)
 built, cpu_built = time.perf_counter(), time.process_time()
-engine.close()
+getattr(engine, "running", engine).close()  # a tree before engine/running.py closes the Engine itself
 loaded = sorted({name.split(".")[0] for name in sys.modules} & set(json.loads(sys.argv[2])))
 print(json.dumps({"import_s": imported - started, "build_s": built - imported,
                   "import_cpu_s": cpu_imported - cpu_started, "build_cpu_s": cpu_built - cpu_imported,
@@ -55,13 +55,14 @@ import inspect, json, sys, time
 started, cpu_started = time.perf_counter(), time.process_time()
 import app
 Engine = app.engine_class() if hasattr(app, "engine_class") else __import__("engine.engine").engine.Engine
-deferred = "defer_stores" in inspect.signature(Engine).parameters
+running = sys.modules.get("engine.running")  # the start options' home since engine/running.py
+deferred = "defer_stores" in inspect.signature(getattr(running, "Running", Engine)).parameters
 engine = Engine(sys.argv[1], background=False, **({"defer_stores": True} if deferred else {}))
 engine.app_version()
 answered, cpu_answered = time.perf_counter(), time.process_time()
-engine.startup_notices()
+(engine.running.notices if hasattr(engine, "running") else engine.startup_notices)()
 opened, cpu_opened = time.perf_counter(), time.process_time()
-engine.close()
+getattr(engine, "running", engine).close()
 print(json.dumps({"answer_s": answered - started, "answer_cpu_s": cpu_answered - cpu_started,
                   "open_s": opened - started, "open_cpu_s": cpu_opened - cpu_started, "deferred": deferred}))
 """

@@ -48,13 +48,13 @@ def near(args: argparse.Namespace) -> None:
         engine = Engine(home)
         started = time.perf_counter()
         engine.add_indexed_folder(str(folder))
-        engine.drain()
+        engine.parts.index.drain()
         print(
-            f"indexed {len(labelled.files)} files with {engine.embedder.name} "
+            f"indexed {len(labelled.files)} files with {engine.parts.embedder.name} "
             f"in {time.perf_counter() - started:.0f} s"
         )
-        paths, vectors = engine.vectors.lead_vectors(str(folder))
-        engine.close()
+        paths, vectors = engine.parts.vectors.lead_vectors(str(folder))
+        engine.running.close()
     vectors = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
     pairs = [(paths[i], paths[j], s) for i, j, s in _exact(vectors, np.arange(len(paths)), 0.8)]
     found = {(a, b) if a < b else (b, a): s for a, b, s in pairs}

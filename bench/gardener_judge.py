@@ -107,7 +107,7 @@ def index(folder: Path, home: Path):  # -> Engine
     (home / "settings.json").write_text('{"indexing": {"qualify_with_model": false}}')
     engine = Engine(home)
     engine.add_indexed_folder(str(folder))
-    engine.drain()
+    engine.parts.index.drain()
     return engine
 
 
@@ -141,10 +141,10 @@ def misplaced_gaps(engine, folder: Path, findings: list, truth: Truth) -> list[t
     from engine.gardener import misplaced
     from engine.gardener.inputs import read_catalog, with_vectors
 
-    s = engine.settings.gardener
-    files = read_catalog(engine.index.catalog, str(folder), s.max_entries).files
+    s = engine.running.settings.gardener
+    files = read_catalog(engine.parts.index.catalog, str(folder), s.max_entries).files
     copies = {p for f in findings if f.kind in DUPLICATE_KINDS for p in f.paths if p != f.keep}
-    inputs = with_vectors(files, engine.vectors, str(folder))
+    inputs = with_vectors(files, engine.parts.vectors, str(folder))
     found = misplaced.misplaced(inputs, s.misplaced_margin, s.misplaced_min_cosine, copies, distinct=0.0)
     return [
         (
@@ -230,7 +230,7 @@ def run_personal(seeds: list[int], size: str) -> dict[int, Scores]:
             try:
                 out[seed] = score(engine, root, personal_truth(built, root))
             finally:
-                engine.close()
+                engine.running.close()
             print(
                 f"seed {seed}: {len(built.files)} files indexed and judged "
                 f"in {time.perf_counter() - started:.0f} s"
@@ -256,7 +256,7 @@ def run_scifact(data: Path, bases: int, distractors: int) -> Scores:
         try:
             return score(engine, folder, truth)
         finally:
-            engine.close()
+            engine.running.close()
 
 
 def table(title: str, s: Scores, wrong: bool = True) -> None:

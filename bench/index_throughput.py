@@ -70,10 +70,10 @@ def end_to_end(folder: Path, home: Path) -> tuple[float, float, int, list[str], 
     """(whole drain, keyword phase alone, chunks, embedded texts, engine). The keyword phase ends when
     the semantic phase is first asked for work: nothing is queued then, every file is searchable."""
     engine = Engine(home, embedder=TransformerEmbedder())
-    engine.embedder.load()  # model load is a one-time start-up cost, not throughput
-    engine.embedder.embed(["warm up"])
+    engine.parts.embedder.load()  # model load is a one-time start-up cost, not throughput
+    engine.parts.embedder.embed(["warm up"])
     engine.add_indexed_folder(str(folder))
-    semantic = engine.index.worker.semantic
+    semantic = engine.parts.index.worker.semantic
     original, marks = semantic.run_batch, []
 
     def run_batch(should_stop=lambda: False):
@@ -85,7 +85,7 @@ def end_to_end(folder: Path, home: Path) -> tuple[float, float, int, list[str], 
 
     semantic.run_batch = run_batch
     start = time.perf_counter()
-    engine.drain()
+    engine.parts.index.drain()
     elapsed = time.perf_counter() - start
     chunks = engine.indexing_stats().chunks
     texts = stored_embedding_inputs(engine)
@@ -107,8 +107,8 @@ def first_hit(folder: Path, home: Path, query: str, bound_s: float = 60.0) -> fl
     """Seconds from adding the folder (background engine, model already loaded) to a search hit."""
     engine = Engine(home, embedder=TransformerEmbedder(), background=True)
     try:
-        engine.embedder.load()
-        engine.embedder.embed(["warm up"])
+        engine.parts.embedder.load()
+        engine.parts.embedder.embed(["warm up"])
         start = time.perf_counter()
         engine.add_indexed_folder(str(folder))
         while time.perf_counter() - start < bound_s:
@@ -117,7 +117,7 @@ def first_hit(folder: Path, home: Path, query: str, bound_s: float = 60.0) -> fl
             time.sleep(0.05)
         return float("inf")
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def stored_embedding_inputs(engine: Engine) -> list[str]:
@@ -128,10 +128,10 @@ def stored_embedding_inputs(engine: Engine) -> list[str]:
     texts = []
     from engine.assembly import index_options
 
-    opts = index_options(engine._live)
+    opts = index_options(engine.running.live)
     from engine.indexing.extract import extract
 
-    for record in engine.index.catalog.under(engine.get_roots()[0]):
+    for record in engine.parts.index.catalog.under(engine.get_roots()[0]):
         if record.status != "done":
             continue
         extracted = extract(record.path, max_chars=opts.max_chars)
@@ -159,21 +159,21 @@ def rescan_time(n_files: int, work: Path) -> tuple[float, float]:
     engine = Engine(work / "home-rescan", embedder=HashingEmbedder())
     try:
         engine.add_indexed_folder(str(folder))
-        engine.drain()
+        engine.parts.index.drain()
         times = []
         for _ in range(3):
             start = time.perf_counter()
-            engine.index.worker.request_scan(str(folder))
-            engine.drain()
+            engine.parts.index.worker.request_scan(str(folder))
+            engine.parts.index.drain()
             times.append(time.perf_counter() - start)
-        before = engine.embedder.embedded
+        before = engine.parts.embedder.embedded
         os.rename(folder / "d1", folder / "renamed-d1")
-        engine.indexer.moved(str(folder / "d1"), str(folder / "renamed-d1"))
-        engine.index.worker.request_scan(str(folder))
-        engine.drain()
-        return statistics.median(times), float(engine.embedder.embedded - before)
+        engine.parts.indexer.moved(str(folder / "d1"), str(folder / "renamed-d1"))
+        engine.parts.index.worker.request_scan(str(folder))
+        engine.parts.index.drain()
+        return statistics.median(times), float(engine.parts.embedder.embedded - before)
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def main() -> None:
@@ -202,7 +202,7 @@ def measure(args: argparse.Namespace) -> None:
         write_mixed_folder(folder, docs)
         extracting = extract_alone(folder)
         elapsed, keyword_s, chunks, texts, engine = end_to_end(folder, work / "home")
-        engine.close()
+        engine.running.close()
         raw = raw_forward(texts)
         e2e_rate, raw_rate = chunks / elapsed, len(texts) / raw
         semantic_s = elapsed - keyword_s

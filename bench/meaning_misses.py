@@ -34,7 +34,7 @@ def _rank(files: list[str], right: set[str]) -> str:
 
 def explain(indexed, kinds: tuple[str, ...]) -> int:
     """Print every miss of `kinds` in one indexed seed; return how many."""
-    search = indexed.engine.search
+    search = indexed.engine.parts.search
     root = str(indexed.folder.root)
     misses = 0
     for q in indexed.folder.queries:
@@ -80,7 +80,7 @@ def main() -> None:
         for seed in args.seeds:
             indexed = search_meaning.index(seed, args.size, args.keep_in or Path(tmp))
             total += explain(indexed, tuple(args.kinds))
-            indexed.engine.close()
+            indexed.engine.running.close()
         print(f"{total} misses")
 
 

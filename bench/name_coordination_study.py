@@ -42,7 +42,7 @@ def measure(indexed: dict[str, list], power: float, label: str) -> dict[str, dic
     out = {}
     for size, ones in indexed.items():
         for one in ones:
-            one.engine.search.name_coordination = power
+            one.engine.parts.search.name_coordination = power
         seen = [s for one in ones for s in search_meaning.run(one, False)]
         out[size] = search_meaning.table(f"{label}, {size}, name coordination {power}", seen)
     return out
@@ -73,7 +73,7 @@ def opened(seeds: list[int], keep_in: Path) -> dict[str, list]:
 def close(indexed: dict[str, list]) -> None:
     for ones in indexed.values():
         for one in ones:
-            one.engine.close()
+            one.engine.running.close()
 
 
 def main() -> None:

@@ -178,7 +178,7 @@ def throughput(folder: Path, scans: int, texts: int) -> None:
                 path.rename(root / f"zz_{path.name}")  # crawled after the text files' names
         home = folder / f"home-{with_scans}"
         engine = Engine(home, embedder=HashingEmbedder())
-        phase = engine.index.worker.ocr
+        phase = engine.parts.index.worker.ocr
         first_page: list[float] = []
         run_page = phase.run_page
 
@@ -190,11 +190,11 @@ def throughput(folder: Path, scans: int, texts: int) -> None:
         try:
             began = time.perf_counter()
             engine.add_indexed_folder(str(root))
-            engine.drain()
+            engine.parts.index.drain()
             total = time.perf_counter() - began
             done = engine.indexing_stats()
         finally:
-            engine.close()
+            engine.running.close()
         others = (first_page[0] - began) if first_page else total
         label = f"with {scans} scans" if with_scans else "without scans"
         print(

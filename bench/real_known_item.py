@@ -105,5 +105,5 @@ def engine_over(root: Path, home: Path):  # type: ignore[no-untyped-def]
     (home / "settings.json").write_text(json.dumps({"indexing": {"qualify_with_model": False}}))
     engine = Engine(home)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     return engine

@@ -78,10 +78,10 @@ def measure(
     recoll_index(conf)
     ours = theirs = 0
     for text, relevant in queries:
-        shown = [os.path.relpath(r.path, root) for r in engine.search.search(text, limit=TOP)]
+        shown = [os.path.relpath(r.path, root) for r in engine.parts.search.search(text, limit=TOP)]
         ours += any(p in relevant for p in shown)
         theirs += any(p in relevant for p in recoll_top(conf, text, root))
-    engine.close()
+    engine.running.close()
     return len(queries), ours, theirs
 
 

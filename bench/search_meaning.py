@@ -92,7 +92,7 @@ def index(seed: int, size: str, tmp: Path | None) -> Indexed:
     engine = Engine(home)
     started = time.perf_counter()
     engine.add_indexed_folder(str(folder.root))
-    engine.drain()
+    engine.parts.index.drain()
     print(
         f"seed {seed}: {len(folder.files)} files indexed in {time.perf_counter() - started:.0f} s", flush=True
     )
@@ -102,7 +102,7 @@ def index(seed: int, size: str, tmp: Path | None) -> Indexed:
 def run(indexed: Indexed, evidence: bool) -> list[Seen]:
     """Every labelled query through the product's search (limit 10, its floor); with `evidence`, also
     each query's per-arm evidence for its right files and its best hit (HybridSearch.evidenced)."""
-    search = indexed.engine.search  # type: ignore[attr-defined]
+    search = indexed.engine.parts.search  # type: ignore[attr-defined]
     root = str(indexed.folder.root)  # type: ignore[attr-defined]
     out = []
     for q in indexed.folder.queries:  # type: ignore[attr-defined]
@@ -239,7 +239,7 @@ def main() -> None:
             where = args.keep_in if args.keep_in is not None else None if args.keep else Path(tmp)
             indexed = index(seed, args.size, where)
             seen += run(indexed, evidence=False)
-            indexed.engine.close()  # type: ignore[attr-defined]
+            indexed.engine.running.close()  # type: ignore[attr-defined]
         figures = table(f"seeds {args.seeds} ({args.size}), the product's floor in force", seen)
         print("SUMMARY " + verdict(figures))
 

@@ -54,14 +54,14 @@ from engine.embed import HashingEmbedder
 home, root = sys.argv[1], sys.argv[2]
 engine = Engine(home, embedder=HashingEmbedder())
 engine.add_indexed_folder(root)
-engine.index.worker.request_scan(root)  # an already indexed root: pick up what changed on disk
+engine.parts.index.worker.request_scan(root)  # an already indexed root: pick up what changed on disk
 print("open", flush=True)
 started = time.monotonic()
-engine.drain()
+engine.parts.index.drain()
 print(f"drained {time.monotonic() - started:.3f}", flush=True)
 if len(sys.argv) > 3:  # "hold": wait to be killed with everything written and nothing closed
     sys.stdin.read()
-engine.close()
+engine.running.close()
 """
 
 
@@ -164,15 +164,15 @@ def run_child(home: Path, root: Path, kill: Kill | None) -> tuple[str, float, fl
 
 def restart(home: Path, root: Path) -> Engine:
     engine = Engine(home, embedder=HashingEmbedder())
-    engine.index.worker.request_scan(str(root))  # what start_background does: changes made while closed
-    engine.drain()
+    engine.parts.index.worker.request_scan(str(root))  # what start_background does: changes made while closed
+    engine.parts.index.drain()
     return engine
 
 
 def check(engine: Engine, folder: Folder, edited: list[str], gone: dict[str, str]) -> list[str]:
     problems: list[str] = []
-    catalog = engine.index.catalog.done_chunk_counts()
-    keywords, vectors = engine.keywords.chunk_counts(), engine.vectors.chunk_counts()
+    catalog = engine.parts.index.catalog.done_chunk_counts()
+    keywords, vectors = engine.parts.keywords.chunk_counts(), engine.parts.vectors.chunk_counts()
     on_disk = {str(folder.root / name) for name in folder.words}
     if set(catalog) != on_disk:
         problems.append(
@@ -187,14 +187,14 @@ def check(engine: Engine, folder: Folder, edited: list[str], gone: dict[str, str
             )
     for name in edited:
         path, unique = str(folder.root / name), folder.words[name]
-        hits = engine.keywords.search(unique, 5)
+        hits = engine.parts.keywords.search(unique, 5)
         if not hits or hits[0].path != path:
             problems.append(f"keyword search for {unique} did not find {name}")
         results = engine.semantic_search(unique, limit=3)
         if not results or results[0].path != path:
             problems.append(f"hybrid search for {unique} did not rank {name} first")
     for name, unique in gone.items():
-        if engine.keywords.search(unique, 5):
+        if engine.parts.keywords.search(unique, 5):
             problems.append(f"deleted {name} is still found by {unique}")
     return problems
 
@@ -211,23 +211,21 @@ def cycle(
     if (home / "keywords.duckdb.wal").exists():
         fate += " (keyword WAL left)"
     if rng.random() < 0.5:
-        Engine(home, embedder=HashingEmbedder()).close()
+        Engine(home, embedder=HashingEmbedder()).running.close()
         fate += ", then a start that only opened and quit"
     started = time.monotonic()
     engine = restart(home, folder.root)
     healed = time.monotonic() - started
     try:
-        notes = [
-            f"{len(engine.repair_report.requeued)} re-queued, {len(engine.repair_report.keywords_refilled)} "
-            f"keyword rows refilled"
-        ]
+        report = engine.parts.repair_report
+        notes = [f"{len(report.requeued)} re-queued, {len(report.keywords_refilled)} keyword rows refilled"]
         edited = folder.rewrite(3)
         gone = folder.delete(2, keep=edited)
-        engine.index.worker.request_scan(str(folder.root))  # what the watcher does
-        engine.drain()
+        engine.parts.index.worker.request_scan(str(folder.root))  # what the watcher does
+        engine.parts.index.drain()
         problems = check(engine, folder, edited, gone)
     finally:
-        engine.close()
+        engine.running.close()
     return problems, healed, f"{fate}; {'; '.join(notes)}"
 
 

@@ -55,7 +55,7 @@ class Context:
         try:
             yield engine
         finally:
-            engine.close()
+            engine.running.close()
 
 
 def plain(value: Any) -> Any:

@@ -64,7 +64,7 @@ def _index_here(engine: Any, paths: list[str], printer: Any, err: TextIO) -> lis
     unsubscribe = engine.events.subscribe(printer.on_progress, INDEXING_PROGRESS)
     try:
         roots = _add(engine, paths, err)
-        engine.drain()
+        engine.parts.index.drain()
     finally:
         unsubscribe()
     return roots

@@ -49,14 +49,14 @@ def run(args: argparse.Namespace, context: Context) -> int:
 
     def ready(_url: str) -> None:
         instance.listen(on_quit=stop.set, api=api)
-        engine.start()  # the URL first: start-up's imports would otherwise compete with printing it
+        engine.running.start()  # the URL first: start-up's imports would otherwise compete with printing it
         threading.Thread(target=_watch_start, args=(engine, stop, failed), daemon=True).start()
 
     try:
         serve(api, port=args.port, open_browser=args.open, ready=ready, stop=stop)
     finally:
         instance.release()
-        engine.close()
+        engine.running.close()
     return 1 if failed else 0
 
 
@@ -65,7 +65,7 @@ def _watch_start(engine: Engine, stop: threading.Event, failed: list[str]) -> No
     from engine.errors import EngineError
 
     try:
-        engine.wait_for_stores()
+        engine.running.wait()
     except EngineError as exc:
         failed.append(exc.message)
         print(f"Error: {exc.message}", file=sys.stderr, flush=True)

@@ -43,10 +43,10 @@ def run(args: argparse.Namespace, context: Context) -> int:
             engine,
             start_hidden=getattr(args, "tray", False),
             on_started=lambda _window, quit_app: lifecycle.on_quit(quit_app),
-            on_shown=engine.start,
+            on_shown=engine.running.start,
         ).run()  # SIGTERM closes it
     finally:
-        engine.close()
+        engine.running.close()
     # the window is gone and the engine closed; a tray library's thread must not keep the process alive.
     sys.stdout.flush()
     sys.stderr.flush()

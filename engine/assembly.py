@@ -5,15 +5,14 @@ The order: **open** the catalog (a damaged one is set aside, engine/stores.py) a
 knows, then the keyword and vector stores and the services on them; **repair** what a crash left
 (start-up repair); **recover** an interrupted action plan (the journal is rolled back); only then start
 the **background** work (the indexer, the Gardener, the query model's warm-up, a model switch a crash
-interrupted). `assemble` returns the parts as one frozen `Parts`: once a command holds them they are
-repaired and recovered, and nothing is patched on afterwards. Every part that holds a thread or a file
-is registered with the engine's `closer` as it is built, so closing (also after a start-up that failed
-halfway) stops and closes exactly what exists, in reverse order.
+interrupted). `assemble` returns the parts as one frozen `Parts` (engine/parts.py): once a command holds
+them they are repaired and recovered, and nothing is patched on afterwards. Every part that holds a
+thread or a file is registered with the running engine's `closer` (engine/running.py) as it is built,
+so closing (also after a start-up that failed halfway) stops and closes exactly what exists, in reverse
+order.
 
 The modules of the stores (LanceDB, DuckDB, numpy) are imported here, on the start-up thread, not when
-the Engine's module loads: `sensetree status` and the window's first commands never pay for them.
-
-JSON edge: `follow_settings` reads the settings patch as the page or the CLI sent it.
+the Engine's modules load: `sensetree status` and the window's first commands never pay for them.
 """
 
 from __future__ import annotations
@@ -23,18 +22,16 @@ import functools
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import prompts, stores
 from engine.datadir import KEYWORDS_FILE
 from engine.errors import ModelError
-from engine.events import EventBus
 from engine.indexing import catalog as catalog_mod
 from engine.indexing import queue as queue_mod
 from engine.live_settings import LiveSettings
-from engine.roots import Roots
+from engine.parts import AgentSlot, Ground, Parts, StartupNotes
 from engine.searching import checked_search
 
 if TYPE_CHECKING:
@@ -44,61 +41,13 @@ if TYPE_CHECKING:
     from engine.gardener.service import GardenerService
     from engine.indexing.prepared import IndexOptions
     from engine.indexing.reembed import Reembedder
-    from engine.indexing.repair import RepairReport
     from engine.indexing.service import IndexService
     from engine.retrieval.hybrid import HybridSearch
     from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.vectors import VectorIndex
-    from engine.txn.results import Recovered
     from engine.txn.service import TxnService
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Ground:
-    """What the Engine knows before start-up: where, which settings, which bounds, what to run."""
-
-    home: Path
-    events: EventBus
-    settings: LiveSettings
-    roots: Roots
-    embedder: Embedder | None = None  # a fixed embedder (tests, benches), else the settings' model
-    background: bool = False  # the window and the server: indexer, watcher, Gardener, warm-up
-
-    @property
-    def vectors_dir(self) -> Path:
-        return self.home / "vectors"
-
-
-@dataclass
-class StartupNotes:
-    """What start-up did on the person's behalf, for `startup_notices` (engine/startup_notices.py)."""
-
-    notices: list[str] = field(default_factory=list)
-    db_rebuilt: bool = False  # a lost or damaged catalog: the roots are re-scanned
-    vectors_kept_aside: bool = False  # the vector store was set aside (its notice says so)
-    load_warning: str | None = None  # the settings file was unreadable and kept aside
-
-    def add(self, notice: str | None) -> None:
-        if notice:
-            self.notices.append(notice)
-
-
-@dataclass(frozen=True)
-class Parts:
-    ground: Ground
-    db: Database
-    keywords: KeywordStore
-    search: HybridSearch
-    index: IndexService
-    reembedder: Reembedder
-    txn: TxnService
-    gardener: GardenerService
-    agent: AgentSlot
-    repair_report: RepairReport
-    recovery_report: list[Recovered]
-    notes: StartupNotes
 
 
 def assemble(ground: Ground, closer: contextlib.ExitStack, stopping: threading.Event) -> Parts:
@@ -322,45 +271,6 @@ def gardener_busy(index: IndexService) -> bool:
         return True
     index.indexer.lock.release()
     return False
-
-
-def follow_settings(parts: Parts, patch: dict[str, Any]) -> None:
-    """What a written settings change means for the running parts (and the login item)."""
-    settings = parts.ground.settings.current
-    if "indexing" in patch and "paused" in patch["indexing"]:
-        parts.index.set_indexing_paused(settings.indexing.paused)
-    if "rerank" in patch:
-        from engine.retrieval.rerank import make_reranker
-
-        parts.search.reranker = make_reranker(settings.rerank)
-    if "autostart" in (patch.get("app") or {}):
-        from engine import autostart
-
-        autostart.set_enabled(settings.app.autostart)
-    from engine.embed import embedder_for
-
-    wanted = embedder_for(settings.embedding, parts.ground.vectors_dir / "dims.json")
-    if "embedding" in patch and wanted.name != parts.index.indexer.embedder.name:
-        parts.reembedder.start(wanted, background=parts.ground.background)
-
-
-class AgentSlot:
-    """The chat agent, built at its first use (thread-safe: IPC calls arrive on any thread)."""
-
-    def __init__(self, build: Callable[[], Agent]):
-        self._build = build
-        self._agent: Agent | None = None
-        self._lock = threading.Lock()
-
-    def get(self) -> Agent:
-        with self._lock:
-            if self._agent is None:
-                self._agent = self._build()
-            return self._agent
-
-    def close(self) -> None:
-        if self._agent is not None:  # never built: nothing to close (and nothing to import)
-            self._agent.close()
 
 
 def _agent(

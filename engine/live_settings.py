@@ -68,6 +68,10 @@ class LiveSettings:
 
         return KeyGuard(self._current)
 
+    def typed_key(self, base_url: str | None, api_key: str | None) -> str | None:
+        """The key a reasoning request to an address the person typed may carry (KeyGuard.typed_key)."""
+        return self.key_guard.typed_key(self._current, base_url, api_key)
+
     def change(self, patch: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         """The settings page's patch, checked (keys by the key guard, a reasoning address that cannot be
         saved, an embedding endpoint probed) and written; returns the patch as applied and what the key

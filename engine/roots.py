@@ -1,7 +1,7 @@
 """The indexed folders ("roots") and the one rule for what lies inside them, plus the one folder listing.
 
 Every part of the engine that takes a path from outside — an IPC command, an agent tool, a plan
-operation, the planner's listing — asks the same `Roots` object, built once by the Engine. Before this
+operation, the planner's listing — asks the same `Roots` object, built once by the running engine. Before this
 module the rule was written five times and the copies disagreed (one allowed everything when no folder
 was indexed, another refused; the advice named two different places).
 

@@ -3,7 +3,7 @@ kept aside. The page shows them as toasts at start, `sensetree` prints them on t
 
 from __future__ import annotations
 
-from engine.assembly import Parts
+from engine.parts import Parts
 
 PURGE_NOTICE_FILES = 5  # a start-up purge of more files than this is announced
 

@@ -62,4 +62,4 @@ def engine(tmp_path):
 
     built = Engine(tmp_path / "home", embedder=HashingEmbedder())
     yield built
-    built.close()
+    built.running.close()

@@ -40,15 +40,17 @@ def build_home(base: Path) -> tuple[Path, Path]:
     engine = make_engine(home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         (root / "recipes/bread.txt").write_text("Rye bread: 400 g rye flour, bake long and slow.")
         engine.reindex_path(str(root / "recipes/bread.txt"))
-        engine.drain()
-        engine.vectors.optimize()
-        plan = engine.txn.propose_plan("Clean up", [{"kind": "delete", "old_path": str(root / "invoices")}])
+        engine.parts.index.drain()
+        engine.parts.vectors.optimize()
+        plan = engine.parts.txn.propose_plan(
+            "Clean up", [{"kind": "delete", "old_path": str(root / "invoices")}]
+        )
         engine.apply_action_plan(plan["transaction_id"])
     finally:
-        engine.close()
+        engine.running.close()
     return home, root
 
 
@@ -124,7 +126,7 @@ def start_and_search(home: Path, root: Path, at_once: bool = True) -> str | None
     except BaseException as exc:
         problem = f"search failed: {type(exc).__name__}: {_line(exc)}"
     try:
-        engine.close()
+        engine.running.close()
     except BaseException as exc:
         problem = problem or f"close failed: {type(exc).__name__}: {_line(exc)}"
     return problem
@@ -135,8 +137,8 @@ def _search_and_heal(engine, root: Path, at_once: bool) -> str | None:
         hits = engine.semantic_search(QUERY)
         if (at_once or moment != "at once") and (not hits or hits[0].path != str(root / TRAVEL)):
             return f"search {moment} found {[h.path for h in hits][:3]}"
-        engine.drain()
-        engine.index.maintenance()
+        engine.parts.index.drain()
+        engine.parts.index.maintenance()
     return None
 
 

@@ -18,7 +18,7 @@ def test_apply_from_the_command_line_moves_what_was_kept_and_undo_puts_it_back(
         json.dumps({"roots": [str(docs)], "embedding": {"model": "hashing-384"}}), encoding="utf-8"
     )
     engine = app.build_engine()
-    plan = engine.txn.propose_plan(
+    plan = engine.parts.txn.propose_plan(
         "File invoices",
         [
             {"kind": "mkdir", "new_path": f"{docs}/Invoices", "reason": "a home"},
@@ -36,7 +36,7 @@ def test_apply_from_the_command_line_moves_what_was_kept_and_undo_puts_it_back(
             },
         ],
     )
-    engine.close()
+    engine.running.close()
     tid = plan["transaction_id"]
     assert app.main(["apply", tid]) == 1  # no terminal to ask: nothing happens without --yes
     assert (docs / "a.txt").exists()

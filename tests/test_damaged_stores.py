@@ -21,7 +21,7 @@ def _data_files(folder: Path) -> list[Path]:
 
 def test_a_truncated_vector_data_file_is_kept_aside_and_rebuilt_with_a_notice(tmp_path, sensetree_home):
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    engine.close()
+    engine.running.close()
     data = _data_files(sensetree_home)[0]
     with open(data, "r+b") as handle:
         handle.truncate(os.path.getsize(data) // 2)
@@ -30,17 +30,17 @@ def test_a_truncated_vector_data_file_is_kept_aside_and_rebuilt_with_a_notice(tm
         notices = restarted.get_config().notices
         assert any("search index was damaged" in n for n in notices), notices
         assert list((sensetree_home / "vectors").glob("*.corrupt-*"))
-        assert len(restarted.repair_report.reembedding) == len(SAMPLE)  # from their keyword rows
-        restarted.drain()
+        assert len(restarted.parts.repair_report.reembedding) == len(SAMPLE)  # from their keyword rows
+        restarted.parts.index.drain()
         assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 @pytest.mark.parametrize("damage", ["header", "pages"])
 def test_a_garbled_database_is_kept_aside_and_the_folders_are_rescanned(tmp_path, sensetree_home, damage):
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    engine.close()
+    engine.running.close()
     db = sensetree_home / "sensetree.db"
     raw = bytearray(db.read_bytes())
     if damage == "header":  # "file is not a database"
@@ -53,11 +53,11 @@ def test_a_garbled_database_is_kept_aside_and_the_folders_are_rescanned(tmp_path
         notices = restarted.get_config().notices
         assert any("database was damaged" in n for n in notices), notices
         assert list(sensetree_home.glob("sensetree.corrupt-*.db"))
-        restarted.drain()
+        restarted.parts.index.drain()
         assert restarted.indexing_stats().done == len(SAMPLE)
         assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 def test_a_locked_database_is_an_error_not_a_quarantine(tmp_path, sensetree_home):
@@ -91,28 +91,28 @@ def test_an_unreadable_settings_file_is_reported_not_fatal(tmp_path, sensetree_h
 
 def test_settings_kept_aside_twice_never_purge_the_index(tmp_path, sensetree_home):
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    engine.close()
+    engine.running.close()
     settings = sensetree_home / "settings.json"
     for _start in range(2):  # the second start used to load `roots: []` and purge everything
         settings.write_text("{ torn", encoding="utf-8")
         restarted = make_engine(sensetree_home)
         try:
             assert restarted.get_roots() == [str(root)]
-            assert restarted.repair_report.outside_roots == []
+            assert restarted.parts.repair_report.outside_roots == []
             assert restarted.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
         finally:
-            restarted.close()
+            restarted.running.close()
         assert load_settings(sensetree_home).roots == [str(root)]  # a new file was written
     third = make_engine(sensetree_home)
     try:
         assert third.get_roots() == [str(root)] and third.indexing_stats().done == len(SAMPLE)
     finally:
-        third.close()
+        third.running.close()
 
 
 def test_a_settings_file_without_roots_keeps_the_indexed_folders(tmp_path, sensetree_home):
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    engine.close()
+    engine.running.close()
     (sensetree_home / "settings.json").write_text('{"indexing": {"watch": false}}', encoding="utf-8")
     restarted = make_engine(sensetree_home)
     try:
@@ -120,7 +120,7 @@ def test_a_settings_file_without_roots_keeps_the_indexed_folders(tmp_path, sense
         assert restarted.indexing_stats().done == len(SAMPLE)
         assert any("kept the 1 it has indexed" in n for n in restarted.get_config().notices)
     finally:
-        restarted.close()
+        restarted.running.close()
     assert load_settings(sensetree_home).indexing.watch is False  # the person's other settings stay
 
 
@@ -133,8 +133,8 @@ def test_a_start_up_purge_of_many_files_is_announced(tmp_path, sensetree_home):
     engine = make_engine(sensetree_home)
     engine.add_indexed_folder(str(keep))
     engine.add_indexed_folder(str(gone))
-    engine.drain()
-    engine.close()
+    engine.parts.index.drain()
+    engine.running.close()
     import json
 
     path = sensetree_home / "settings.json"
@@ -143,20 +143,20 @@ def test_a_start_up_purge_of_many_files_is_announced(tmp_path, sensetree_home):
     path.write_text(json.dumps(data), encoding="utf-8")
     restarted = make_engine(sensetree_home)
     try:
-        assert len(restarted.repair_report.outside_roots) == 7
+        assert len(restarted.parts.repair_report.outside_roots) == 7
         assert any(
             "7 file(s) outside the indexed folders were removed" in n for n in restarted.get_config().notices
         )
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_home):
     root, engine = indexed_sample(tmp_path, sensetree_home)
     target = str(root / TRAVEL)
-    plan = engine.txn.propose_plan("Clean up", [{"kind": "delete", "old_path": target}])
+    plan = engine.parts.txn.propose_plan("Clean up", [{"kind": "delete", "old_path": target}])
     assert engine.apply_action_plan(plan["transaction_id"]).applied == 1
-    engine.close()
+    engine.running.close()
     db = sensetree_home / "sensetree.db"
     db.write_bytes(b"garbage" * 1000)
     restarted = make_engine(sensetree_home)
@@ -164,10 +164,10 @@ def test_the_trash_survives_a_garbled_database_and_restores(tmp_path, sensetree_
         [item] = restarted.trash_list()
         assert item.original_path == target and item.transaction_id == plan["transaction_id"]
         assert restarted.trash_restore(item.item_id) == Restored(path=target)
-        restarted.drain()
+        restarted.parts.index.drain()
         assert restarted.semantic_search("Lisbon Alfama")[0].path == target
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 def test_the_cli_prints_start_up_notices(tmp_path, sensetree_home):
@@ -179,7 +179,7 @@ def test_the_cli_prints_start_up_notices(tmp_path, sensetree_home):
 
 def test_damaged_vector_index_files_are_dropped_and_rebuilt_without_reindexing(tmp_path, sensetree_home):
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    engine.close()
+    engine.running.close()
     damaged = list((sensetree_home / "vectors").rglob("_indices/*/*.lance"))
     assert damaged  # the path B-tree that scoped searches use
     for path in damaged:
@@ -188,8 +188,8 @@ def test_damaged_vector_index_files_are_dropped_and_rebuilt_without_reindexing(t
     restarted = make_engine(sensetree_home)
     try:
         assert any("Part of the search index was damaged" in n for n in restarted.get_config().notices)
-        assert restarted.repair_report.requeued == []
+        assert restarted.parts.repair_report.requeued == []
         hits = restarted.semantic_search("Lisbon Alfama", scope=str(root / "notes"))
         assert hits[0].path == str(root / TRAVEL)
     finally:
-        restarted.close()
+        restarted.running.close()

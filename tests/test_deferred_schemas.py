@@ -91,7 +91,7 @@ def test_the_engine_opens_its_stores_with_the_namespace_client_deferred(tmp_path
         "from lance_namespace_urllib3_client.models import CreateTableRequest\n"
         "from engine.config import Settings\n"
         "print(CreateTableRequest.__pydantic_complete__, Settings.__pydantic_complete__)\n"
-        "engine.close()\n"
+        "engine.running.close()\n"
     )
     done = run_python("-c", probe, str(tmp_path / "home"), timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

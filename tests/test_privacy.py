@@ -48,7 +48,7 @@ def test_every_file_in_the_data_folder_is_private_after_indexing(tmp_path, sense
     (old / "old.log").write_text("written by an older version", encoding="utf-8")
     (old / "old.log").chmod(0o644)
     _root, engine = indexed_sample(tmp_path, sensetree_home)
-    engine.close()
+    engine.running.close()
     assert _mode(sensetree_home) == 0o700
     seen = 0
     for dirpath, dirnames, filenames in os.walk(sensetree_home):
@@ -63,14 +63,14 @@ def test_every_file_in_the_data_folder_is_private_after_indexing(tmp_path, sense
 def test_folders_a_plan_creates_in_the_persons_tree_keep_their_usual_mode(tmp_path, sensetree_home):
     root, engine = indexed_sample(tmp_path, sensetree_home)
     try:
-        plan = engine.txn.propose_plan(
+        plan = engine.parts.txn.propose_plan(
             "Make a folder", [{"kind": "mkdir", "new_path": str(root / "New" / "Sub"), "reason": "test"}]
         )
         assert engine.apply_action_plan(plan["transaction_id"]).applied == 1
         assert _mode(root / "New") == privacy.user_dir_mode() == 0o777 & ~privacy.user_umask()
         assert _mode(root / "New" / "Sub") == privacy.user_dir_mode()
     finally:
-        engine.close()
+        engine.running.close()
 
 
 # embedding: issue 31, N5; vision, transcription: issue 33

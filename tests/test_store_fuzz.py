@@ -34,7 +34,7 @@ def test_a_garbled_newest_manifest_sets_the_vectors_aside_and_search_answers_by_
     """The exact damage of N1: a third of the newest LanceDB manifest overwritten with random bytes gave a
     Rust panic on every launch for some seeds (6 of these 10 before the fix) and a dead start."""
     root, engine = indexed_sample(tmp_path, tmp_path / "pristine")
-    engine.close()
+    engine.running.close()
     for seed in range(10):
         home = tmp_path / f"home-{seed}"
         shutil.copytree(tmp_path / "pristine", home)
@@ -44,16 +44,16 @@ def test_a_garbled_newest_manifest_sets_the_vectors_aside_and_search_answers_by_
             assert any("search index was damaged" in n for n in restarted.get_config().notices)
             first = restarted.semantic_search(QUERY)  # before anything is embedded again: keywords answer
             assert first[0].path == str(root / TRAVEL) and first[0].semantic == "pending"
-            restarted.drain()
+            restarted.parts.index.drain()
             healed = restarted.semantic_search(QUERY)
             assert healed[0].path == str(root / TRAVEL) and healed[0].semantic == "done"
         finally:
-            restarted.close()
+            restarted.running.close()
 
 
 def test_a_rust_panic_while_opening_the_vectors_is_handled_like_damage(tmp_path, sensetree_home, monkeypatch):
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    engine.close()
+    engine.running.close()
     probe = VectorIndex.probe
     calls = []
 
@@ -70,11 +70,11 @@ def test_a_rust_panic_while_opening_the_vectors_is_handled_like_damage(tmp_path,
         assert any("PanicException: range end index" in n for n in notices), notices
         assert restarted.semantic_search(QUERY)[0].path == str(root / TRAVEL)
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 def test_a_ctrl_c_while_opening_the_vectors_is_not_taken_for_damage(tmp_path, sensetree_home, monkeypatch):
-    indexed_sample(tmp_path, sensetree_home)[1].close()
+    indexed_sample(tmp_path, sensetree_home)[1].running.close()
 
     def interrupted(self):
         raise KeyboardInterrupt
@@ -95,10 +95,10 @@ def test_search_answers_by_keyword_when_the_vector_store_fails_at_search_time(
         def failing(*args, **kwargs):
             raise StoreError("Could not search the vector index: lance error: Encountered corrupt file")
 
-        monkeypatch.setattr(engine.vectors, "start_search", failing)
+        monkeypatch.setattr(engine.parts.vectors, "start_search", failing)
         assert engine.semantic_search(QUERY)[0].path == str(root / TRAVEL)
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_damaged_old_manifest_no_longer_fails_every_maintenance_run(tmp_path):
@@ -107,12 +107,12 @@ def test_a_damaged_old_manifest_no_longer_fails_every_maintenance_run(tmp_path):
     older.write_bytes(bytes(older.stat().st_size))
     engine = make_engine(home)
     try:
-        engine.index.maintenance()
+        engine.parts.index.maintenance()
         assert list((home / "vectors").glob("*.corrupt-*-history"))
-        engine.index.maintenance()
+        engine.parts.index.maintenance()
         assert engine.semantic_search(QUERY)[0].path == str(root / TRAVEL)
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_deleted_catalog_has_the_folders_scanned_again(tmp_path):
@@ -120,10 +120,10 @@ def test_a_deleted_catalog_has_the_folders_scanned_again(tmp_path):
     (home / "sensetree.db").unlink()
     engine = make_engine(home)
     try:
-        engine.drain()
+        engine.parts.index.drain()
         assert engine.semantic_search(QUERY)[0].path == str(root / TRAVEL)
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_every_file_of_the_data_folder_truncated_garbled_zeroed_or_deleted_still_starts_and_searches(

@@ -77,18 +77,18 @@ def test_a_store_free_command_answers_while_the_stores_are_still_opening(
         assert not vectors_gate.released_by_test  # the constructor returned without waiting for it
         assert engine.app_version()
         assert engine.get_default_prompts().doc_qualify
-        assert engine.settings.roots == []
+        assert engine.running.settings.roots == []
         assert not vectors_gate.released.is_set()  # all of that answered while the stores were not open
     finally:
         vectors_gate.release()
-        engine.close()
+        engine.running.close()
 
 
 def test_a_store_command_issued_during_the_opening_waits_and_returns_the_right_result(
     tmp_path: Path, sensetree_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root, first = indexed_sample(tmp_path, sensetree_home)
-    first.close()
+    first.running.close()
     gate = Gate()
     monkeypatch.setattr(stores, "open_vectors", gate.wrap(stores.open_vectors))
     engine = make_engine(sensetree_home, defer_stores=True)
@@ -103,24 +103,24 @@ def test_a_store_command_issued_during_the_opening_waits_and_returns_the_right_r
         assert engine.indexing_stats().done == len(SAMPLE)
     finally:
         gate.release()
-        engine.close()
+        engine.running.close()
 
 
 def test_a_damaged_keyword_store_is_rebuilt_by_the_background_opening_with_its_notice(
     tmp_path: Path, sensetree_home: Path
 ) -> None:
     root, first = indexed_sample(tmp_path, sensetree_home)
-    first.close()
+    first.running.close()
     (sensetree_home / "keywords.duckdb").write_bytes(b"not a database" * 512)
     engine = make_engine(sensetree_home, defer_stores=True)
     try:
         assert engine.app_version()
-        notices = engine.startup_notices()  # waits for the opening, which healed the store as ever
+        notices = engine.running.notices()  # waits for the opening, which healed the store as ever
         assert any("keyword" in n.lower() for n in notices), notices
-        engine.drain()
+        engine.parts.index.drain()
         assert engine.semantic_search("Lisbon Alfama")[0].path == str(root / TRAVEL)
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_an_opening_that_fails_is_a_clear_error_for_store_commands_and_not_for_the_others(
@@ -140,7 +140,7 @@ def test_an_opening_that_fails_is_a_clear_error_for_store_commands_and_not_for_t
         assert not load_settings(sensetree_home).indexing.paused
         assert engine.app_version()  # still answering
     finally:
-        engine.close()  # closes what the opening had opened, raises nothing
+        engine.running.close()  # closes what the opening had opened, raises nothing
 
 
 def test_a_synchronous_start_still_raises_what_the_opening_raised(
@@ -185,10 +185,10 @@ def test_journal_recovery_runs_before_the_first_write_issued_during_the_opening(
         assert done.wait(BOUND_S)
         assert "error" not in outcome, outcome
         assert order == ["recovery", "settings written"]
-        assert engine.settings.indexing.paused
+        assert engine.running.settings.indexing.paused
     finally:
         gate.release()
-        engine.close()
+        engine.running.close()
 
 
 def test_the_opened_parts_are_one_frozen_record_once_open(sensetree_home: Path) -> None:
@@ -198,14 +198,14 @@ def test_the_opened_parts_are_one_frozen_record_once_open(sensetree_home: Path) 
 
     engine = make_engine(sensetree_home, defer_stores=True)
     try:
-        engine.startup_notices()
-        assert engine.index is engine.parts.index and engine.keywords is engine.parts.keywords
+        engine.running.notices()
+        assert engine.parts.index is engine.parts.index and engine.parts.keywords is engine.parts.keywords
         with pytest.raises(dataclasses.FrozenInstanceError):
             engine.parts.index = None  # type: ignore[misc]
         with pytest.raises(AttributeError):
             _ = engine.no_such_part  # type: ignore[attr-defined]
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_an_opening_that_fails_after_starting_the_indexer_stops_it_on_close(
@@ -221,9 +221,9 @@ def test_an_opening_that_fails_after_starting_the_indexer_stops_it_on_close(
     monkeypatch.setattr(IndexWorker, "when_keyword_idle", when_keyword_idle)
     engine = make_engine(sensetree_home, background=True, defer_stores=True)
     with pytest.raises(EngineError, match="no model here"):
-        engine.wait_for_stores()
+        engine.running.wait()
     assert any(t.name == "sensetree-indexer" for t in threading.enumerate())
-    engine.close()
+    engine.running.close()
     assert not any(t.name == "sensetree-indexer" for t in threading.enumerate())
 
 
@@ -244,4 +244,4 @@ def test_a_store_write_issued_while_the_recovery_runs_waits_for_it(
         assert "error" not in outcome, outcome
     finally:
         gate.release()
-        engine.close()
+        engine.running.close()

@@ -25,7 +25,7 @@ def _docs(tmp_path: Path) -> Path:
 
 def _engine(tmp_path: Path, model) -> Engine:
     engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), chat_model=model)
-    engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
+    engine.running.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
     return engine
 
 
@@ -51,7 +51,7 @@ def test_every_turn_is_stored_with_trace_sources_and_model_and_survives_a_new_en
     engine = _engine(tmp_path, model)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         first = engine.chat_with_assistant([_user("  What did   ACME bill me?  ")])
         cid = first.conversation_id
         engine.chat_with_assistant(
@@ -59,14 +59,14 @@ def test_every_turn_is_stored_with_trace_sources_and_model_and_survives_a_new_en
             conversation_id=cid,
         )
     finally:
-        engine.close()
+        engine.running.close()
 
     again = Engine(tmp_path / "home", embedder=HashingEmbedder())
     try:
         listed = [c.model_dump() for c in again.list_conversations()]  # the JSON the page reads
         stored = again.get_conversation(cid)
     finally:
-        again.close()
+        again.running.close()
     assert listed == [
         {
             "conversation_id": cid,
@@ -110,7 +110,7 @@ def test_regenerate_and_edit_truncate_the_conversation_at_that_turn(tmp_path):
         engine.chat_with_assistant([_user("first, edited")], conversation_id=cid)
         after_edit = [(t.user, t.answer) for t in engine.get_conversation(cid).turns]
     finally:
-        engine.close()
+        engine.running.close()
     assert regenerated.answer == "two again"
     assert after_regenerate == [("first", "one"), ("second", "two again")]
     assert after_edit == [("first, edited", "edited one")]
@@ -134,7 +134,7 @@ def test_rename_delete_list_filter_and_unknown_ids(tmp_path):
         with pytest.raises(NotFound):
             engine.rename_conversation("nope", "x")
     finally:
-        engine.close()
+        engine.running.close()
     assert newest_first == [taxes, trip]
     assert by_title == ["Holidays 2024"]
     assert by_answer == [taxes]
@@ -149,7 +149,7 @@ def test_a_failed_turn_is_stored_as_an_error_and_keeps_its_question(tmp_path):
         result = engine.chat_with_assistant([_user("hello?")])
         turn = engine.get_conversation(result.conversation_id).turns[0]
     finally:
-        engine.close()
+        engine.running.close()
     assert result.error["code"] == "endpoint"
     assert (turn.user, turn.status, turn.error["code"]) == ("hello?", "error", "endpoint")
 
@@ -171,5 +171,5 @@ def test_a_turn_that_crashes_is_stored_as_an_error_not_as_a_finished_answer(tmp_
             engine.chat_with_assistant([_user("hello?")])
         turn = engine.get_conversation(engine.list_conversations()[0].conversation_id).turns[0]
     finally:
-        engine.close()
+        engine.running.close()
     assert (turn.status, turn.error["code"]) == ("error", "internal")

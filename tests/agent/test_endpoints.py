@@ -18,12 +18,12 @@ def test_list_models_reads_the_typed_endpoint_and_the_saved_one(engine):
 
 
 def test_testing_what_is_typed_saves_nothing(engine):
-    saved = engine.settings.reasoning.model_dump()
+    saved = engine.running.settings.reasoning.model_dump()
     with FakeOpenAI([Reply(tool_calls=[("ping", {})])]) as endpoint:
         verdict = engine.test_chat_endpoint(base_url=endpoint.base_url, model="scripted")
     assert verdict.ok is True and verdict.tools_supported is True
-    assert engine.settings.reasoning.model_dump() == saved
-    settings_file = engine.home / "settings.json"
+    assert engine.running.settings.reasoning.model_dump() == saved
+    settings_file = engine.running.home / "settings.json"
     assert not settings_file.exists() or endpoint.base_url not in settings_file.read_text()
 
 
@@ -43,12 +43,12 @@ def test_a_url_without_http_or_v1_gets_a_specific_hint_and_the_url_that_answers(
 
 
 def test_a_url_without_http_is_not_saved_and_chat_is_not_switched_on(engine):
-    before = engine.settings.reasoning.model_dump()
+    before = engine.running.settings.reasoning.model_dump()
     with pytest.raises(InvalidInput, match="Not saved: .*http://localhost:18911/v1"):
         engine.set_config({"reasoning": {"enabled": True, "base_url": "localhost:18911", "model": "m"}})
-    assert engine.settings.reasoning.model_dump() == before
+    assert engine.running.settings.reasoning.model_dump() == before
     engine.set_config({"reasoning": {"base_url": "http://localhost:18911/v1"}})
-    assert engine.settings.reasoning.base_url == "http://localhost:18911/v1"
+    assert engine.running.settings.reasoning.base_url == "http://localhost:18911/v1"
 
 
 def test_url_fixes_cover_the_slips_and_leave_good_urls_alone():

@@ -26,9 +26,9 @@ def build(tmp_path: Path, model: ScriptedModel) -> tuple[Engine, Path]:
     (root / "readme.txt").write_text(INJECTION)
     (root / "garden.md").write_text("# Garden\nRoses, tulips and a compost schedule.")
     engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), chat_model=model)
-    engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
+    engine.running.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     return engine, root
 
 
@@ -44,7 +44,7 @@ def test_a_turn_over_the_real_engine_cites_indexed_files_and_reads_their_extract
     try:
         result = engine.chat_with_assistant([{"role": "user", "content": "What did ACME invoice?"}])
     finally:
-        engine.close()
+        engine.running.close()
     assert result.answer == "1200 EUR (invoice-2024.txt)."
     assert str(root / "tax" / "invoice-2024.txt") in [s["path"] for s in result.sources]
     assert "total 1200 EUR" in model.requests[2].messages[-1]["content"]
@@ -69,10 +69,10 @@ def test_an_injected_instruction_in_a_file_can_only_produce_a_draft_and_the_disk
         result = engine.chat_with_assistant([{"role": "user", "content": "What does readme.txt say?"}])
         transactions = engine.list_transactions()
     finally:
-        engine.close()
+        engine.running.close()
     model.assert_complete()
     assert INJECTION in model.requests[1].messages[-1]["content"]
     assert result.plan is not None and len(result.plan["operations"]) == 3
     assert tree_snapshot(root) == before
     assert [t.status for t in transactions] == ["draft"]
-    assert not (engine.home / "trash").exists() or not any((engine.home / "trash").iterdir())
+    assert not (engine.running.home / "trash").exists() or not any((engine.running.home / "trash").iterdir())

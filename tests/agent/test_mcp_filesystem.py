@@ -76,7 +76,7 @@ def _engine(tmp_path: Path, docs: Path, model: Any, **agent: Any) -> Engine:
     (home / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     engine = Engine(home, embedder=HashingEmbedder(), chat_model=model)
     engine.add_indexed_folder(str(docs))
-    engine.drain()
+    engine.parts.index.drain()
     return engine
 
 
@@ -89,7 +89,7 @@ def test_its_read_tools_are_declared_read_only_and_its_write_tools_ask(tmp_path,
     try:
         status = {row.tool: row.approval for row in engine.list_mcp_tools()}
     finally:
-        engine.close()
+        engine.running.close()
     assert {"read_text_file", "list_directory", "search_files"} <= {
         t for t, s in status.items() if s == "read_only"
     }
@@ -115,7 +115,7 @@ def test_write_file_waits_for_the_person_deny_leaves_the_file_and_once_writes_it
             assert turn.result(WAIT_S).answer == "Written."
         assert (docs / "budget.txt").read_text() == "changed"
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_always_is_saved_in_the_settings_file_and_the_tool_is_not_asked_about_again(tmp_path, docs):
@@ -134,7 +134,7 @@ def test_always_is_saved_in_the_settings_file_and_the_tool_is_not_asked_about_ag
         assert on_disk["mcpServers"]["filesystem"]["alwaysAllow"] == ["write_file"]
         assert engine.get_config().mcp_servers["filesystem"].always_allow == ["write_file"]
     finally:
-        engine.close()
+        engine.running.close()
     assert len(watcher.pending) == 1 and (docs / "garden.md").read_text() == "two"
 
 
@@ -169,7 +169,7 @@ def test_an_injected_instruction_in_an_indexed_file_cannot_write_through_mcp_wit
     try:
         result = _ask(engine, "What does the note to the assistant in readme.txt say?")
     finally:
-        engine.close()
+        engine.running.close()
     assert calls == [str(docs / "budget.txt")]  # the model obeyed the file
     assert [e["tool"] for e in watcher.pending] == ["write_file", "move_file", "create_directory"]
     assert tree_snapshot(docs) == before and sorted(p.name for p in docs.iterdir()) == sorted(

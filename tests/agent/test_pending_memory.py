@@ -52,7 +52,7 @@ def test_an_injected_file_saves_a_pending_note_that_stays_out_of_prompts_until_c
         assert f"{MEMORY_HEADER}\n- {INJECTED_NOTE}" in model.requests[4].system
         model.assert_complete()
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_note_in_the_persons_own_words_is_kept_even_when_the_turn_searched_the_files(tmp_path):
@@ -74,7 +74,7 @@ def test_a_note_in_the_persons_own_words_is_kept_even_when_the_turn_searched_the
         assert pending == {"Jane is my accountant": False, "The person's accountant is called Jane": True}
         assert "The person's accountant is called Jane" in result["answer"]
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_discarding_a_pending_note_deletes_it_and_confirming_an_unknown_one_is_not_found(tmp_path):

@@ -177,7 +177,7 @@ def _assert_envelope(envelope: dict) -> None:
 def test_every_command_answers_a_json_envelope_over_a_real_engine(engine, folder):
     api = Api(engine)
     api.add_indexed_folder(path=str(folder))
-    engine.drain()
+    engine.parts.index.drain()
     arguments = _sample_arguments(folder)
     for name in COMMANDS:
         if name in ("open_path", "remove_indexed_folder"):

@@ -38,7 +38,7 @@ def home(tmp_path):
 def api(home):
     engine = Engine(home, embedder=HashingEmbedder())
     yield Api(engine)
-    engine.close()
+    engine.running.close()
 
 
 def _save(api: Api, **reasoning: Any) -> dict[str, Any]:
@@ -121,17 +121,25 @@ def test_the_address_and_key_saved_before_a_restart_are_trusted_after_it(home, e
             }
         }
     )
-    first.close()
+    first.running.close()
     second = Engine(home, embedder=HashingEmbedder())
     api = Api(second)
     try:
         _test_endpoint(api)
         assert keys_seen(a) == {"Bearer sk-for-a"}
-        assert second.key_guard.key_for("reasoning", second.settings, b.base_url) == ""
-        assert second.key_guard.key_for("reasoning", second.settings, a.base_url + "/x") == "sk-for-a"
-        assert second.key_guard.key_for("reasoning", second.settings, b.base_url, "sk-typed") == "sk-typed"
+        assert second.running.live.key_guard.key_for("reasoning", second.running.settings, b.base_url) == ""
+        assert (
+            second.running.live.key_guard.key_for("reasoning", second.running.settings, a.base_url + "/x")
+            == "sk-for-a"
+        )
+        assert (
+            second.running.live.key_guard.key_for(
+                "reasoning", second.running.settings, b.base_url, "sk-typed"
+            )
+            == "sk-typed"
+        )
     finally:
-        second.close()
+        second.running.close()
 
 
 def test_the_rerank_endpoint_follows_the_same_rule(api):

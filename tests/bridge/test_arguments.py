@@ -213,6 +213,6 @@ def test_a_pause_flag_of_the_string_false_does_not_pause_indexing(engine):
     api = Api(engine)
     assert api.set_indexing_paused(paused="false")["error"]["code"] == "invalid_input"
     assert api.indexing_stats()["data"]["paused"] is False
-    assert engine.settings.indexing.paused is False
+    assert engine.running.settings.indexing.paused is False
     assert api.set_indexing_paused(paused=True)["ok"] is True
     assert api.indexing_stats()["data"]["paused"] is True

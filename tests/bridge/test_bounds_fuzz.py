@@ -53,7 +53,7 @@ def fuzz_world(tmp_path, engine):
     api = Api(engine)
     for root in world.roots:
         assert api.add_indexed_folder(path=root)["ok"]
-    engine.drain()
+    engine.parts.index.drain()
     return world, api, engine
 
 
@@ -96,7 +96,7 @@ def _acting(api: Api, path: str, trash_item: str, *, inside: bool = False) -> di
 def _trashed_item(api: Api, world: World) -> str:
     victim = world.docs / "to-trash.txt"
     victim.write_text("going to the trash\n", encoding="utf-8")
-    plan = api._engine.txn.propose_plan("trash one", [{"kind": "delete", "old_path": str(victim)}])
+    plan = api._engine.parts.txn.propose_plan("trash one", [{"kind": "delete", "old_path": str(victim)}])
     assert api.apply_action_plan(transaction_id=plan["transaction_id"])["ok"]
     [item] = api.trash_list()["data"]
     return item["item_id"]
@@ -105,7 +105,7 @@ def _trashed_item(api: Api, world: World) -> str:
 def test_ten_thousand_hostile_paths_through_every_path_command_never_leave_the_roots(fuzz_world):
     world, api, engine = fuzz_world
     trash_item = _trashed_item(api, world)
-    roots = engine.roots
+    roots = engine.running.roots
     counts = {"refused": 0, "accepted": 0, "acted": 0}
     _watch.seen = []
     try:

@@ -18,15 +18,15 @@ def test_approving_a_plan_on_a_full_data_folder_says_the_disk_is_full_and_change
     root, engine = indexed_sample(tmp_path, sensetree_home)
     target = root / "notes" / "travel.txt"
     try:
-        plan = engine.txn.propose_plan("Clean up", [{"kind": "delete", "old_path": str(target)}])
+        plan = engine.parts.txn.propose_plan("Clean up", [{"kind": "delete", "old_path": str(target)}])
 
         def full(*_args, **_kwargs):
             raise sqlite3.OperationalError("database or disk is full")
 
-        monkeypatch.setattr(engine.txn.store, "claim", full)
+        monkeypatch.setattr(engine.parts.txn.store, "claim", full)
         envelope = Api(engine).apply_action_plan(plan["transaction_id"])
     finally:
-        engine.close()
+        engine.running.close()
     assert envelope["ok"] is False and envelope["error"]["code"] == "no_space"
     assert "disk that holds SenseTree's data folder is full" in envelope["error"]["message"]
     assert target.exists()

@@ -20,7 +20,7 @@ from engine.events import EventBus
 def engine(tmp_path_factory):
     engine = Engine(tmp_path_factory.mktemp("home"), embedder=HashingEmbedder())
     yield engine
-    engine.close()
+    engine.running.close()
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,7 @@ def test_many_short_connections_leave_file_descriptors_and_connections_bounded(e
     for n in range(5):
         (docs / f"note{n}.txt").write_text(f"harbour invoice number {n}\n", encoding="utf-8")
     engine.add_indexed_folder(str(docs))
-    engine.drain()
+    engine.parts.index.drain()
     server = start_server(Api(engine))
     try:
         calls = [("indexing_stats", {}), ("semantic_search", {"query": "harbour invoice"}), ("get_roots", {})]
@@ -51,7 +51,7 @@ def test_many_short_connections_leave_file_descriptors_and_connections_bounded(e
             command, body = calls[n % len(calls)]
             assert _post(server, command, body)["ok"] is True
         assert _open_fds() <= fds_before + 2 * THREADS_STILL_ENDING
-        assert engine.db.open_connections() <= IDLE_CONNECTIONS + 1 + THREADS_STILL_ENDING
-        assert engine.keywords.open_cursors() <= READER_CURSORS_IDLE + 1 + THREADS_STILL_ENDING
+        assert engine.parts.db.open_connections() <= IDLE_CONNECTIONS + 1 + THREADS_STILL_ENDING
+        assert engine.parts.keywords.open_cursors() <= READER_CURSORS_IDLE + 1 + THREADS_STILL_ENDING
     finally:
         server.stop()

@@ -310,7 +310,7 @@ def _indexed(engine, tmp_path):
     (folder / "invoice-acme.txt").write_text("ACME invoice: 1250 EUR for the March consulting work.")
     (folder / "sub" / "notes.md").write_text("Meeting notes about the ACME invoice and the garden.")
     engine.add_indexed_folder(str(folder))
-    engine.drain()
+    engine.parts.index.drain()
     return folder
 
 
@@ -414,7 +414,7 @@ def test_read_semantics_answers_sense_rows_whose_json_is_the_old_row_dict(engine
     engine.set_file_summary(invoice, "ACME invoice, March.")
     rows = engine.read_semantics(str(folder), recursive=True)
     assert rows and all(type(row) is SenseRow for row in rows)
-    notes_sense = engine.index.catalog.get(notes).sense
+    notes_sense = engine.parts.index.catalog.get(notes).sense
     old = [
         {"path": invoice, "sense": "ACME invoice, March.", "doc_type": rows[0].doc_type, "pinned": True},
         {"path": notes, "sense": notes_sense, "doc_type": rows[1].doc_type, "pinned": False},
@@ -443,7 +443,7 @@ def test_path_details_answers_a_model_whose_json_is_the_old_details_dict(engine,
     folder = _indexed(engine, tmp_path)
     invoice, later = folder / "invoice-acme.txt", folder / "later.txt"
     later.write_text("written after the index was built")
-    record = engine.index.catalog.get(str(invoice))
+    record = engine.parts.index.catalog.get(str(invoice))
     root = {"root": str(folder), "queued": False}
     old = {
         invoice: {
@@ -481,7 +481,7 @@ def test_a_chat_turn_answers_a_turn_result_whose_json_is_the_old_turn_dict(tmp_p
     engine = Engine(tmp_path / "home", embedder=HashingEmbedder(), chat_model=model)
     try:
         folder = _indexed(engine, tmp_path)
-        engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
+        engine.running.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
         turn = engine.chat_with_assistant([{"role": "user", "content": "What did ACME bill me?"}])
         assert type(turn) is TurnResult
         stored = engine.get_conversation(turn.conversation_id).turns[0]
@@ -500,13 +500,13 @@ def test_a_chat_turn_answers_a_turn_result_whose_json_is_the_old_turn_dict(tmp_p
         assert set(stored.sources[0]) == {"path", "name", "score", "snippet", "used"}
         assert stored.trace[0]["tool"] == "search_files" and stored.trace[0]["error"] is False
         _same_json(turn, old)
-        engine.settings.reasoning = ReasoningSettings(enabled=False)
+        engine.running.settings.reasoning = ReasoningSettings(enabled=False)
         envelope = Api(engine).chat_with_assistant(messages=[{"role": "user", "content": "hello"}])
         failed = envelope["data"]
         assert failed["error"]["code"] == "no_endpoint" and failed["plan"] is None
         assert set(failed) == set(old) | {"error"}
     finally:
-        engine.close()
+        engine.running.close()
     model.assert_complete()
 
 
@@ -531,7 +531,7 @@ def test_get_and_set_config_answer_a_settings_view_whose_json_is_the_old_masked_
         }
     )
     assert type(saved) is SettingsView and saved.save_notices == [] and saved.reasoning.api_key == MASK
-    old = engine.settings.to_json_dict()
+    old = engine.running.settings.to_json_dict()
     assert old["reasoning"]["api_key"] == "sk-1"
     old["reasoning"]["api_key"] = MASK
     old["mcpServers"]["notes"]["env"] = {"TOKEN": MASK}
@@ -559,13 +559,13 @@ def test_a_settings_file_that_could_not_be_read_is_in_the_config_as_before(tmp_p
         config = engine.get_config()
         assert config.load_warning and config.load_warning in config.notices
         old = {
-            **engine.settings.to_json_dict(),
+            **engine.running.settings.to_json_dict(),
             "load_warning": config.load_warning,
             "notices": config.notices,
         }
         _same_json(config, old)
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_the_default_prompts_answer_the_prompt_section_whose_json_is_the_old_dict(engine):

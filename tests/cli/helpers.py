@@ -68,7 +68,7 @@ def indexed_home(tmp_path: Path, home: Path) -> Path:
     engine = Engine(home, embedder=HashingEmbedder())
     try:
         engine.add_indexed_folder(str(docs))
-        engine.drain()
+        engine.parts.index.drain()
     finally:
-        engine.close()
+        engine.running.close()
     return docs

@@ -67,7 +67,7 @@ def test_serve_prints_its_url_before_the_engine_opens_and_stops_when_it_cannot(t
     try:
         done, _modules = run_cli(["serve"], sensetree_home)
     finally:
-        holder.close()
+        holder.running.close()
     assert done.stdout.startswith("SenseTree UI: http://127.0.0.1:"), done.stderr
     assert done.returncode == 1
     assert "Error: SenseTree is already running and has the index open" in done.stderr

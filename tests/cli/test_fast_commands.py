@@ -40,7 +40,7 @@ def test_status_json_from_the_database_has_the_engines_figures(tmp_path, sensetr
         expected = {**stats, "roots": [str(docs)], "per_root": stats["roots"], "failed_files": []}
         assert {**report, "seq": 0} == {**expected, "seq": 0}  # the folder's paths; its counts per root
     finally:
-        engine.close()
+        engine.running.close()
 
 
 AGENT_AND_READERS = (
@@ -78,7 +78,7 @@ def loaded():
 at_start = loaded()
 memory = engine.agent_memory_list()
 after = loaded()
-engine.close()
+engine.running.close()
 print(json.dumps({"at_start": at_start, "memory": memory, "after": after}))
 """
 

@@ -58,7 +58,7 @@ def test_a_running_instance_answers_sensetree_search_through_the_socket(
         serve_instance(engine, sensetree_home)
         done, modules = run_cli(["search", "orchard budget", "--json"], sensetree_home)
     finally:
-        engine.close()
+        engine.running.close()
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)[0]["path"] == str(docs / "a.txt")
     assert sorted(modules & set(HEAVY)) == []  # no store, no model: the instance answered
@@ -79,14 +79,14 @@ def test_status_reports_the_running_instances_index_not_the_files_in_its_own_dat
     engine = Engine(tmp_path / "engine-home", embedder=HashingEmbedder())
     try:
         engine.add_indexed_folder(str(docs))
-        engine.drain()
+        engine.parts.index.drain()
         cli_home = tmp_path / "cli-home"  # holds the instance file only: no database to read
         cli_home.mkdir()
         serve_instance(engine, cli_home)
         out = io.StringIO()
         assert status.run(argparse.Namespace(json=False), context_for(cli_home), out) == 0
     finally:
-        engine.close()
+        engine.running.close()
     assert f"  {docs}" in out.getvalue()
     assert "Files: 2 (2 done" in out.getvalue()
 
@@ -104,7 +104,7 @@ def test_index_through_the_running_instance_follows_its_progress_until_the_folde
         assert engine.indexing_stats().done == 2
         assert [hit.path for hit in engine.semantic_search("greenhouse minutes")][0] == str(docs / "b.txt")
     finally:
-        engine.close()
+        engine.running.close()
     assert out.getvalue().startswith("Indexed 2 file(s), 2 chunk(s)")
     assert f"Indexing {docs}" in err.getvalue() and "2/2 searchable" in err.getvalue()
 
@@ -126,7 +126,7 @@ def test_chat_through_the_running_instance_streams_the_steps_and_answer_of_its_o
         remote = RemoteEngine(InstanceClient(sensetree_home))
         assert chat.run(parser.parse_args(["chat", "where is the budget?"]), remote, out) == 0
     finally:
-        engine.close()
+        engine.running.close()
     text = out.getvalue()
     assert (
         text.index("🔍 Searching: orchard") < text.index("The budget is in a.txt.") < text.index("Sources:")
@@ -144,7 +144,7 @@ def test_an_engine_error_from_the_instance_keeps_its_code_and_message(
         with pytest.raises(Refused) as caught:
             InstanceClient(sensetree_home).call("semantic_search", {"query": "  "})
     finally:
-        engine.close()
+        engine.running.close()
     assert caught.value.code == "invalid_input" and "Type a few words" in caught.value.message
 
 
@@ -166,7 +166,7 @@ def test_a_call_without_the_secret_gets_no_answer_and_the_file_is_private(
         assert InstanceClient.find(forged) is None
         assert InstanceClient.find(sensetree_home) is not None
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_with_no_instance_file_no_instance_is_found(sensetree_home):

@@ -69,9 +69,12 @@ def test_a_search_that_matched_words_only_says_so_under_its_results(sensetree_ho
     from cli.context import Context
     from engine.retrieval.results import SearchResult
 
-    class KeywordOnlyEngine:
+    class NothingToClose:
         def close(self) -> None:
             pass
+
+    class KeywordOnlyEngine:
+        running = NothingToClose()
 
         def semantic_search(self, **_kwargs):
             return [SearchResult("/d/bread.txt", "bread.txt", 0.9, "flour", 0, [], "keyword-only")]

@@ -91,7 +91,7 @@ def main(home: Path, start_hidden: bool) -> int:
         code = DesktopWindow(api, engine, home=home, on_started=started, start_hidden=start_hidden).run()
     finally:
         stop.set()
-        engine.close()
+        engine.running.close()
     say("EXIT")
     return code
 

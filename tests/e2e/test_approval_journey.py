@@ -54,7 +54,7 @@ def _start(tmp_path: Path, endpoint: FakeOpenAI, docs: Path, **extra: Any) -> En
     (home / "settings.json").write_text(json.dumps(settings))
     engine = Engine(home, embedder=HashingEmbedder())
     engine.add_indexed_folder(str(docs))
-    engine.drain()
+    engine.parts.index.drain()
     return engine
 
 
@@ -136,11 +136,11 @@ def test_an_mcp_write_call_asks_in_the_trace_deny_leaves_the_file_and_always_is_
                     "[data-testid=mcp-tool-status]"
                 )
             ).to_have_text("asks", timeout=WAIT_MS)
-            assert engine.settings.mcp_servers["files"].always_allow == []
+            assert engine.running.settings.mcp_servers["files"].always_allow == []
             assert errors == []
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()
 
 
 def _docs(tmp_path: Path) -> Path:
@@ -220,7 +220,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
 
             # 2. Refused: a target appeared after the proposal. Red, reasons listed, new plan / discard
             # offered.
-            engine.txn.propose_plan("Rename beta", _rename(docs, "beta.txt", "beta-new.txt"))
+            engine.parts.txn.propose_plan("Rename beta", _rename(docs, "beta.txt", "beta-new.txt"))
             (docs / "beta-new.txt").write_text("appeared meanwhile")
             card = _review(page, "Rename beta")
             card.get_by_test_id("plan-approve").click()
@@ -241,7 +241,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             expect(card.get_by_test_id("plan-status")).to_have_text("discarded")
 
             # 3. Refused: a source changed since the proposal; "Ask for a new plan" asks in the chat.
-            engine.txn.propose_plan("Rename gamma", _rename(docs, "gamma.txt", "gamma-new.txt"))
+            engine.parts.txn.propose_plan("Rename gamma", _rename(docs, "gamma.txt", "gamma-new.txt"))
             (docs / "gamma.txt").write_text("gamma, edited after the proposal and longer than before\n")
             card = _review(page, "Rename gamma")
             card.get_by_test_id("plan-approve").click()
@@ -251,7 +251,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             assert not (docs / "gamma-new.txt").exists()
 
             # 4. Failed during the disk phase and rolled back: red, the rollback step by step.
-            engine.txn.propose_plan(
+            engine.parts.txn.propose_plan(
                 "Move delta",
                 [
                     {"kind": "mkdir", "new_path": str(docs / "D"), "reason": "folder"},
@@ -270,10 +270,10 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             expect(card.get_by_test_id("plan-rollback")).to_be_visible()
             expect(card.get_by_test_id("plan-status")).to_have_text("rolled back")
             assert (docs / "delta.txt").is_file() and not (docs / "D").exists()
-            engine.txn.disk.fault = None
+            engine.parts.txn.disk.fault = None
 
             # 5. Undo refused: the renamed file changed after the plan was applied.
-            engine.txn.propose_plan("Rename omega", _rename(docs, "omega.txt", "omega-new.txt"))
+            engine.parts.txn.propose_plan("Rename omega", _rename(docs, "omega.txt", "omega-new.txt"))
             card = _review(page, "Rename omega")
             card.get_by_test_id("plan-approve").click()
             _expect_banner(card, "ok", "Applied 1 operation")
@@ -283,8 +283,8 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             assert (docs / "omega-new.txt").is_file()
 
             # 6. A draft older than 30 days is listed expired, with no Review.
-            old = engine.txn.propose_plan("Ancient plan", _rename(docs, "beta.txt", "beta-old.txt"))
-            engine.db.execute(
+            old = engine.parts.txn.propose_plan("Ancient plan", _rename(docs, "beta.txt", "beta-old.txt"))
+            engine.parts.db.execute(
                 "UPDATE txn_transactions SET created_at = ? WHERE id = ?",
                 (time.time() - DRAFT_TTL_S - 60, old["transaction_id"]),
             )
@@ -297,7 +297,7 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
 
             # 7. A rollback that did not finish offers Retry rollback; its outcome renders in the item.
             stuck = ActionPlan(transaction_id=uuid.uuid4().hex, summary="Stuck plan")
-            engine.txn.store.create(stuck, {}, status="rollback_incomplete")
+            engine.parts.txn.store.create(stuck, {}, status="rollback_incomplete")
             page.locator(".nav-item[data-view=chat]").click()
             page.locator(".nav-item[data-view=settings]").click()
             item = page.get_by_test_id("history-item").filter(has_text="Stuck plan")
@@ -308,16 +308,16 @@ def test_drafts_are_reviewable_from_history_after_a_reload_and_every_outcome_ren
             assert errors == []
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()
 
 
 def _fail_second_disk_step(engine: Engine) -> None:
     """Make the next apply fail after its first disk step, through the executor's fault seam."""
-    if not hasattr(engine.txn, "disk") or not hasattr(engine.txn.disk, "fault"):
+    if not hasattr(engine.parts.txn, "disk") or not hasattr(engine.parts.txn.disk, "fault"):
         pytest.fail("the executor's fault seam (TxnService.disk.fault) moved; update this test")
 
     def boom(point: Any) -> None:
         if point.phase == "disk" and point.stage == "before_disk" and point.seq == 2:
             raise OSError("the disk went away (injected by the test)")
 
-    engine.txn.disk.fault = boom
+    engine.parts.txn.disk.fault = boom

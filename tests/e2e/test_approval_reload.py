@@ -45,4 +45,4 @@ def test_a_waiting_approval_card_comes_back_after_a_reload_and_its_answer_counts
             assert errors == []
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()

@@ -167,4 +167,4 @@ def test_a_new_user_indexes_searches_chats_approves_part_of_a_plan_and_undoes_it
             assert errors == []
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()

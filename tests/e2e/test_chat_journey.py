@@ -82,7 +82,7 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
         _settings(tmp_path / "home", endpoint.base_url)
         engine = Engine(tmp_path / "home")
         engine.add_indexed_folder(str(docs))
-        engine.drain()
+        engine.parts.index.drain()
         server = start_server(Api(engine))
         try:
             context = browser.new_context(
@@ -174,7 +174,7 @@ def test_two_conversations_markdown_regenerate_sources_and_trace_survive_a_reloa
             context.close()
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()
 
 
 def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_url_is_tested_unsaved(
@@ -233,8 +233,8 @@ def test_an_unreachable_endpoint_is_an_error_that_opens_settings_where_a_typed_u
             page.get_by_test_id("model-refresh").click()
             expect(page.locator("#model-status")).to_contain_text("1 model(s) available", timeout=WAIT_MS)
             _shot(page, "chat-6-settings-test-1280x800")
-            assert engine.settings.reasoning.base_url == "http://127.0.0.1:9/v1"
+            assert engine.running.settings.reasoning.base_url == "http://127.0.0.1:9/v1"
             assert errors == []
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()

@@ -57,4 +57,4 @@ def test_escape_stops_the_turn_in_the_engine_and_keeps_the_partial_answer(tmp_pa
         finally:
             release.set()
             server.stop()
-            engine.close()
+            engine.running.close()

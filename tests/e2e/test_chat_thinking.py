@@ -69,4 +69,4 @@ def test_thinking_is_a_collapsed_trace_step_while_the_answer_streams_and_is_neve
         finally:
             release.set()
             server.stop()
-            engine.close()
+            engine.running.close()

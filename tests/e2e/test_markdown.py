@@ -45,7 +45,7 @@ def page(tmp_path, browser):
     yield page
     assert errors == []
     server.stop()
-    engine.close()
+    engine.running.close()
 
 
 def render(page, text: str, partial: bool = False) -> dict:

@@ -31,7 +31,7 @@ def _engine(tmp_path: Path) -> tuple[Engine, Path]:
     (home / "settings.json").write_text(json.dumps(settings))
     engine = Engine(home)
     engine.add_indexed_folder(str(docs))
-    engine.drain()
+    engine.parts.index.drain()
     return engine, docs
 
 
@@ -51,13 +51,15 @@ def test_the_vision_endpoint_is_tested_saved_and_its_caption_shown_in_details(tm
             verdict = page.get_by_test_id("vision-verdict")
             expect(verdict).to_contain_text(CAPTION, timeout=WAIT_MS)
             expect(verdict).to_contain_text("Not saved yet")
-            assert engine.settings.vision.base_url == "" and len(fake.images) == 1  # tested, not saved
+            assert (
+                engine.running.settings.vision.base_url == "" and len(fake.images) == 1
+            )  # tested, not saved
             _shot(page.locator("#set-media"), "settings-media")
 
             page.locator("#vision-form button[type=submit]").click()
             expect(page.locator(".toast").last).to_contain_text("Settings saved", timeout=WAIT_MS)
-            assert engine.settings.vision.base_url == fake.base_url
-            engine.drain()  # the photo indexed before is captioned now
+            assert engine.running.settings.vision.base_url == fake.base_url
+            engine.parts.index.drain()  # the photo indexed before is captioned now
 
             page.locator(".nav-item[data-view=folders]").click()
             page.get_by_test_id("root-item").get_by_role("button", name="Browse").click()
@@ -72,4 +74,4 @@ def test_the_vision_endpoint_is_tested_saved_and_its_caption_shown_in_details(tm
             assert errors == []
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()

@@ -21,8 +21,8 @@ WAIT_MS = 30_000
 def test_a_pending_note_is_kept_from_settings_after_a_reload_without_cookies(tmp_path, browser):
     expect = playwright_api.expect
     engine = Engine(tmp_path / "home", embedder=HashingEmbedder())
-    engine.agent.memory.remember("Jane is my accountant")
-    pending = engine.agent.memory.remember("Invoices from ACME go to Finance", pending=True)
+    engine.parts.agent.memory.remember("Jane is my accountant")
+    pending = engine.parts.agent.memory.remember("Invoices from ACME go to Finance", pending=True)
     server = start_server(Api(engine))
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -45,5 +45,5 @@ def test_a_pending_note_is_kept_from_settings_after_a_reload_without_cookies(tmp
     finally:
         server.stop()
         notes = {n.id: n.pending for n in engine.agent_memory_list()}
-        engine.close()
+        engine.running.close()
     assert notes[pending["id"]] is False

@@ -35,14 +35,14 @@ def _hold_the_purge(engine: Engine, monkeypatch) -> _HeldPurge:
     """The background purge of a removed folder waits until the test lets it run, so the test can see
     the list answer before the rows are gone, whatever the machine's speed."""
     held = _HeldPurge()
-    purge_root = engine.indexer.purge_root
+    purge_root = engine.parts.indexer.purge_root
 
     def purge(root: str) -> None:
         assert held.go.wait(WAIT_MS / 1000), "the test never let the purge run"
         purge_root(root)
         held.done.set()
 
-    monkeypatch.setattr(engine.indexer, "purge_root", purge)
+    monkeypatch.setattr(engine.parts.indexer, "purge_root", purge)
     return held
 
 
@@ -102,4 +102,4 @@ def test_the_card_counts_down_batch_by_batch_never_says_up_to_date_early_and_rem
         if purge is not None:
             purge.go.set()
         server.stop()
-        engine.close()
+        engine.running.close()

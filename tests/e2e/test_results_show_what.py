@@ -43,7 +43,7 @@ def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_oc
     engine.add_indexed_folder(str(docs))
     server = start_server(Api(engine))
     try:
-        engine.drain()  # the keyword phase, then OCR of the scan's pages and the photo
+        engine.parts.index.drain()  # the keyword phase, then OCR of the scan's pages and the photo
         page, errors = open_page(browser, server.url)
         page.locator(".nav-item[data-view=search]").click()
         search(page, "tortoise Gideon bakery")
@@ -68,4 +68,4 @@ def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_oc
         assert errors == []
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()

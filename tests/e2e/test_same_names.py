@@ -59,7 +59,7 @@ def test_same_named_files_show_their_folders_in_results_chips_and_answer_links(t
         )
         engine = Engine(home)
         engine.add_indexed_folder(str(docs))
-        engine.drain()
+        engine.parts.index.drain()
         server = start_server(Api(engine))
         try:
             page, errors = open_page(browser, server.url)
@@ -91,4 +91,4 @@ def test_same_named_files_show_their_folders_in_results_chips_and_answer_links(t
             assert errors == []
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()

@@ -46,7 +46,7 @@ def served(tmp_path):
         yield engine, server
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()
 
 
 def test_no_answer_action_row_says_null_live_after_a_reload_or_on_an_error(served, browser):
@@ -149,7 +149,7 @@ def test_while_the_first_answer_runs_the_header_names_the_chat_and_the_live_step
         _settings(tmp_path / "home", endpoint.base_url)
         engine = Engine(tmp_path / "home")
         engine.add_indexed_folder(str(docs))
-        engine.drain()
+        engine.parts.index.drain()
         server = start_server(Api(engine))
         try:
             page, errors = open_page(browser, server.url)
@@ -169,7 +169,7 @@ def test_while_the_first_answer_runs_the_header_names_the_chat_and_the_live_step
         finally:
             release.set()
             server.stop()
-            engine.close()
+            engine.running.close()
 
 
 def test_settings_name_the_url_slip_first_refuse_to_save_it_and_refresh_reads_the_corrected_url(
@@ -199,7 +199,10 @@ def test_settings_name_the_url_slip_first_refuse_to_save_it_and_refresh_reads_th
             page.locator("#reasoning-form button[type=submit]").click()
             expect(page.locator(".toast.error")).to_contain_text("Not saved", timeout=WAIT_MS)
             expect(page.get_by_test_id("use-suggested-url")).to_have_text(f"Use {endpoint.base_url}")
-            assert engine.settings.reasoning.base_url == DOWN and engine.settings.reasoning.enabled is False
+            assert (
+                engine.running.settings.reasoning.base_url == DOWN
+                and engine.running.settings.reasoning.enabled is False
+            )
 
             page.get_by_test_id("model-refresh").click()
             expect(page.locator("#model-status")).to_contain_text("1 model(s) available", timeout=WAIT_MS)
@@ -207,11 +210,11 @@ def test_settings_name_the_url_slip_first_refuse_to_save_it_and_refresh_reads_th
             expect(url).to_have_value(endpoint.base_url)
             page.locator("#reasoning-form button[type=submit]").click()
             expect(page.locator(".toast").last).to_contain_text("Settings saved", timeout=WAIT_MS)
-            assert engine.settings.reasoning.base_url == endpoint.base_url
+            assert engine.running.settings.reasoning.base_url == endpoint.base_url
             assert errors == []
         finally:
             server.stop()
-            engine.close()
+            engine.running.close()
 
 
 OVERLAPS = """(server) => {
@@ -254,7 +257,7 @@ def test_an_mcp_server_row_keeps_edit_and_remove_clear_of_its_command_and_says_n
         assert errors == []
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()
 
 
 def test_history_lists_a_refused_plans_reasons_one_per_line_and_names_an_undo_as_what_it_undid(
@@ -279,12 +282,12 @@ def test_history_lists_a_refused_plans_reasons_one_per_line_and_names_an_undo_as
 def _history_with_a_refusal_and_an_undo(engine: Engine, docs: Path) -> None:
     """A plan refused (both targets appeared meanwhile), and a rename applied then undone."""
     both = _rename(docs, "alpha.txt", "alpha-new.txt") + _rename(docs, "beta.txt", "beta-new.txt")
-    refused = engine.txn.propose_plan("Rename two", both)
+    refused = engine.parts.txn.propose_plan("Rename two", both)
     for name in ("alpha-new.txt", "beta-new.txt"):
         (docs / name).write_text("appeared meanwhile")
     with pytest.raises(EngineError):
         engine.apply_action_plan(refused["transaction_id"])
-    done = engine.txn.propose_plan("Rename gamma", _rename(docs, "gamma.txt", "gamma-new.txt"))
+    done = engine.parts.txn.propose_plan("Rename gamma", _rename(docs, "gamma.txt", "gamma-new.txt"))
     engine.apply_action_plan(done["transaction_id"])
     engine.undo_transaction(done["transaction_id"])
 
@@ -315,7 +318,7 @@ def test_the_sidebar_counts_every_file_again_once_an_undo_brings_one_back_from_t
         counts = page.locator("#mini-counts")
         expect(counts).to_contain_text("5 files", timeout=WAIT_MS)
         trash = [{"kind": "delete", "old_path": str(docs / "beta.txt"), "reason": "a copy of alpha"}]
-        plan = engine.txn.propose_plan("Trash a copy", trash)
+        plan = engine.parts.txn.propose_plan("Trash a copy", trash)
         engine.apply_action_plan(plan["transaction_id"])
         expect(counts).to_contain_text("4 files", timeout=WAIT_MS)
         engine.undo_transaction(plan["transaction_id"])
@@ -334,10 +337,10 @@ def _indexed_docs(tmp_path: Path, extra: dict[str, bytes] | None = None) -> Iter
     engine = Engine(tmp_path / "home")
     try:
         engine.add_indexed_folder(str(docs))
-        engine.drain()
+        engine.parts.index.drain()
         yield engine, docs
     finally:
-        engine.close()
+        engine.running.close()
 
 
 @contextlib.contextmanager

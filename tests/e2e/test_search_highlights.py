@@ -28,7 +28,7 @@ def test_search_snippets_are_plain_text_with_whole_stemmed_terms_marked(tmp_path
     engine.add_indexed_folder(str(docs))
     server = start_server(Api(engine))
     try:
-        engine.drain()
+        engine.parts.index.drain()
         page, errors = open_page(browser, server.url)
         page.locator(".nav-item[data-view=search]").click()
         page.get_by_test_id("search-input").fill("is market")
@@ -47,4 +47,4 @@ def test_search_snippets_are_plain_text_with_whole_stemmed_terms_marked(tmp_path
         assert errors == []
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()

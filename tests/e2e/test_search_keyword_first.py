@@ -46,7 +46,7 @@ def test_the_page_shows_keyword_hits_while_the_query_embeds_then_the_fused_list(
     engine.add_indexed_folder(str(docs))
     server = start_server(Api(engine))
     try:
-        engine.drain()
+        engine.parts.index.drain()
         page, errors = open_page(browser, server.url)
         page.locator(".nav-item[data-view=search]").click()
         embedder.holding = True
@@ -66,4 +66,4 @@ def test_the_page_shows_keyword_hits_while_the_query_embeds_then_the_fused_list(
     finally:
         embedder.release.set()
         server.stop()
-        engine.close()
+        engine.running.close()

@@ -35,7 +35,7 @@ def indexed_engine(home: Path, root: Path, gardener: dict[str, object] | None = 
     (home / "settings.json").write_text(json.dumps(settings))
     engine = Engine(home)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     return engine
 
 
@@ -100,4 +100,4 @@ def test_tidy_view_shows_findings_proposes_a_duplicate_fix_applies_and_undoes_an
         assert errors == []
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()

@@ -83,4 +83,4 @@ def test_a_fix_ticks_only_its_sure_lines_and_the_map_shades_under_the_csp(tmp_pa
         assert violations == [] and errors == []
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()

@@ -41,17 +41,17 @@ def _search(browser, engine, query: str, screenshot: str | None = None):
 
 def test_while_the_vectors_are_rebuilt_the_page_says_results_match_words_only(tmp_path, browser):
     _root, engine = indexed_sample(tmp_path, tmp_path / "home")
-    engine.close()
+    engine.running.close()
     garble_third(newest_manifest(tmp_path / "home"), random.Random(0))
     restarted = make_engine(tmp_path / "home")  # sets the vectors aside; nothing is embedded again yet
     try:
         name, notice = _search(browser, restarted, QUERY, "search-words-only-rebuilding")
         assert name.startswith("travel.txt")
         assert notice is not None and "match your words only" in notice and "still being indexed" in notice
-        restarted.drain()  # every file embedded again: meaning search answers, the notice goes
+        restarted.parts.index.drain()  # every file embedded again: meaning search answers, the notice goes
         assert _search(browser, restarted, QUERY) == (name, None)
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 def test_while_the_embedding_endpoint_fails_the_page_says_meaning_search_is_unavailable(

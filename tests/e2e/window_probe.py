@@ -45,12 +45,12 @@ def main(home: Path) -> int:
         mode=0o700, parents=True, exist_ok=True
     )  # as app.main's logging set-up does, before the window
     engine = Engine(home, embedder=HashingEmbedder(), defer_stores=True, start=False)
-    engine.when_stores_open(lambda: report.setdefault("built_after_shown", shown.is_set()))
+    engine.running.when_ready(lambda _parts: report.setdefault("built_after_shown", shown.is_set()))
     api = Api(engine)
 
     def on_shown() -> None:
         shown.set()
-        engine.start()
+        engine.running.start()
 
     def probe(window: Any, quit_app: Any) -> None:
         try:
@@ -73,7 +73,7 @@ def main(home: Path) -> int:
             quit_app()
 
     DesktopWindow(api, engine, home=home, on_started=probe, on_shown=on_shown).run()
-    engine.close()
+    engine.running.close()
     print("PROBE " + json.dumps(report), flush=True)
     return 0 if "error" not in report else 1
 

@@ -12,11 +12,11 @@ from engine.engine import Engine
 
 
 def test_the_pass_waits_while_the_index_lock_is_held_or_work_is_queued(engine, tmp_path):
-    assert gardener_busy(engine.index) is False
+    assert gardener_busy(engine.parts.index) is False
     held, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with engine.indexer.lock:
+        with engine.parts.indexer.lock:
             held.set()
             release.wait(10)
 
@@ -24,13 +24,13 @@ def test_the_pass_waits_while_the_index_lock_is_held_or_work_is_queued(engine, t
     worker.start()
     assert held.wait(10)
     try:
-        assert gardener_busy(engine.index) is True
+        assert gardener_busy(engine.parts.index) is True
     finally:
         release.set()
         worker.join(10)
-    assert gardener_busy(engine.index) is False
-    engine.index.queue.push(str(tmp_path / "new.txt"), 5)
-    assert gardener_busy(engine.index) is True
+    assert gardener_busy(engine.parts.index) is False
+    engine.parts.index.queue.push(str(tmp_path / "new.txt"), 5)
+    assert gardener_busy(engine.parts.index) is True
 
 
 def test_a_background_engine_starts_the_gardener_thread_and_close_stops_it(tmp_path):
@@ -38,5 +38,5 @@ def test_a_background_engine_starts_the_gardener_thread_and_close_stops_it(tmp_p
     try:
         assert any(t.name == "sensetree-gardener" for t in threading.enumerate())
     finally:
-        engine.close()
+        engine.running.close()
     assert not any(t.name == "sensetree-gardener" for t in threading.enumerate())

@@ -63,13 +63,13 @@ def test_tidy_and_map_ask_the_running_instance_and_open_no_store(tmp_path, sense
     engine = Engine(sensetree_home, embedder=HashingEmbedder())  # holds the stores: a second opener fails
     try:
         engine.reindex_path(str(docs))
-        engine.drain()
+        engine.parts.index.drain()
         serve_instance(engine, sensetree_home)
         tidy, tidy_modules = run_cli(["tidy", str(docs), "--json"], sensetree_home)
         text, _ = run_cli(["tidy", str(docs)], sensetree_home)
         mapped, map_modules = run_cli(["map", "orchard budget", "--scope", str(docs)], sensetree_home)
     finally:
-        engine.close()
+        engine.running.close()
     assert tidy.returncode == 0, tidy.stderr
     report = json.loads(tidy.stdout)
     assert [(f["kind"], f["evidence"][0]["path"]) for f in report["findings"]] == [

@@ -36,7 +36,7 @@ def _engine(tmp_path: Path, root: Path) -> Engine:
     engine = Engine(tmp_path / "home", embedder=HashingEmbedder())
     engine.set_config({"indexing": {"qualify_with_model": False}})
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     return engine
 
 
@@ -53,7 +53,7 @@ def home(tmp_path):
         write(root, f"Software/installer-{n}.bin", os.urandom(2048))  # catalogued by name only
     engine = _engine(tmp_path, root)
     yield engine, Path(os.path.realpath(root))
-    engine.close()
+    engine.running.close()
 
 
 def test_a_receipt_series_is_not_a_duplicate_group(home):
@@ -128,10 +128,10 @@ def test_checks_that_need_understood_files_say_how_many_they_wait_for(tmp_path):
         assert report.pending == [
             "Near-duplicates, versions and misplaced files: waiting for 2 files to be understood."
         ]
-        engine.drain()
+        engine.parts.index.drain()
         assert engine.analyze_directory(str(root)).pending == []
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def _picture(seed: int, size: tuple[int, int] = (320, 240)):
@@ -166,14 +166,14 @@ def test_photos_are_judged_by_their_pixels_not_their_names(tmp_path, monkeypatch
         ]
         assert not [f for f in engine.analyze_directory(str(real)).findings if f.kind == "unhelpful_name"]
     finally:
-        engine.close()
+        engine.running.close()
     monkeypatch.setattr("engine.gardener.images.available", lambda: False)
     engine = Engine(tmp_path / "home", embedder=HashingEmbedder())  # a fresh Gardener: nothing reused
     try:
         without = engine.analyze_directory(str(real)).findings
         assert not [f for f in without if f.kind == "near_duplicate"], "without Pillow no photo is guessed"
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_resaved_pdf_with_ligatures_hyphens_and_a_dated_footer_is_the_same_document():

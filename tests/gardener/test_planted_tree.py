@@ -38,7 +38,7 @@ def _build(tmp_path: Path, model: ScriptedModel | None = None) -> tuple[Engine, 
     engine = Engine(tmp_path / "home", embedder=embedder, chat_model=model)
     engine.set_config({"gardener": {"large_file_mb": 0.05}, "indexing": {"qualify_with_model": False}})
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     return engine, Path(os.path.realpath(root)), embedder
 
 
@@ -46,7 +46,7 @@ def _build(tmp_path: Path, model: ScriptedModel | None = None) -> tuple[Engine, 
 def planted(tmp_path):
     engine, root, embedder = _build(tmp_path)
     yield engine, root, embedder
-    engine.close()
+    engine.running.close()
 
 
 def test_every_planted_finding_is_reported_and_nothing_else(planted):
@@ -136,12 +136,12 @@ def test_the_agent_folder_health_tool_reads_the_findings(tmp_path):
         assert result.answer == "Two copies." and result.plan is None
         model.assert_complete()
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_an_unchanged_catalog_reuses_the_vector_findings_and_a_new_file_is_seen(planted):
     engine, root, _ = planted
-    gardener = engine.gardener.gardener
+    gardener = engine.parts.gardener.gardener
     first = engine.analyze_directory(str(root))
     assert "reused" not in gardener.timings
     again = engine.analyze_directory(str(root))
@@ -149,7 +149,7 @@ def test_an_unchanged_catalog_reuses_the_vector_findings_and_a_new_file_is_seen(
     draft = root / "Projects" / "finance-draft.txt"
     draft.write_text(edited((root / "Finance" / "finance-2.txt").read_text(), 1))
     engine.reindex_path(str(draft))
-    engine.drain()
+    engine.parts.index.drain()
     changed = engine.analyze_directory(str(root))
     assert "reused" not in gardener.timings
     assert {(f.kind, f.evidence[0].path) for f in changed.findings} == expected(root) | {

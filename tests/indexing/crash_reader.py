@@ -23,5 +23,5 @@ if __name__ == "__main__":
     indexer_mod.extract = dying_extract
     engine = make_engine(home)
     engine.add_indexed_folder(folder)
-    engine.drain()
-    engine.close()
+    engine.parts.index.drain()
+    engine.running.close()

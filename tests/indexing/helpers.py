@@ -42,7 +42,7 @@ def indexed_sample(tmp_path: Path, home: Path, **kwargs) -> tuple[Path, Engine]:
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine = make_engine(home, **kwargs)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     return root, engine
 
 
@@ -52,10 +52,10 @@ def indexed_engine(root: Path, home: Path, **kwargs) -> Iterator[Engine]:
     engine = make_engine(home, **kwargs)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         yield engine
     finally:
-        engine.close()
+        engine.running.close()
 
 
 class GatedEmbedder(HashingEmbedder):

@@ -48,10 +48,10 @@ def drain(home: Path, folder: str, queries: list[str]) -> None:
     engine = make_engine(home)
     if folder not in engine.get_roots():
         engine.add_indexed_folder(folder)
-    engine.drain()
+    engine.parts.index.drain()
     for query in queries:
         say(query=query, found=[hit.path for hit in engine.semantic_search(query, limit=3)])
-    engine.close()
+    engine.running.close()
 
 
 def status_mb(field: str) -> float:
@@ -72,7 +72,7 @@ def busy(home: Path, folder: str, late: Path, pages: int) -> None:
     engine = make_engine(home, background=True)
     started_mb = rss_mb()
     engine.add_indexed_folder(folder)
-    ocr_store = engine.index.indexer.ocr
+    ocr_store = engine.parts.index.indexer.ocr
     # the scan's first pages read, and every other file's OCR (the big picture) done: only the scan waits
     until(lambda: len(begun) >= pages and ocr_store.waiting() == 1, "OCR to read its first pages")
     late.write_text("Gooseberry jam recipe from the late file.", encoding="utf-8")

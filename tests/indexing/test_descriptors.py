@@ -43,7 +43,7 @@ def test_a_binary_is_catalogued_with_its_descriptor_as_its_one_chunk(tmp_path, s
     root = write_docs(tmp_path / "Docs", SAMPLE)
     (root / "invoices" / "scan-backup.iso").write_bytes(BYTES)
     with indexed_engine(root, sensetree_home) as engine:
-        record = engine.index.catalog.get(str(root / "invoices" / "scan-backup.iso"))
+        record = engine.parts.index.catalog.get(str(root / "invoices" / "scan-backup.iso"))
         hits = engine.semantic_search("disk image next to acme-2024.txt", limit=3)
     assert record.status == "skipped" and record.doc_type == "binary" and record.chunks == 1
     assert hits[0].path == str(root / "invoices" / "scan-backup.iso")
@@ -57,8 +57,8 @@ def test_node_modules_is_listed_as_one_block_with_its_file_count(tmp_path, sense
         (modules / f"pkg{n}" / "index.js").write_text("module.exports = 1")
     (root / "webshop" / "package.json").write_text('{"name": "webshop"}')
     with indexed_engine(root, sensetree_home) as engine:
-        record = engine.index.catalog.get(str(modules))
-        under = [r.path for r in engine.index.catalog.under(str(modules))]
+        record = engine.parts.index.catalog.get(str(modules))
+        under = [r.path for r in engine.parts.index.catalog.under(str(modules))]
         hits = engine.semantic_search("JavaScript dependencies of the webshop", limit=3)
     assert record.status == "skipped" and record.doc_type == "folder"
     assert record.sense == "node_modules: 7 files, JavaScript dependencies (npm packages)"
@@ -70,8 +70,8 @@ def test_an_unchanged_tool_folder_is_not_queued_again_by_a_rescan(tmp_path, sens
     root = write_docs(tmp_path / "Docs", SAMPLE)
     (root / "tool" / "node_modules" / "a").mkdir(parents=True)
     with indexed_engine(root, sensetree_home) as engine:
-        report = scan_root(str(root), engine.index.catalog, engine.index.queue)
-        record = engine.index.catalog.get(str(root / "tool" / "node_modules"))
+        report = scan_root(str(root), engine.parts.index.catalog, engine.parts.index.queue)
+        record = engine.parts.index.catalog.get(str(root / "tool" / "node_modules"))
     assert report.seen == len(SAMPLE) + 1 and report.queued == 0 and report.removed == 0
     assert record.sense == "node_modules: 0 files, JavaScript dependencies (npm packages)"
 

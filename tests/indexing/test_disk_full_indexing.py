@@ -18,7 +18,7 @@ def test_a_full_disk_pauses_indexing_with_one_notice_and_it_resumes_when_space_r
     sensetree_home, monkeypatch, caplog
 ):
     engine = make_engine(sensetree_home)
-    worker = engine.index.worker
+    worker = engine.parts.index.worker
     notices: list[str] = []
     engine.events.subscribe(lambda _topic, payload: notices.append(payload["message"]), NOTICE)
     monkeypatch.setattr(worker_mod, "DISK_FULL_RETRY_S", 0.01)
@@ -39,7 +39,7 @@ def test_a_full_disk_pauses_indexing_with_one_notice_and_it_resumes_when_space_r
             assert resumed.wait(WAIT_S)
             worker.stop()
     finally:
-        engine.close()
+        engine.running.close()
     assert [n.split(":")[0] for n in notices] == ["Indexing is paused", "Indexing resumed"]
     assert not [r for r in caplog.records if r.exc_info]  # no traceback per try
     assert len([r for r in caplog.records if "disk is full" in r.getMessage()]) == 1

@@ -48,7 +48,7 @@ def test_switching_to_the_endpoint_reembeds_in_the_background_path_and_search_us
     engine = start_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         with EmbeddingsEndpoint(dim=256) as server:
             engine.set_config(
                 {
@@ -60,22 +60,22 @@ def test_switching_to_the_endpoint_reembeds_in_the_background_path_and_search_us
                     }
                 }
             )
-            assert engine.embedder.name == "endpoint:fake-embed" and engine.vectors.dim == 256
-            assert read_active(engine.vectors_dir) == "endpoint:fake-embed"
+            assert engine.parts.embedder.name == "endpoint:fake-embed" and engine.parts.vectors.dim == 256
+            assert read_active(engine.parts.vectors_dir) == "endpoint:fake-embed"
             hit = engine.semantic_search("sourdough flour")[0].path
             embedded = sum(len(r["input"]) for r in server.requests)
-            chunks = sum(engine.vectors.chunk_counts().values())
+            chunks = sum(engine.parts.vectors.chunk_counts().values())
         assert engine.get_config().embedding.api_key != "secret"
     finally:
-        engine.close()
+        engine.running.close()
     assert hit == str(root / "recipes" / "bread.txt")
     assert chunks > 0 and embedded == chunks + 2  # every stored chunk once, the probe, the query
     # A restart with the server down still opens the endpoint's index (the dimension was remembered).
     again = start_engine(sensetree_home, model="fake-embed")
     try:
-        assert again.embedder.name == "endpoint:fake-embed" and again.vectors.dim == 256
+        assert again.parts.embedder.name == "endpoint:fake-embed" and again.parts.vectors.dim == 256
     finally:
-        again.close()
+        again.running.close()
 
 
 def test_a_switch_to_an_endpoint_that_does_not_answer_is_refused_and_nothing_is_saved(
@@ -93,6 +93,9 @@ def test_a_switch_to_an_endpoint_that_does_not_answer_is_refused_and_nothing_is_
                     }
                 }
             )
-        assert engine.settings.embedding.provider == "local" and engine.embedder.name == "hashing-384"
+        assert (
+            engine.running.settings.embedding.provider == "local"
+            and engine.parts.embedder.name == "hashing-384"
+        )
     finally:
-        engine.close()
+        engine.running.close()

@@ -53,10 +53,10 @@ def indexed_on_endpoint(tmp_path, home) -> Iterator[tuple[Path, FailingEndpoint,
         engine = _endpoint_engine(home, server)
         try:
             engine.add_indexed_folder(str(root))
-            engine.drain()
+            engine.parts.index.drain()
             yield root, server, engine
         finally:
-            engine.close()
+            engine.running.close()
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_search_keeps_the_fused_order_when_the_rerank_endpoint_fails(tmp_path, s
             raise EndpointError("Cannot reach the rerank endpoint at http://127.0.0.1:9/v1 (ConnectError).")
 
     try:
-        engine.search.reranker = DownReranker()
+        engine.parts.search.reranker = DownReranker()
         assert engine.semantic_search("Lisbon Alfama")[0].path == str(root / "notes/travel.txt")
     finally:
-        engine.close()
+        engine.running.close()

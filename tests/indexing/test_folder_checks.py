@@ -29,7 +29,7 @@ def api(tmp_path_factory):
     """One engine for the refusals (they change nothing); the test that adds a folder has its own."""
     engine = Engine(tmp_path_factory.mktemp("home"), embedder=HashingEmbedder())
     yield Api(engine)
-    engine.close()
+    engine.running.close()
 
 
 @pytest.mark.parametrize("path", ["", "   ", "..", ".", "Docs", "./Docs", "../Docs", "Docs/../.."])
@@ -49,7 +49,7 @@ def test_an_absolute_path_and_a_home_relative_one_are_accepted(tmp_path, monkeyp
     assert api.add_indexed_folder(path=str(docs))["data"] == [str(docs.resolve())]
     monkeypatch.setenv("HOME", str(tmp_path))
     assert api.add_indexed_folder(path="~/Docs")["data"] == [str(docs.resolve())]
-    engine.close()
+    engine.running.close()
 
 
 @linux_only

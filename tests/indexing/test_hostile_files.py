@@ -95,7 +95,7 @@ def test_the_other_files_of_a_zip_bomb_batch_are_indexed(tmp_path, sensetree_hom
     with indexed_engine(root, sensetree_home) as engine:
         stats = engine.indexing_stats()
         assert (stats.done, stats.failed, stats.queued) == (5, 1, 0)
-        record = engine.index.catalog.get(str(root / "bomb.docx"))
+        record = engine.parts.index.catalog.get(str(root / "bomb.docx"))
         assert record.status == "failed" and "zip bomb" in record.error
 
 
@@ -123,23 +123,23 @@ def test_a_file_that_kills_the_process_counts_attempts_and_is_failed_after_max_a
     assert run_crashing_indexer(sensetree_home, root) == 137
     engine = make_engine(sensetree_home)
     try:
-        assert engine.index.queue.max_attempts == 2
+        assert engine.parts.index.queue.max_attempts == 2
         killer = [q for q in engine.indexing_queue(100) if q.path.endswith("killer.txt")]
         assert killer[0].attempts == 1 and killer[0].status == "queued"  # counted when it was claimed
     finally:
-        engine.close()
+        engine.running.close()
     # the second death is the second attempt; the third start gives up on it and indexes the rest
     assert [run_crashing_indexer(sensetree_home, root) for _ in range(2)] == [137, 0]
     engine = make_engine(sensetree_home)
     try:
         stats = engine.indexing_stats()
         assert (stats.done, stats.failed, stats.queued) == (5, 1, 0)
-        record = engine.index.catalog.get(str(root / "killer.txt"))
+        record = engine.parts.index.catalog.get(str(root / "killer.txt"))
         assert record.status == "failed" and "stopped while reading this file 2 times" in record.error
         engine.add_indexed_folder(str(root))  # a re-scan leaves the failed, unchanged file alone
-        assert engine.index.queue.pending() == 0
+        assert engine.parts.index.queue.pending() == 0
     finally:
-        engine.close()
+        engine.running.close()
 
 
 class RefusingKeywords:
@@ -161,15 +161,15 @@ def test_a_store_refusing_one_file_keeps_the_rest_of_its_batch(tmp_path, sensetr
     root = write_docs(tmp_path / "Docs", {**FIVE, "poison.txt": "The keyword store will not take me."})
     engine = make_engine(sensetree_home)
     try:
-        engine.indexer.keywords = RefusingKeywords(engine.indexer.keywords)
+        engine.parts.indexer.keywords = RefusingKeywords(engine.parts.indexer.keywords)
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         assert engine.indexing_stats().done == 5
         poison = [q for q in engine.indexing_queue(100) if q.path.endswith("poison.txt")]
         assert poison[0].error == "RuntimeError: keyword store refused the write"
         assert engine.semantic_search("orchard")[0].path.endswith("ordinary-1.txt")
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def make_deep_tree(root: Path) -> tuple[str, str]:
@@ -209,11 +209,13 @@ def test_files_nested_beyond_path_max_are_recorded_failed_with_a_reason(tmp_path
         assert failed == {deep_file: FILE_TOO_LONG, deep_folder: FOLDER_TOO_LONG}
         stats = engine.indexing_stats()
         assert (stats.done, stats.failed) == (5, 2)
-        engine.index.worker.request_scan(str(root))  # a re-scan keeps them recorded, not deleted and re-added
-        engine.drain()
+        engine.parts.index.worker.request_scan(
+            str(root)
+        )  # a re-scan keeps them recorded, not deleted and re-added
+        engine.parts.index.drain()
         assert engine.indexing_stats().failed == 2
         engine.retry_indexing()  # Retry finds them still out of reach: failed again, not taken for deleted
-        engine.drain()
+        engine.parts.index.drain()
         assert {q.path for q in engine.indexing_queue(100) if q.status == "failed"} == set(failed)
 
 
@@ -223,8 +225,8 @@ def test_indexing_an_indexed_folder_again_picks_up_added_and_deleted_files(tmp_p
         (root / "ordinary-0.txt").unlink()
         (root / "added.txt").write_text("A lighthouse keeper's log, added later.", encoding="utf-8")
         engine.add_indexed_folder(str(root))  # what `sensetree index FOLDER` does on the second run
-        engine.drain()
-        assert engine.index.catalog.get(str(root / "ordinary-0.txt")) is None
+        engine.parts.index.drain()
+        assert engine.parts.index.catalog.get(str(root / "ordinary-0.txt")) is None
         assert engine.semantic_search("lighthouse keeper")[0].path == str(root / "added.txt")
         assert engine.indexing_stats().done == 5
 

@@ -17,7 +17,7 @@ from tests.indexing.helpers import SAMPLE, make_engine, write_docs
 def engine(tmp_path, sensetree_home):
     eng = make_engine(sensetree_home)
     yield eng
-    eng.close()
+    eng.running.close()
 
 
 def paths_of(results):
@@ -27,7 +27,7 @@ def paths_of(results):
 def test_indexing_a_folder_makes_its_files_searchable_by_keyword_and_meaning(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     stats = engine.indexing_stats()
     assert stats.done == 4 and stats.queued == 0 and stats.failed == 0
     hits = engine.semantic_search("sourdough flour starter")
@@ -38,67 +38,69 @@ def test_indexing_a_folder_makes_its_files_searchable_by_keyword_and_meaning(eng
 def test_unchanged_files_are_never_re_embedded_on_rescan(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    before = engine.embedder.embedded
+    engine.parts.index.drain()
+    before = engine.parts.embedder.embedded
     engine.reindex_path(str(root / "notes"))  # forgets hashes: content is re-read, but it is the same
-    engine.drain()
-    engine.index.worker.request_scan(str(root))
-    engine.drain()
-    assert engine.embedder.embedded == before
+    engine.parts.index.drain()
+    engine.parts.index.worker.request_scan(str(root))
+    engine.parts.index.drain()
+    assert engine.parts.embedder.embedded == before
 
 
 def test_touching_a_file_without_changing_it_costs_no_embedding(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    before = engine.embedder.embedded
+    engine.parts.index.drain()
+    before = engine.parts.embedder.embedded
     target = root / "notes" / "travel.txt"
     os.utime(target, (1_000_000, 1_000_000))
-    engine.index.worker.request_scan(str(root))
-    engine.drain()
-    assert engine.embedder.embedded == before
-    assert engine.index.catalog.get(str(target)).mtime == 1_000_000
+    engine.parts.index.worker.request_scan(str(root))
+    engine.parts.index.drain()
+    assert engine.parts.embedder.embedded == before
+    assert engine.parts.index.catalog.get(str(target)).mtime == 1_000_000
 
 
 def test_a_moved_folder_updates_every_path_without_embedding(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    before = engine.embedder.embedded
+    engine.parts.index.drain()
+    before = engine.parts.embedder.embedded
     os.rename(root / "notes", root / "archive")
-    engine.indexer.moved(str(root / "notes"), str(root / "archive"))
-    assert engine.embedder.embedded == before
+    engine.parts.indexer.moved(str(root / "notes"), str(root / "archive"))
+    assert engine.parts.embedder.embedded == before
     hits = paths_of(engine.semantic_search("Lisbon train hotel"))
     assert hits[0] == str(root / "archive" / "travel.txt")
     assert not any("/notes/" in p for p in hits)
-    assert engine.index.catalog.get(str(root / "archive" / "garden.md")) is not None
+    assert engine.parts.index.catalog.get(str(root / "archive" / "garden.md")) is not None
 
 
 def test_an_edited_file_is_keyword_searchable_after_its_job_runs(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     (root / "notes" / "garden.md").write_text("Zucchini flowers bloom in July.", encoding="utf-8")
-    engine.index.queue.push(str(root / "notes" / "garden.md"), WATCHER)
-    engine.drain()
+    engine.parts.index.queue.push(str(root / "notes" / "garden.md"), WATCHER)
+    engine.parts.index.drain()
     assert paths_of(engine.semantic_search("zucchini"))[0] == str(root / "notes" / "garden.md")
-    assert not engine.search.keywords.search("tomatoes", 5, None)
+    assert not engine.parts.search.keywords.search("tomatoes", 5, None)
 
 
 def test_deleted_files_leave_every_store(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     (root / "recipes" / "bread.txt").unlink()
-    engine.index.worker.request_scan(str(root))
-    engine.drain()
+    engine.parts.index.worker.request_scan(str(root))
+    engine.parts.index.drain()
     path = str(root / "recipes" / "bread.txt")
-    assert engine.index.catalog.get(path) is None
-    assert path not in engine.keywords.chunk_counts() and path not in engine.vectors.chunk_counts()
+    assert engine.parts.index.catalog.get(path) is None
+    assert (
+        path not in engine.parts.keywords.chunk_counts() and path not in engine.parts.vectors.chunk_counts()
+    )
 
 
 def test_queue_runs_watcher_before_manual_before_deletions_before_crawl(engine, tmp_path):
-    queue = engine.index.queue
+    queue = engine.parts.index.queue
     queue.push("/c", CRAWL)
     queue.push("/d", DELETION, action="delete")
     queue.push("/m", MANUAL)
@@ -111,7 +113,7 @@ def test_queue_runs_watcher_before_manual_before_deletions_before_crawl(engine, 
 
 
 def test_a_failing_file_is_retried_then_marked_failed_with_its_reason(engine):
-    queue = engine.index.queue
+    queue = engine.parts.index.queue
     queue.push("/x", CRAWL)
     assert queue.failed("/x", "disk hiccup") is False
     assert queue.next(now=10**12) is not None  # retried after the back-off
@@ -131,8 +133,8 @@ def test_a_broken_file_is_recorded_with_a_reason_and_does_not_stop_the_worker(en
     root = write_docs(tmp_path / "Docs", SAMPLE)
     (root / "broken.docx").write_bytes(b"this is not a zip archive")
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    record = engine.index.catalog.get(str(root / "broken.docx"))
+    engine.parts.index.drain()
+    record = engine.parts.index.catalog.get(str(root / "broken.docx"))
     assert record.status == "failed" and record.error
     assert engine.indexing_stats().done == 4
 
@@ -140,13 +142,13 @@ def test_a_broken_file_is_recorded_with_a_reason_and_does_not_stop_the_worker(en
 def test_a_pinned_sense_wins_over_reindexing(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     path = str(root / "notes" / "travel.txt")
     engine.set_file_summary(path, "Itinerary for the Portugal holiday with Maria.")
-    engine.drain()
+    engine.parts.index.drain()
     (root / "notes" / "travel.txt").write_text("Train to Porto on 14 May instead.", encoding="utf-8")
     engine.reindex_path(path)
-    engine.drain()
+    engine.parts.index.drain()
     details = engine.path_details(path)
     assert details.sense == "Itinerary for the Portugal holiday with Maria." and details.pinned is True
     assert paths_of(engine.semantic_search("Portugal holiday Maria itinerary"))[0] == path
@@ -157,11 +159,11 @@ def test_removing_a_root_purges_its_rows_and_vectors(engine, tmp_path):
     other = write_docs(tmp_path / "DocsEvil", {"x.txt": "Sourdough secrets of the evil twin."})
     engine.add_indexed_folder(str(docs))
     engine.add_indexed_folder(str(other))
-    engine.drain()
+    engine.parts.index.drain()
     engine.remove_indexed_folder(str(docs))
     assert engine.get_roots() == [str(other)]
-    assert all(p.startswith(str(other) + os.sep) for p in engine.keywords.chunk_counts())
-    assert all(p.startswith(str(other) + os.sep) for p in engine.vectors.chunk_counts())
+    assert all(p.startswith(str(other) + os.sep) for p in engine.parts.keywords.chunk_counts())
+    assert all(p.startswith(str(other) + os.sep) for p in engine.parts.vectors.chunk_counts())
     assert paths_of(engine.semantic_search("sourdough")) == [str(other / "x.txt")]
 
 
@@ -170,7 +172,7 @@ def test_scope_matches_on_segment_boundaries(engine, tmp_path):
     evil = write_docs(tmp_path / "DocsEvil", {"b.txt": "Quarterly tax return stolen."})
     engine.add_indexed_folder(str(docs))
     engine.add_indexed_folder(str(evil))
-    engine.drain()
+    engine.parts.index.drain()
     assert paths_of(engine.semantic_search("quarterly tax", scope=str(docs))) == [str(docs / "a.txt")]
     with pytest.raises(OutOfBounds):
         engine.semantic_search("tax", scope=str(tmp_path / "Elsewhere"))
@@ -184,7 +186,7 @@ def test_adding_a_missing_folder_says_so(engine, tmp_path):
 def test_search_skips_files_that_no_longer_exist(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     (root / "recipes" / "bread.txt").unlink()
     assert str(root / "recipes" / "bread.txt") not in paths_of(
         engine.semantic_search("sourdough bread flour")
@@ -195,8 +197,8 @@ def test_binary_files_are_catalogued_by_name_only(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     (root / "photo.raw").write_bytes(bytes(range(256)) * 8)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    record = engine.index.catalog.get(str(root / "photo.raw"))
+    engine.parts.index.drain()
+    record = engine.parts.index.catalog.get(str(root / "photo.raw"))
     assert record.status == "skipped" and record.note
 
 
@@ -205,7 +207,7 @@ def test_the_agent_reads_unknown_text_as_lossy_utf8_but_never_binary_garbage(eng
     (root / "notes.weird").write_bytes("Caf\u00e9 list: beans, filters".encode() + b"\xff")
     (root / "blob.bin").write_bytes(bytes(range(256)) * 4)
     engine.add_indexed_folder(str(root))
-    host = engine.agent._host
+    host = engine.parts.agent._host
     assert host.extracted_text(str(root / "notes.weird")).startswith("Café list: beans, filters")
     assert host.extracted_text(str(root / "blob.bin")) == ""
 
@@ -213,8 +215,8 @@ def test_the_agent_reads_unknown_text_as_lossy_utf8_but_never_binary_garbage(eng
 def test_many_independent_moves_update_every_store_at_once_without_embedding(engine, tmp_path):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    before = engine.embedder.embedded
+    engine.parts.index.drain()
+    before = engine.parts.embedder.embedded
     (root / "Archive").mkdir()
     pairs = [
         (root / "notes" / "travel.txt", root / "Archive" / "travel.txt"),
@@ -222,16 +224,16 @@ def test_many_independent_moves_update_every_store_at_once_without_embedding(eng
     ]
     for old, new in pairs:
         os.rename(old, new)
-    engine.indexer.moved_many([(str(o), str(n)) for o, n in pairs])
-    assert engine.embedder.embedded == before
+    engine.parts.indexer.moved_many([(str(o), str(n)) for o, n in pairs])
+    assert engine.parts.embedder.embedded == before
     expected = {
         str(root / "Archive" / "travel.txt"),
         str(root / "Archive" / "recipes" / "bread.txt"),
         str(root / "notes" / "garden.md"),
         str(root / "invoices" / "acme-2024.txt"),
     }
-    assert set(engine.keywords.chunk_counts()) == expected == set(engine.vectors.chunk_counts())
-    assert {r.path for r in engine.index.catalog.under(str(root))} == expected
+    assert set(engine.parts.keywords.chunk_counts()) == expected == set(engine.parts.vectors.chunk_counts())
+    assert {r.path for r in engine.parts.index.catalog.under(str(root))} == expected
     assert paths_of(engine.semantic_search("sourdough flour"))[0] == str(
         root / "Archive" / "recipes" / "bread.txt"
     )
@@ -247,9 +249,9 @@ def test_a_folder_of_forty_files_is_embedded_in_one_model_call(engine, tmp_path)
             f"Note {i} about the garden, the roses and topic {i}.", encoding="utf-8"
         )
     calls = []
-    embed = engine.embedder.embed
-    engine.embedder.embed = lambda texts: calls.append(len(texts)) or embed(texts)
+    embed = engine.parts.embedder.embed
+    engine.parts.embedder.embed = lambda texts: calls.append(len(texts)) or embed(texts)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     assert engine.indexing_stats().done == 40
     assert len(calls) == 1 and calls[0] >= 40

@@ -27,18 +27,18 @@ def crashed_at(sensetree_home, root, monkeypatch, method: str):
     def crash(*_args, **_kwargs):
         raise Crash
 
-    monkeypatch.setattr(engine.index.catalog, method, crash)
+    monkeypatch.setattr(engine.parts.index.catalog, method, crash)
     with pytest.raises(Crash):
-        engine.drain()
+        engine.parts.index.drain()
     monkeypatch.undo()
     return engine
 
 
 def keyword_phase_only(engine, root) -> None:
-    scan_root(str(root), engine.index.catalog, engine.index.queue, lambda: False)
-    jobs = engine.index.queue.claim_batch(100)
-    engine.indexer.process_batch(jobs)
-    engine.index.queue.release([job.path for job in jobs])
+    scan_root(str(root), engine.parts.index.catalog, engine.parts.index.queue, lambda: False)
+    jobs = engine.parts.index.queue.claim_batch(100)
+    engine.parts.indexer.process_batch(jobs)
+    engine.parts.index.queue.release([job.path for job in jobs])
 
 
 def test_a_file_is_found_by_keyword_before_its_vectors_land_and_says_semantic_pending(
@@ -48,19 +48,19 @@ def test_a_file_is_found_by_keyword_before_its_vectors_land_and_says_semantic_pe
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.index.worker._scans.clear()
+        engine.parts.index.worker._scans.clear()
         keyword_phase_only(engine, root)
-        assert engine.embedder.embedded == 0 and engine.vectors.chunk_counts() == {}
+        assert engine.parts.embedder.embedded == 0 and engine.parts.vectors.chunk_counts() == {}
         path = str(root / "notes" / "travel.txt")
         hits = engine.semantic_search("Alfama")
         assert hits[0].path == path and hits[0].semantic == "pending"
         stats = engine.indexing_stats()
         assert stats.keyword.done == len(SAMPLE) and stats.semantic.done == 0
-        assert SemanticPhase(engine.indexer).run_batch() == len(SAMPLE)
+        assert SemanticPhase(engine.parts.indexer).run_batch() == len(SAMPLE)
         assert engine.semantic_search("Alfama")[0].semantic == "done"
-        assert engine.vectors.chunk_counts()[path] == engine.index.catalog.get(path).chunks
+        assert engine.parts.vectors.chunk_counts()[path] == engine.parts.index.catalog.get(path).chunks
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_crash_after_the_keyword_write_and_before_the_catalog_commit_is_repaired(
@@ -68,17 +68,17 @@ def test_a_crash_after_the_keyword_write_and_before_the_catalog_commit_is_repair
 ):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine = crashed_at(sensetree_home, root, monkeypatch, "record_indexed")
-    assert engine.keywords.chunk_counts()  # the keyword rows were written
-    engine.close()
+    assert engine.parts.keywords.chunk_counts()  # the keyword rows were written
+    engine.running.close()
     restarted = make_engine(sensetree_home)
     try:
-        assert len(restarted.repair_report.orphans_dropped) == len(SAMPLE)
-        assert restarted.keywords.chunk_counts() == {}
-        restarted.drain()  # the jobs were still queued
+        assert len(restarted.parts.repair_report.orphans_dropped) == len(SAMPLE)
+        assert restarted.parts.keywords.chunk_counts() == {}
+        restarted.parts.index.drain()  # the jobs were still queued
         assert restarted.indexing_stats().done == len(SAMPLE)
         assert restarted.semantic_search("Sourdough")[0].path == str(root / "recipes" / "bread.txt")
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 def test_a_crash_after_the_vector_write_and_before_the_semantic_commit_is_re_embedded(
@@ -86,19 +86,19 @@ def test_a_crash_after_the_vector_write_and_before_the_semantic_commit_is_re_emb
 ):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine = crashed_at(sensetree_home, root, monkeypatch, "mark_semantic_done")
-    assert engine.vectors.chunk_counts()  # vectors landed, the catalog never said so
-    engine.close()
+    assert engine.parts.vectors.chunk_counts()  # vectors landed, the catalog never said so
+    engine.running.close()
     restarted = make_engine(sensetree_home)
     try:
-        dropped = restarted.repair_report.pending_vectors_dropped
-        assert len(dropped) == len(SAMPLE) and restarted.vectors.chunk_counts() == {}
-        assert restarted.repair_report.requeued == []  # the keyword rows were fine: no re-extraction
-        restarted.drain()
-        counts = restarted.vectors.chunk_counts()
-        assert all(counts[p] == restarted.index.catalog.get(p).chunks for p in dropped)
+        dropped = restarted.parts.repair_report.pending_vectors_dropped
+        assert len(dropped) == len(SAMPLE) and restarted.parts.vectors.chunk_counts() == {}
+        assert restarted.parts.repair_report.requeued == []  # the keyword rows were fine: no re-extraction
+        restarted.parts.index.drain()
+        counts = restarted.parts.vectors.chunk_counts()
+        assert all(counts[p] == restarted.parts.index.catalog.get(p).chunks for p in dropped)
         assert restarted.indexing_stats().semantic.done == len(SAMPLE)
     finally:
-        restarted.close()
+        restarted.running.close()
 
 
 def test_keyword_rows_lost_for_a_file_still_pending_send_it_back_to_the_keyword_phase(
@@ -108,15 +108,15 @@ def test_keyword_rows_lost_for_a_file_still_pending_send_it_back_to_the_keyword_
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.index.worker._scans.clear()
+        engine.parts.index.worker._scans.clear()
         keyword_phase_only(engine, root)
         path = str(root / "notes" / "garden.md")
-        engine.keywords.delete(path)
-        engine.drain()
-        assert engine.keywords.chunk_counts()[path] == engine.index.catalog.get(path).chunks
-        assert engine.vectors.chunk_counts()[path] == engine.index.catalog.get(path).chunks
+        engine.parts.keywords.delete(path)
+        engine.parts.index.drain()
+        assert engine.parts.keywords.chunk_counts()[path] == engine.parts.index.catalog.get(path).chunks
+        assert engine.parts.vectors.chunk_counts()[path] == engine.parts.index.catalog.get(path).chunks
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_an_interrupted_keyword_batch_leaves_unread_files_queued_without_charging_an_attempt(
@@ -126,23 +126,23 @@ def test_an_interrupted_keyword_batch_leaves_unread_files_queued_without_chargin
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.index.worker._scans.clear()
-        scan_root(str(root), engine.index.catalog, engine.index.queue, lambda: False)
-        jobs = engine.index.queue.claim_batch(100)
+        engine.parts.index.worker._scans.clear()
+        scan_root(str(root), engine.parts.index.catalog, engine.parts.index.queue, lambda: False)
+        jobs = engine.parts.index.queue.claim_batch(100)
         read: list[str] = []
-        original = engine.indexer._prepare
+        original = engine.parts.indexer._prepare
 
         def prepare(job):
             read.append(job.path)
             return original(job)
 
-        engine.indexer._prepare = prepare
-        ran = engine.index.worker._keyword_batch(jobs, lambda: len(read) >= 1)
+        engine.parts.indexer._prepare = prepare
+        ran = engine.parts.index.worker._keyword_batch(jobs, lambda: len(read) >= 1)
         assert ran == 1
-        left = {row.path: row.attempts for row in engine.index.queue.listing()}
+        left = {row.path: row.attempts for row in engine.parts.index.queue.listing()}
         assert len(left) == len(SAMPLE) - 1 and set(left.values()) == {0}
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_an_interrupted_semantic_batch_writes_no_vectors(tmp_path, sensetree_home):
@@ -150,13 +150,13 @@ def test_an_interrupted_semantic_batch_writes_no_vectors(tmp_path, sensetree_hom
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.index.worker._scans.clear()
+        engine.parts.index.worker._scans.clear()
         keyword_phase_only(engine, root)
-        assert SemanticPhase(engine.indexer).run_batch(lambda: True) == 0
-        assert engine.vectors.chunk_counts() == {}
+        assert SemanticPhase(engine.parts.indexer).run_batch(lambda: True) == 0
+        assert engine.parts.vectors.chunk_counts() == {}
         assert engine.indexing_stats().semantic.done == 0
     finally:
-        engine.close()
+        engine.running.close()
 
 
 class SlowEmbedder(HashingEmbedder):
@@ -185,7 +185,7 @@ def test_pause_stops_the_running_semantic_batch(tmp_path, sensetree_home):
     root = _many_files(tmp_path)
     slow = SlowEmbedder()
     engine = make_engine(sensetree_home, background=True)
-    engine.indexer.embedder = engine.search.embedder = slow
+    engine.parts.indexer.embedder = engine.parts.search.embedder = slow
     try:
         engine.add_indexed_folder(str(root))
         assert slow.started.wait(30)
@@ -193,32 +193,32 @@ def test_pause_stops_the_running_semantic_batch(tmp_path, sensetree_home):
         slow.gate.set()
         assert wait_for(engine, lambda: engine.indexing_stats().paused)
     finally:
-        engine.close()
+        engine.running.close()
     assert 0 < slow.embedded < 40  # stopped mid-batch, long before 40 slices
     reopened = make_engine(sensetree_home)
     try:  # the interrupted batch wrote nothing: every file is still pending, and searchable by keyword
         assert reopened.indexing_stats().semantic.done == 0
         assert reopened.indexing_stats().keyword.done == 40
     finally:
-        reopened.close()
+        reopened.running.close()
 
 
 def test_remove_takes_the_folder_off_the_list_at_once_and_purges_in_the_background(tmp_path, sensetree_home):
     root = _many_files(tmp_path)
     slow = SlowEmbedder()
     engine = make_engine(sensetree_home, background=True)
-    engine.indexer.embedder = engine.search.embedder = slow
+    engine.parts.indexer.embedder = engine.parts.search.embedder = slow
     try:
         engine.add_indexed_folder(str(root))
         assert slow.started.wait(30)
         assert engine.remove_indexed_folder(str(root)) == []
         assert engine.get_roots() == []
         slow.gate.set()
-        assert wait_for(engine, lambda: engine.index.catalog.under(str(root)) == [])
-        assert engine.keywords.chunk_counts() == {} and engine.vectors.chunk_counts() == {}
+        assert wait_for(engine, lambda: engine.parts.index.catalog.under(str(root)) == [])
+        assert engine.parts.keywords.chunk_counts() == {} and engine.parts.vectors.chunk_counts() == {}
         assert slow.embedded < 40
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_model_written_sense_arrives_in_the_semantic_phase_after_the_file_is_searchable(
@@ -237,17 +237,17 @@ def test_a_model_written_sense_arrives_in_the_semantic_phase_after_the_file_is_s
     engine = make_engine(sensetree_home, chat_model=model)
     try:
         engine.add_indexed_folder(str(root))
-        engine.index.worker._scans.clear()
+        engine.parts.index.worker._scans.clear()
         keyword_phase_only(engine, root)
         path = str(root / "travel.txt")
-        assert asked == [] and "Lisbon city break" not in (engine.index.catalog.get(path).sense or "")
+        assert asked == [] and "Lisbon city break" not in (engine.parts.index.catalog.get(path).sense or "")
         assert engine.semantic_search("Alfama")[0].semantic == "pending"
-        assert SemanticPhase(engine.indexer).run_batch() == 1
-        record = engine.index.catalog.get(path)
+        assert SemanticPhase(engine.parts.indexer).run_batch() == 1
+        record = engine.parts.index.catalog.get(path)
         assert len(asked) == 1 and "Lisbon city break" in record.sense and record.semantic == "done"
-        assert engine.keywords.search("itinerary", 5, None)[0].path == path  # chunk #0 carries it
+        assert engine.parts.keywords.search("itinerary", 5, None)[0].path == path  # chunk #0 carries it
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_the_query_model_warms_only_once_every_queued_file_is_keyword_searchable(tmp_path, sensetree_home):
@@ -257,12 +257,12 @@ def test_the_query_model_warms_only_once_every_queued_file_is_keyword_searchable
     engine = make_engine(sensetree_home)
     try:
         seen: list[object] = []
-        engine.index.worker.when_keyword_idle(lambda: seen.append(engine.indexing_stats().keyword))
+        engine.parts.index.worker.when_keyword_idle(lambda: seen.append(engine.indexing_stats().keyword))
         engine.add_indexed_folder(str(root))
         assert seen == []
-        engine.drain()
+        engine.parts.index.drain()
         assert len(seen) == 1 and seen[0].total == len(SAMPLE) and seen[0].done == seen[0].total
-        engine.index.worker.when_keyword_idle(lambda: seen.append("at once"))
+        engine.parts.index.worker.when_keyword_idle(lambda: seen.append("at once"))
         assert seen[-1] == "at once"
     finally:
-        engine.close()
+        engine.running.close()

@@ -51,10 +51,10 @@ def indexed_with(root: Path, home: Path, settings: dict[str, object]) -> Iterato
     try:
         engine.set_config(settings)
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         yield engine
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_photo_is_found_by_its_caption_from_the_scripted_vision_endpoint(tmp_path, sensetree_home):
@@ -66,7 +66,7 @@ def test_a_photo_is_found_by_its_caption_from_the_scripted_vision_endpoint(tmp_p
     ):
         hits = engine.semantic_search("the cat on the sofa", limit=3)
         details = engine.path_details(str(photo))
-        read = engine.agent._host.extracted_text(str(photo))
+        read = engine.parts.agent._host.extracted_text(str(photo))
     assert hits[0].path == str(photo)
     assert f"Caption: {CAT}" in read  # the agent's read_file sees it too
     assert details.note == f"Caption from llava at {fake.base_url}"
@@ -88,11 +88,11 @@ def test_photos_indexed_before_the_endpoint_was_set_are_captioned_once_and_copie
     copy = root / "backup" / "IMG_1 copy.jpg"
     with FakeOpenAI(caption=CAT) as fake, indexed_with(root, sensetree_home, {}) as engine:
         engine.set_config({"vision": endpoint(fake, "llava")})
-        engine.drain()
+        engine.parts.index.drain()
         copy.parent.mkdir()
         copy.write_bytes(photo.read_bytes())
         engine.reindex_path(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         hits = [h.path for h in engine.semantic_search("grey cat asleep velvet sofa", limit=3)]
     assert len(fake.images) == 1
     assert set(hits[:2]) == {str(photo), str(copy)}
@@ -106,8 +106,8 @@ def test_a_recording_is_found_by_its_transcript(tmp_path, sensetree_home):
         indexed_with(root, sensetree_home, {"transcription": endpoint(fake, "whisper-1")}) as engine,
     ):
         hits = engine.semantic_search("when does the plumber Zoltan come", limit=3)
-        record = engine.index.catalog.get(str(memo))
-        read = engine.agent._host.extracted_text(str(memo))
+        record = engine.parts.index.catalog.get(str(memo))
+        read = engine.parts.agent._host.extracted_text(str(memo))
         details = engine.path_details(str(memo))
     assert hits[0].path == str(memo) and "Zoltan" in hits[0].snippet
     assert f"Transcript:\n{SPEECH}" in read
@@ -129,7 +129,7 @@ def test_a_recording_over_the_size_bound_is_not_sent_and_says_why(tmp_path, sens
         FakeOpenAI(transcript=SPEECH) as fake,
         indexed_with(root, sensetree_home, {"transcription": endpoint(fake, "w", max_mb=0.1)}) as engine,
     ):
-        record = engine.index.catalog.get(str(memo))
+        record = engine.parts.index.catalog.get(str(memo))
     assert fake.paths == []
     assert "Not transcribed: 0.128 MB is over the 0.1 MB limit" in (record.note or "")
 
@@ -144,8 +144,8 @@ def test_nothing_is_sent_anywhere_while_no_endpoint_is_configured(tmp_path, sens
     monkeypatch.setattr(openai, "OpenAI", lambda *a, **k: built.append(k))  # any client at all
     models_only = {"vision": {"model": "llava"}, "transcription": {"model": "whisper-1"}}  # no address: off
     with indexed_with(root, sensetree_home, models_only) as engine:
-        waiting = engine.index.indexer.media.waiting()
-        ran = engine.index.worker.media.run_one()
+        waiting = engine.parts.index.indexer.media.waiting()
+        ran = engine.parts.index.worker.media.run_one()
     assert built == [] and waiting == 0 and ran == 0
 
 
@@ -159,11 +159,11 @@ def test_a_failing_endpoint_pauses_the_phase_and_a_rejected_photo_is_noted_not_f
     with FakeOpenAI(script, caption=CAT) as fake:
         # the 503 (while indexing): paused, nothing recorded against the photo but one attempt
         with indexed_with(root, sensetree_home, {"vision": endpoint(fake, "llava")}) as engine:
-            paused = engine.index.worker.media
-            waiting = engine.index.indexer.media.waiting()
+            paused = engine.parts.index.worker.media
+            waiting = engine.parts.index.indexer.media.waiting()
             paused._resume_at = 0.0  # the back-off is over
-            engine.drain()  # the 400: this photo is rejected, remembered, not retried
-            record = engine.index.catalog.get(str(photo))
+            engine.parts.index.drain()  # the 400: this photo is rejected, remembered, not retried
+            record = engine.parts.index.catalog.get(str(photo))
             later = paused.run_one()
             refusal = (engine.path_details(str(photo)).readings or [])[0]
     assert isinstance(paused, MediaPhase) and waiting == 1
@@ -181,7 +181,7 @@ def test_test_connection_for_vision_sends_a_small_picture_and_reports_the_captio
             missing = engine.test_media_endpoint("vision", "", None, "llava")
             down = engine.test_media_endpoint("vision", "http://127.0.0.1:9/v1", None, "llava")
         finally:
-            engine.close()
+            engine.running.close()
     assert verdict.ok and "A red circle on white." in verdict.message and len(fake.images) == 1
     assert not missing.ok and not down.ok and "Cannot reach" in down.message
 
@@ -192,7 +192,7 @@ def test_test_connection_for_transcription_sends_half_a_second_of_silence(senset
         try:
             verdict = engine.test_media_endpoint("transcription", fake.base_url, None, "whisper-1")
         finally:
-            engine.close()
+            engine.running.close()
     assert verdict.ok and fake.paths[-1].endswith("/audio/transcriptions")
 
 
@@ -219,7 +219,7 @@ def test_after_a_kill_captions_resume_and_no_photo_is_sent_twice(tmp_path, sense
             pass
         with indexed_with(root, sensetree_home, {}) as engine:  # the restart: the settings are kept
             engine.reindex_path(str(root))
-            engine.drain()
+            engine.parts.index.drain()
             hits = [h.path for h in engine.semantic_search("grey cat asleep velvet sofa", limit=3)]
     assert len(asked) == 4 and len(fake.images) == 3  # the killed request, once more; the others once
     assert sorted(hits) == [str(root / n) for n in ("a.jpg", "b.jpg", "c.jpg")]
@@ -233,7 +233,9 @@ def test_an_unreachable_endpoint_pauses_the_phase_and_the_worker_is_woken_when_t
     now = [1000.0]
     down = {"vision": {"base_url": "http://127.0.0.1:9/v1", "model": "llava"}}  # nothing listens there
     with indexed_with(root, sensetree_home, down) as engine:
-        phase = MediaPhase(engine.index.indexer, lambda: media_endpoints(engine.settings), lambda: now[0])
+        phase = MediaPhase(
+            engine.parts.index.indexer, lambda: media_endpoints(engine.running.settings), lambda: now[0]
+        )
         asked = phase.run_one()  # refused at once: paused, nothing recorded against the photo
         wait = phase.wake_in(None)
         during = phase.run_one()

@@ -24,24 +24,24 @@ def test_switching_the_model_reembeds_from_stored_chunks_and_swaps_when_complete
     engine = start_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
-        old_dir = engine.vectors.directory
+        engine.parts.index.drain()
+        old_dir = engine.parts.vectors.directory
         engine.set_config({"embedding": {"model": "hashing-256"}})  # no background thread: runs to completion
-        assert engine.embedder.name == "hashing-256" and engine.vectors.dim == 256
-        assert read_active(engine.vectors_dir) == "hashing-256"
+        assert engine.parts.embedder.name == "hashing-256" and engine.parts.vectors.dim == 256
+        assert read_active(engine.parts.vectors_dir) == "hashing-256"
         assert not old_dir.exists()
         assert engine.semantic_search("sourdough flour")[0].path == str(root / "recipes" / "bread.txt")
-        assert engine.vectors.chunk_counts() == engine.keywords.chunk_counts()
+        assert engine.parts.vectors.chunk_counts() == engine.parts.keywords.chunk_counts()
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_an_interrupted_switch_keeps_the_old_index_and_resumes_after_restart(tmp_path, sensetree_home):
     root = write_docs(tmp_path / "Docs", SAMPLE)
     engine = start_engine(sensetree_home)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    engine.close()
+    engine.parts.index.drain()
+    engine.running.close()
     # the person picked another model, and SenseTree was closed before the new index was complete
     restarted = start_engine(sensetree_home, model="hashing-256", background=True)
     try:
@@ -50,10 +50,10 @@ def test_an_interrupted_switch_keeps_the_old_index_and_resumes_after_restart(tmp
             lambda _t, p: done.set() if (p.get("reembedding") or {}).get("done") is True else None,
             INDEXING_PROGRESS,
         )
-        assert restarted.embedder.name in ("hashing-384", "hashing-256")
+        assert restarted.parts.embedder.name in ("hashing-384", "hashing-256")
         assert restarted.semantic_search("Lisbon train")[0].path == str(root / "notes" / "travel.txt")
-        assert done.wait(60) or restarted.embedder.name == "hashing-256"
-        assert read_active(restarted.vectors_dir) == "hashing-256"
+        assert done.wait(60) or restarted.parts.embedder.name == "hashing-256"
+        assert read_active(restarted.parts.vectors_dir) == "hashing-256"
         assert restarted.semantic_search("Lisbon train")[0].path == str(root / "notes" / "travel.txt")
     finally:
-        restarted.close()
+        restarted.running.close()

@@ -43,11 +43,11 @@ def test_a_scanned_invoice_is_found_by_a_word_that_is_only_in_its_pixels(tmp_pat
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         hits = engine.semantic_search("Quillfeather", limit=3)
-        record = engine.index.catalog.get(str(scan))
+        record = engine.parts.index.catalog.get(str(scan))
     finally:
-        engine.close()
+        engine.running.close()
     assert hits[0].path == str(scan) and "Quillfeather" in hits[0].snippet
     assert record.status == "done" and "OCR" in (record.note or "")
 
@@ -62,10 +62,10 @@ def test_a_scan_is_findable_by_name_first_and_its_pages_are_read_after(tmp_path,
         before = index.catalog.get(str(scan))
         by_name = engine.semantic_search("scan-0042", limit=1)
         waiting = index.indexer.ocr.waiting()
-        engine.drain()
+        engine.parts.index.drain()
         after = index.catalog.get(str(scan))
     finally:
-        engine.close()
+        engine.running.close()
     assert before.status == "skipped" and "wait for OCR" in (before.note or "") and waiting == 1
     assert by_name[0].path == str(scan)
     assert after.status == "done" and "Quillfeather" in engine_text(sensetree_home, scan)
@@ -73,7 +73,7 @@ def test_a_scan_is_findable_by_name_first_and_its_pages_are_read_after(tmp_path,
 
 def keyword_phase_only(engine, root: Path):
     """Scan `root` and run the keyword phase of its files by hand (no semantic phase, no OCR)."""
-    index = engine.index
+    index = engine.parts.index
     scan_root(str(root), index.catalog, index.queue)
     jobs = index.queue.claim_batch(100)
     index.indexer.process_batch(jobs)
@@ -84,9 +84,9 @@ def keyword_phase_only(engine, root: Path):
 def engine_text(home: Path, path: Path) -> str:
     engine = make_engine(home)
     try:
-        return engine.agent._host.extracted_text(str(path))
+        return engine.parts.agent._host.extracted_text(str(path))
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_no_page_is_read_twice_after_a_kill_or_a_reindex(tmp_path, sensetree_home, monkeypatch):
@@ -98,16 +98,16 @@ def test_no_page_is_read_twice_after_a_kill_or_a_reindex(tmp_path, sensetree_hom
     engine = make_engine(sensetree_home)
     with pytest.raises(Killed):
         engine.add_indexed_folder(str(root))
-        engine.drain()
-    engine.close()
+        engine.parts.index.drain()
+    engine.running.close()
     engine = make_engine(sensetree_home)  # the restart: OCR resumes where it stopped
     try:
-        engine.drain()
+        engine.parts.index.drain()
         engine.reindex_path(str(scan))
-        engine.drain()
+        engine.parts.index.drain()
         hits = engine.semantic_search("clause 21 garden lease", limit=2)
     finally:
-        engine.close()
+        engine.running.close()
     assert calls == [("scan.pdf", 0), ("scan.pdf", 1), ("scan.pdf", 1), ("scan.pdf", 2)]
     assert hits[0].path == str(scan)
 
@@ -144,8 +144,8 @@ def test_a_scan_moved_while_it_waits_for_ocr_is_read_at_its_new_place(tmp_path, 
         filed = root / "invoices" / "scan-0042.pdf"
         scan.rename(filed)
         index.indexer.moved(str(scan), str(filed))
-        engine.drain()
+        engine.parts.index.drain()
         hits = engine.semantic_search("Quillfeather", limit=1)
     finally:
-        engine.close()
+        engine.running.close()
     assert hits[0].path == str(filed)

@@ -94,7 +94,7 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
         failed = [q for q in engine.indexing_queue(100) if q.status == "failed"]
         assert [q.path for q in failed] == [odd] and failed[0].error == NOT_TEXT_NAME
         assert os.fsencode(failed[0].path).endswith(LATIN1_NAME)  # lossless: it still opens the file
-        assert engine.index.catalog.get(odd).error == NOT_TEXT_NAME
+        assert engine.parts.index.catalog.get(odd).error == NOT_TEXT_NAME
         assert engine.semantic_search("budget of project 7")[0].path.endswith("note-07.txt")
         raw = sqlite3.connect(sensetree_home / "sensetree.db")
         stored = [row[0].decode("utf-8") for row in raw.execute("SELECT CAST(path AS BLOB) FROM files")]
@@ -102,13 +102,15 @@ def test_a_latin1_name_among_40_files_leaves_39_indexed_and_itself_failed_with_a
         assert odd in [
             from_store(text) for text in stored
         ]  # valid UTF-8 in the database, the exact path back
-        engine.index.worker.request_scan(str(tmp_path / "Docs"))  # a re-scan neither re-queues nor forgets it
-        engine.drain()
+        engine.parts.index.worker.request_scan(
+            str(tmp_path / "Docs")
+        )  # a re-scan neither re-queues nor forgets it
+        engine.parts.index.drain()
         assert engine.indexing_stats().failed == 1 and engine.indexing_stats().queued == 0
         os.remove(odd)  # deleting it reaches the index like any other file
-        engine.index.worker.request_scan(str(tmp_path / "Docs"))
-        engine.drain()
-        assert engine.index.catalog.get(odd) is None and engine.indexing_stats().failed == 0
+        engine.parts.index.worker.request_scan(str(tmp_path / "Docs"))
+        engine.parts.index.drain()
+        assert engine.parts.index.catalog.get(odd) is None and engine.indexing_stats().failed == 0
 
 
 @posix_bytes_names
@@ -118,7 +120,7 @@ def test_the_odd_name_travels_through_the_http_bridge_and_back_without_loss(tmp_
     server = start_server(Api(engine))
     try:
         engine.add_indexed_folder(str(tmp_path / "Docs"))
-        engine.drain()
+        engine.parts.index.drain()
 
         def post(command: str, body: dict) -> dict:
             conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
@@ -140,7 +142,7 @@ def test_the_odd_name_travels_through_the_http_bridge_and_back_without_loss(tmp_
         assert details["ok"] and details["data"]["status"] == "failed", details
     finally:
         server.stop()
-        engine.close()
+        engine.running.close()
 
 
 @posix_bytes_names

@@ -51,7 +51,7 @@ def test_a_photo_is_found_by_its_month_its_camera_and_its_name(tmp_path, sensetr
         may = [h.path for h in engine.semantic_search("photos from May 2024", limit=4)]
         by_camera = [h.path for h in engine.semantic_search("the picture from the Canon camera", limit=4)]
         by_name = engine.semantic_search("IMG_2304", limit=3)
-        read = engine.agent._host.extracted_text(str(photo))
+        read = engine.parts.agent._host.extracted_text(str(photo))
     assert june[0] == str(other)
     assert str(photo) in may[:2] and may.index(str(photo)) < may.index(str(other))
     assert by_camera[0] == str(photo)

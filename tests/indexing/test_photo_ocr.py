@@ -66,12 +66,12 @@ def test_a_photo_of_a_notice_is_found_by_a_word_on_it_and_read_once_per_content(
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         hits = engine.semantic_search("bakery closed wednesday", limit=3)
-        record = engine.index.catalog.get(str(photo))
-        read = engine.agent._host.extracted_text(str(photo))
+        record = engine.parts.index.catalog.get(str(photo))
+        read = engine.parts.agent._host.extracted_text(str(photo))
     finally:
-        engine.close()
+        engine.running.close()
     assert {Path(h.path).name for h in hits[:2]} == {"IMG_2304.jpg", "IMG_2304 copy.jpg"}
     assert "OCR" in (record.note or "") and "BAKERY" in read  # the agent reads it too
     assert record.status == "done"  # words of its own, not a name only
@@ -87,12 +87,12 @@ def test_a_photo_without_text_costs_one_small_look_and_says_so(tmp_path, sensetr
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
-        record = engine.index.catalog.get(str(photo))
-        waiting = engine.index.indexer.ocr.waiting()
+        engine.parts.index.drain()
+        record = engine.parts.index.catalog.get(str(photo))
+        waiting = engine.parts.index.indexer.ocr.waiting()
         by_name = engine.semantic_search("DSC_0001", limit=1)
     finally:
-        engine.close()
+        engine.running.close()
     assert len(sizes) == 1 and max(sizes[0]) <= photo_ocr.CHECK_SIDE
     assert record.note == photo_ocr.NO_TEXT and waiting == 0
     assert by_name[0].path == str(photo)

@@ -73,7 +73,7 @@ def test_indexing_stats_has_both_phases_per_root_counts_and_the_old_keys(tmp_pat
     try:
         engine.add_indexed_folder(str(root))
         before = engine.indexing_stats()
-        engine.drain()
+        engine.parts.index.drain()
         stats = engine.indexing_stats()
         assert {"files", "chunks", "queued", "done", "failed", "skipped", "paused"} <= set(stats.to_dict())
         assert stats.seq > before.seq
@@ -90,7 +90,7 @@ def test_indexing_stats_has_both_phases_per_root_counts_and_the_old_keys(tmp_pat
             )
         ]
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_closed_publisher_sends_nothing_not_even_its_trailing_state():

@@ -33,13 +33,13 @@ def keyword_batch(engine, root) -> dict[str, str]:
     """One keyword batch over what a scan of `root` (added as a folder) queues: {file name: status}."""
     if str(root) not in engine.get_roots():
         engine.add_indexed_folder(str(root))
-    scan_root(str(root), engine.index.catalog, engine.index.queue, lambda: False)
-    jobs = engine.index.queue.claim_batch(100)
+    scan_root(str(root), engine.parts.index.catalog, engine.parts.index.queue, lambda: False)
+    jobs = engine.parts.index.queue.claim_batch(100)
     try:
-        statuses = engine.indexer.process_batch(jobs)
+        statuses = engine.parts.indexer.process_batch(jobs)
         return {os.path.basename(job.path): status for job, status in zip(jobs, statuses, strict=True)}
     finally:
-        engine.index.queue.release([job.path for job in jobs])
+        engine.parts.index.queue.release([job.path for job in jobs])
 
 
 def test_take_hands_over_results_in_order_and_never_reads_a_skipped_or_cancelled_path():
@@ -83,20 +83,20 @@ def test_every_file_is_extracted_once_and_the_index_is_the_same_as_reading_inlin
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         assert calls == {os.path.basename(rel): 1 for rel in {**SAMPLE, **files}}
         for i in (0, 17, 29):
-            hits = engine.search.search_keyword(f"sesame{i}", limit=3)
+            hits = engine.parts.search.search_keyword(f"sesame{i}", limit=3)
             assert [h.path for h in hits] == [str(root / f"notes/n{i:02d}.txt")]
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_a_file_changed_after_it_was_read_ahead_is_read_again(tmp_path, sensetree_home, monkeypatch):
     root = write_docs(tmp_path / "Docs", {"a.txt": "first words: walrus", "b.txt": "old text: pelican"})
     engine = make_engine(sensetree_home)
     try:
-        real_reader, real_take = engine.indexer._reader, engine.indexer._ahead.take
+        real_reader, real_take = engine.parts.indexer._reader, engine.parts.indexer._ahead.take
         edited = threading.Event()
 
         def reader_then_edit(opts):
@@ -116,13 +116,13 @@ def test_a_file_changed_after_it_was_read_ahead_is_read_again(tmp_path, sensetre
                 assert edited.wait(10)
             return real_take(path)
 
-        monkeypatch.setattr(engine.indexer, "_reader", reader_then_edit)
-        monkeypatch.setattr(engine.indexer._ahead, "take", take_after_the_edit)
+        monkeypatch.setattr(engine.parts.indexer, "_reader", reader_then_edit)
+        monkeypatch.setattr(engine.parts.indexer._ahead, "take", take_after_the_edit)
         assert keyword_batch(engine, root) == {"a.txt": "done", "b.txt": "done"}
-        assert [h.path for h in engine.search.search_keyword("flamingo")] == [str(root / "b.txt")]
-        assert engine.search.search_keyword("pelican") == []
+        assert [h.path for h in engine.parts.search.search_keyword("flamingo")] == [str(root / "b.txt")]
+        assert engine.parts.search.search_keyword("pelican") == []
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_an_extraction_error_on_the_read_ahead_thread_fails_the_file_with_its_reason_once(
@@ -144,10 +144,10 @@ def test_an_extraction_error_on_the_read_ahead_thread_fails_the_file_with_its_re
     try:
         assert keyword_batch(engine, root) == {"bad.txt": "failed", "good.txt": "done"}
         assert calls == {"bad.txt": 1, "good.txt": 1}
-        record = engine.index.catalog.get(str(root / "bad.txt"))
+        record = engine.parts.index.catalog.get(str(root / "bad.txt"))
         assert record.status == "failed" and record.error == "the file is damaged (test)"
     finally:
-        engine.close()
+        engine.running.close()
 
 
 def test_touched_files_with_the_same_content_are_not_extracted_again(tmp_path, sensetree_home, monkeypatch):
@@ -155,7 +155,7 @@ def test_touched_files_with_the_same_content_are_not_extracted_again(tmp_path, s
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         calls = counting_extract(monkeypatch)
         for rel in SAMPLE:
             st = os.stat(root / rel)
@@ -163,4 +163,4 @@ def test_touched_files_with_the_same_content_are_not_extracted_again(tmp_path, s
         keyword_batch(engine, root)
         assert calls == {}
     finally:
-        engine.close()
+        engine.running.close()

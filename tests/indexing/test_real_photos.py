@@ -32,7 +32,7 @@ def test_a_real_cat_photo_is_not_ocred_and_a_real_photographed_page_is_found_by_
     sizes = counting_runs(monkeypatch)
     with indexed_engine(root, sensetree_home) as engine:
         hits = engine.semantic_search("segmentation markers coins", limit=3)
-        cat_record = engine.index.catalog.get(str(cat))
+        cat_record = engine.parts.index.catalog.get(str(cat))
         page_details = engine.path_details(str(page))
     assert cat_record.note == photo_ocr.NO_TEXT
     assert len(sizes) == 3  # the cat: one look; the page: one look and one full read

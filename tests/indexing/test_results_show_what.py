@@ -36,13 +36,13 @@ def test_a_hit_in_a_scanned_pdf_names_its_page_and_details_show_each_page_read_b
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         hit = engine.semantic_search("tortoise Gideon", limit=1)[0]
         keyword_hit = engine.keyword_search("tortoise Gideon", limit=1)[0]
         text_hit = engine.semantic_search("sourdough", limit=1)[0]
         details = engine.path_details(str(scan))
     finally:
-        engine.close()
+        engine.running.close()
     assert hit.path == str(scan) and hit.page == 2 and keyword_hit.page == 2
     assert text_hit.page is None  # a file with text of its own has no page to name
     pages = {r.label: r for r in details.readings}
@@ -57,7 +57,7 @@ def test_a_photo_has_a_cached_thumbnail_and_details_say_what_was_read_from_where
     engine = make_engine(sensetree_home)
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         made = engine.file_thumbnail(str(photo))
         again = engine.file_thumbnail(str(photo))
         poster = engine.file_thumbnail(str(root / "poster.png"))
@@ -66,7 +66,7 @@ def test_a_photo_has_a_cached_thumbnail_and_details_say_what_was_read_from_where
             engine.file_thumbnail(str(tmp_path / "elsewhere.jpg"))
         details = engine.path_details(str(photo))
     finally:
-        engine.close()
+        engine.running.close()
     picture = Image.open(io.BytesIO(base64.b64decode(made.data_url.split(",", 1)[1])))
     assert picture.format == "JPEG" and max(picture.size) <= thumbnails.SIDE
     assert again == made and len(list((sensetree_home / "thumbnails").iterdir())) == 1
@@ -86,13 +86,13 @@ def test_a_chat_source_in_a_scanned_pdf_names_its_page(tmp_path, sensetree_home)
         [[Call("search_files", {"query": "tortoise Gideon"})], "Gideon may stay (lease-scan.pdf)."]
     )
     engine = make_engine(sensetree_home, chat_model=model)
-    engine.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
+    engine.running.settings.reasoning = ReasoningSettings(enabled=True, model="scripted")
     try:
         engine.add_indexed_folder(str(root))
-        engine.drain()
+        engine.parts.index.drain()
         result = engine.chat_with_assistant([{"role": "user", "content": "May I keep my tortoise?"}])
     finally:
-        engine.close()
+        engine.running.close()
     sources = {s["path"]: s for s in result.sources}
     assert sources[str(scan)]["page"] == 2
     assert all("page" not in s for path, s in sources.items() if path != str(scan))  # the old shape elsewhere

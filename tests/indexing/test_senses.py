@@ -91,7 +91,7 @@ def test_a_scanned_pdf_says_it_has_no_text_layer_instead_of_an_empty_sense(tmp_p
     extracted = extract(str(path))
     assert (extracted.text, extracted.note) == ("", NO_TEXT_LAYER)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     details = engine.path_details(str(path))
     assert details.sense == SCANNED_PDF
     assert "scanned pdf: no text layer" in details.sense.lower()
@@ -118,39 +118,43 @@ def indexed(tmp_path, sensetree_home):
     (root / "scan_0042.txt").write_text("Rental agreement renewal for flat 4. The tenant renews for a year.")
     (root / "pinned.txt").write_text("Meeting notes from Monday.")
     engine = Engine(sensetree_home, embedder=HashingEmbedder())
-    engine.db.migrate(MIGRATIONS)
+    engine.parts.db.migrate(MIGRATIONS)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     yield engine, root
-    engine.close()
+    engine.running.close()
 
 
 def test_the_sense_follows_a_rename_applied_as_a_plan_and_back_on_undo(indexed):
     engine, root = indexed
     old, new = f"{root}/scan_0042.txt", f"{root}/lease-elm-street.txt"
-    assert engine.indexer.sense_of(old)[0].startswith("scan_0042.txt: Rental agreement renewal")
-    embedded = engine.embedder.embedded
-    service = TxnService(engine.db, engine.home, engine.roots, engine.indexer, None)
+    assert engine.parts.indexer.sense_of(old)[0].startswith("scan_0042.txt: Rental agreement renewal")
+    embedded = engine.parts.embedder.embedded
+    service = TxnService(
+        engine.parts.db, engine.running.home, engine.running.roots, engine.parts.indexer, None
+    )
     plan = service.propose_plan(
         "Clearer name", [{"kind": "rename", "old_path": old, "new_path": new, "reason": "r"}]
     )
     assert service.apply_action_plan(plan["transaction_id"]).applied == 1
-    sense, pinned = engine.indexer.sense_of(new)
+    sense, pinned = engine.parts.indexer.sense_of(new)
     assert sense.startswith("lease-elm-street.txt: Rental agreement renewal") and not pinned
     assert "scan_0042" not in sense
-    assert engine.embedder.embedded == embedded  # a rename still embeds nothing
+    assert engine.parts.embedder.embedded == embedded  # a rename still embeds nothing
     service.undo_transaction(plan["transaction_id"])
-    assert engine.indexer.sense_of(old)[0].startswith("scan_0042.txt: Rental agreement renewal")
+    assert engine.parts.indexer.sense_of(old)[0].startswith("scan_0042.txt: Rental agreement renewal")
 
 
 def test_a_pinned_sense_is_left_as_the_person_wrote_it_on_rename(indexed):
     engine, root = indexed
     old, new = f"{root}/pinned.txt", f"{root}/monday.txt"
     engine.set_file_summary(old, "pinned.txt holds Monday's meeting notes.")
-    engine.drain()
-    service = TxnService(engine.db, engine.home, engine.roots, engine.indexer, None)
+    engine.parts.index.drain()
+    service = TxnService(
+        engine.parts.db, engine.running.home, engine.running.roots, engine.parts.indexer, None
+    )
     plan = service.propose_plan(
         "Rename", [{"kind": "rename", "old_path": old, "new_path": new, "reason": "r"}]
     )
     service.apply_action_plan(plan["transaction_id"])
-    assert engine.indexer.sense_of(new) == ("pinned.txt holds Monday's meeting notes.", True)
+    assert engine.parts.indexer.sense_of(new) == ("pinned.txt holds Monday's meeting notes.", True)

@@ -24,5 +24,5 @@ def inotify_instances() -> int:
 def test_closing_an_engine_that_never_watched_releases_its_inotify_instance(tmp_path, sensetree_home):
     before = inotify_instances()
     for _ in range(3):  # the CLI, the tests and the soak bench open many engines in one process
-        make_engine(sensetree_home).close()
+        make_engine(sensetree_home).running.close()
     assert inotify_instances() == before

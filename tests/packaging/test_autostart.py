@@ -116,4 +116,4 @@ def test_the_start_up_setting_writes_and_removes_the_login_entry(tmp_path, sense
         engine.set_config({"app": {"autostart": False}})
         assert not entry.exists()
     finally:
-        engine.close()
+        engine.running.close()

@@ -25,7 +25,7 @@ PROBE = """
 import json, sys
 from engine.engine import Engine
 engine = Engine(sys.argv[1], background=False)
-engine.close()
+engine.running.close()
 print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
 """
 

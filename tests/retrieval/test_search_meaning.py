@@ -47,15 +47,15 @@ def engine(tmp_path_factory):
     (home / "settings.json").write_text(json.dumps({"indexing": {"qualify_with_model": False}}))
     engine = Engine(home)
     engine.add_indexed_folder(str(root))
-    engine.drain()
-    assert engine.search.floor == relevance.RELEVANCE  # the product's floor is in force
+    engine.parts.index.drain()
+    assert engine.parts.search.floor == relevance.RELEVANCE  # the product's floor is in force
     yield engine, os.path.realpath(root)
-    engine.close()
+    engine.running.close()
 
 
 def found(engine, query: str) -> list[str]:
-    search, root = engine
-    return [os.path.relpath(r.path, root) for r in search.search.search(query, limit=10)]
+    built, root = engine
+    return [os.path.relpath(r.path, root) for r in built.parts.search.search(query, limit=10)]
 
 
 @pytest.mark.parametrize(

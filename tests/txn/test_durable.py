@@ -215,7 +215,7 @@ def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retri
     from tests.indexing.helpers import indexed_sample, make_engine
 
     root, engine = indexed_sample(tmp_path, sensetree_home)
-    plan = engine.txn.propose_plan(
+    plan = engine.parts.txn.propose_plan(
         "File the recipes",
         [{"kind": "move", "old_path": f"{root}/recipes/bread.txt", "new_path": f"{root}/Kitchen/bread.txt"}],
     )
@@ -225,9 +225,9 @@ def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retri
             (root / "Kitchen" / "stranger.txt").write_text("added by someone else")
             raise RuntimeError("injected failure")
 
-    engine.txn.disk.fault = hook
+    engine.parts.txn.disk.fault = hook
     assert "could not be fully undone" in engine.apply_action_plan(plan["transaction_id"]).message
-    engine.close()
+    engine.running.close()
     restarted = make_engine(sensetree_home)
     try:
         [notice] = [n for n in restarted.get_config().notices if "File the recipes" in n]
@@ -237,4 +237,4 @@ def test_the_engine_shows_a_start_up_notice_for_an_incomplete_rollback_and_retri
         assert (root / "recipes" / "bread.txt").exists() and not (root / "Kitchen").exists()
         assert not [n for n in restarted.get_config().notices if "File the recipes" in n]
     finally:
-        restarted.close()
+        restarted.running.close()

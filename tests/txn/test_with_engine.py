@@ -22,23 +22,25 @@ def indexed(tmp_path, sensetree_home):
     root = tmp_path / "Docs"
     write_tree(root, MIXED_FILES)
     engine = engine_mod.Engine(sensetree_home, embedder=HashingEmbedder())
-    engine.db.migrate(MIGRATIONS)
+    engine.parts.db.migrate(MIGRATIONS)
     engine.add_indexed_folder(str(root))
-    engine.drain()
+    engine.parts.index.drain()
     yield engine, root
-    engine.close()
+    engine.running.close()
 
 
 def service_for(engine: Any, fault=None) -> TxnService:
-    return TxnService(engine.db, engine.home, engine.roots, engine.indexer, None, fault=fault)
+    return TxnService(
+        engine.parts.db, engine.running.home, engine.running.roots, engine.parts.indexer, None, fault=fault
+    )
 
 
 def index_state(engine: Any) -> dict[str, Any]:
     return {
-        "catalog": sorted(engine.indexer.catalog.all_paths()),
-        "senses": {p: engine.indexer.sense_of(p) for p in engine.indexer.catalog.all_paths()},
-        "keywords": engine.keywords.chunk_counts(),
-        "vectors": engine.vectors.chunk_counts(),
+        "catalog": sorted(engine.parts.indexer.catalog.all_paths()),
+        "senses": {p: engine.parts.indexer.sense_of(p) for p in engine.parts.indexer.catalog.all_paths()},
+        "keywords": engine.parts.keywords.chunk_counts(),
+        "vectors": engine.parts.vectors.chunk_counts(),
     }
 
 
@@ -48,26 +50,26 @@ def found(engine: Any, query: str) -> list[str]:
 
 def test_commit_moves_index_rows_with_zero_embeddings_and_requalify_is_real_in_search(indexed):
     engine, root = indexed
-    embedded = engine.embedder.embedded
+    embedded = engine.parts.embedder.embedded
     service = service_for(engine)
     plan = service.propose_plan("Tidy up", mixed_plan(root))
     assert service.apply_action_plan(plan["transaction_id"]).applied == 7
-    assert engine.embedder.embedded == embedded  # moves, renames and deletes never embed
+    assert engine.parts.embedder.embedded == embedded  # moves, renames and deletes never embed
     assert f"{root}/Finance/2024/Q1/bolt.txt" in found(engine, "Invoice Bolt EUR")
     assert f"{root}/Media/photos/cat.txt" in found(engine, "a cat")
-    assert not any("/old/" in p for p in engine.indexer.catalog.all_paths())
-    engine.drain()  # the requalified file is re-extracted and re-embedded with the pinned sense
-    assert engine.embedder.embedded > embedded
+    assert not any("/old/" in p for p in engine.parts.indexer.catalog.all_paths())
+    engine.parts.index.drain()  # the requalified file is re-extracted and re-embedded with the pinned sense
+    assert engine.parts.embedder.embedded > embedded
     assert found(engine, "ACME invoice 42 requalified")[0] == f"{root}/Finance/acme.txt"
     engine.reindex_path(f"{root}/Finance/acme.txt")
-    engine.drain()
-    assert engine.indexer.sense_of(f"{root}/Finance/acme.txt") == ("[invoice] ACME invoice 42", True)
+    engine.parts.index.drain()
+    assert engine.parts.indexer.sense_of(f"{root}/Finance/acme.txt") == ("[invoice] ACME invoice 42", True)
 
 
 def test_failure_at_every_point_leaves_the_real_index_unchanged(indexed):
     engine, root = indexed
     before, index_before = snapshot(root), index_state(engine)
-    embedded = engine.embedder.embedded
+    embedded = engine.parts.embedder.embedded
     seen: list[FaultPoint] = []
     service_for(engine, fault=seen.append).propose_plan("probe", mixed_plan(root))
     k = 1
@@ -85,12 +87,12 @@ def test_failure_at_every_point_leaves_the_real_index_unchanged(indexed):
         if result.applied:
             break
         assert snapshot(root) == before, k
-        engine.drain()
+        engine.parts.index.drain()
         assert index_state(engine) == index_before, (k, points[-1])
         # a failure after phase 2 dropped old/draft.txt's rows re-embeds that one restored file; nothing else
         allowed = 0 if points[-1].phase == "disk" else 1
-        assert engine.embedder.embedded - embedded <= allowed, (k, points[-1])
-        embedded = engine.embedder.embedded
+        assert engine.parts.embedder.embedded - embedded <= allowed, (k, points[-1])
+        embedded = engine.parts.embedder.embedded
         k += 1
     assert k > 25
 
@@ -98,15 +100,15 @@ def test_failure_at_every_point_leaves_the_real_index_unchanged(indexed):
 def test_apply_then_undo_restores_the_real_index_without_embedding(indexed):
     engine, root = indexed
     before, index_before = snapshot(root), index_state(engine)
-    embedded = engine.embedder.embedded
+    embedded = engine.parts.embedder.embedded
     ops = [op for op in mixed_plan(root) if op["kind"] not in ("delete", "requalify")]
     service = service_for(engine)
     plan = service.propose_plan("Moves only", ops)
     service.apply_action_plan(plan["transaction_id"])
     assert service.undo_transaction(plan["transaction_id"]).applied == len(ops)
-    engine.drain()
+    engine.parts.index.drain()
     assert snapshot(root) == before and index_state(engine) == index_before
-    assert engine.embedder.embedded == embedded
+    assert engine.parts.embedder.embedded == embedded
     assert f"{root}/invoice-bolt.txt" in found(engine, "Invoice Bolt EUR")
 
 
@@ -116,9 +118,9 @@ def test_undo_of_a_delete_and_requalify_reindexes_the_restored_files(indexed):
     service = service_for(engine)
     plan = service.propose_plan("Tidy up", mixed_plan(root))
     service.apply_action_plan(plan["transaction_id"])
-    engine.drain()
+    engine.parts.index.drain()
     service.undo_transaction(plan["transaction_id"])
-    engine.drain()
+    engine.parts.index.drain()
     assert index_state(engine) == index_before
     assert Path(root / "old/draft.txt").exists() and f"{root}/old/draft.txt" in found(
         engine, "old draft nobody"
@@ -137,7 +139,7 @@ def test_the_file_count_is_whole_again_the_moment_an_undo_returns_before_any_fil
     assert engine.indexing_stats().files == files - 1  # old/draft.txt went to the trash
     service.undo_transaction(plan["transaction_id"])
     assert engine.indexing_stats().files == files
-    engine.drain()
+    engine.parts.index.drain()
     assert engine.indexing_stats().files == files
     assert f"{root}/old/draft.txt" in found(engine, "old draft nobody")
 
@@ -153,9 +155,11 @@ def test_a_deletion_still_queued_for_a_path_the_undo_fills_again_does_not_forget
         "Moves only", [op for op in mixed_plan(root) if op["kind"] in ("mkdir", "move")]
     )
     service.apply_action_plan(plan["transaction_id"])
-    engine.indexer.queue.push(f"{root}/invoice-acme.txt", DELETION, action="delete")  # the watcher's report
+    engine.parts.indexer.queue.push(
+        f"{root}/invoice-acme.txt", DELETION, action="delete"
+    )  # the watcher's report
     service.undo_transaction(plan["transaction_id"])
-    engine.drain()
+    engine.parts.index.drain()
     assert engine.indexing_stats().files == files
     assert f"{root}/invoice-acme.txt" in found(engine, "Invoice 42 ACME")
 
@@ -167,7 +171,7 @@ def test_the_last_progress_the_page_hears_from_an_undo_is_measured_after_its_ind
     the test says: the quiet interval ends just as the undo queues that file."""
     engine, root = indexed
     files = engine.indexing_stats().files
-    plan = engine.txn.propose_plan("Tidy up", mixed_plan(root))
+    plan = engine.parts.txn.propose_plan("Tidy up", mixed_plan(root))
     engine.apply_action_plan(plan["transaction_id"])
     heard: list[int] = []
     trailing: list[Callable[[], None]] = []
@@ -176,19 +180,19 @@ def test_the_last_progress_the_page_hears_from_an_undo_is_measured_after_its_ind
         while trailing:
             trailing.pop(0)()
 
-    engine.index.worker.publisher = ProgressPublisher(
+    engine.parts.index.worker.publisher = ProgressPublisher(
         engine.indexing_stats,
         lambda progress: heard.append(progress.files),
         clock=lambda: 0.0,
         schedule=lambda _wait, send: trailing.append(send),
     )
-    enqueue = engine.indexer.enqueue
+    enqueue = engine.parts.indexer.enqueue
 
     def enqueue_once_the_interval_ends(path: str, priority: int) -> None:
         send_trailing()
         enqueue(path, priority)
 
-    engine.indexer.enqueue = enqueue_once_the_interval_ends
+    engine.parts.indexer.enqueue = enqueue_once_the_interval_ends
     engine.undo_transaction(plan["transaction_id"])
     send_trailing()
     assert heard and heard[-1] == files, heard
