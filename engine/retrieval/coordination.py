@@ -48,7 +48,7 @@ from engine.retrieval.terms import TermMatcher, shared_matcher
 COORDINATION = 3.0
 # The name field's power (`coordinated_names`), chosen on the personal calibration seeds of both sizes and
 # written by `python bench/name_coordination_study.py --keep-in DIR --seeds 0 1 2 --held-out 3 4 --write`.
-NAME_COORDINATION = 1.0
+NAME_COORDINATION = 3.0
 
 
 def share_held(text: str, terms: frozenset[str], matcher: TermMatcher) -> float:

@@ -24,7 +24,7 @@ TEXTS = {
 
 
 class MeaningEmbedder:
-    """A fake model: the migration note means the query (cosine 0.28), the vaccination record a little
+    """A fake model: the migration note means the query (cosine 0.23), the vaccination record a little
     (0.2), the soup nothing."""
 
     name = "meaning-fake"
@@ -36,7 +36,7 @@ class MeaningEmbedder:
             if text == QUERY:
                 out[row] = (1.0, 0.0, 0.0)
             elif "customer database" in text:
-                out[row] = (0.28, 0.96, 0.0)
+                out[row] = (0.23, 0.973, 0.0)
             elif "Tetanus" in text:
                 out[row] = (0.2, 0.0, 0.98)
             else:
