@@ -87,7 +87,7 @@ $(DEB): $(STAMP) $(PKG_SOURCES) build/linux/make_deb.sh
 package: $(DEB)
 
 package-test: $(DEB)
-	SENSETREE_PACKAGE_TEST=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/packaging
+	SENSETREE_PACKAGE_TEST=1 SENSETREE_LOCK=$(LOCK) $(BIN)/python -m pytest -q -p no:cacheprovider tests/packaging
 
 # The Windows/macOS size estimate on Linux: the same spec without Qt (serve mode), onedir only, built
 # under build/work/serve-only so it never replaces the real bundle. bench/package.py measures it.
