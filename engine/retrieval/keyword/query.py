@@ -15,7 +15,6 @@ add a term, change a df or the corpus size), so a repeated query costs no statem
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +22,7 @@ import duckdb
 
 from engine.retrieval.fusion import ChunkKey, Hit
 from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.generation_map import GenerationMap
 from engine.retrieval.keyword.writes import idf
 
 QUERIES_KEPT = 1024
@@ -67,25 +67,11 @@ def read_query_terms(
     return QueryTerms(terms, tids, math.fsum(idfs))
 
 
-class QueryTermCache:
-    """Query text → its QueryTerms, valid while the index's write generation is the one it was read at."""
+class QueryTermCache(GenerationMap[str, QueryTerms]):
+    """Query text → its QueryTerms, for the write generation it was read at (generation_map.py)."""
 
     def __init__(self, kept: int = QUERIES_KEPT):
-        self._kept = kept
-        self._lock = threading.Lock()
-        self._entries: dict[str, tuple[int, QueryTerms]] = {}
-
-    def get(self, query: str, generation: int) -> QueryTerms | None:
-        with self._lock:
-            entry = self._entries.get(query)
-        return entry[1] if entry is not None and entry[0] == generation else None
-
-    def put(self, query: str, generation: int, terms: QueryTerms) -> None:
-        with self._lock:
-            if len(self._entries) >= self._kept and query not in self._entries:
-                for old in list(self._entries)[: self._kept // 2]:  # the oldest half
-                    del self._entries[old]
-            self._entries[query] = (generation, terms)
+        super().__init__(kept)
 
 
 @dataclass(frozen=True)
