@@ -134,8 +134,10 @@ def follow_settings(parts: Parts, patch: dict[str, Any]) -> None:
         from engine import autostart
 
         autostart.set_enabled(settings.app.autostart)
+    if "embedding" not in patch:  # the embedder is made only for a change that can ask for another one
+        return
     from engine.embed import embedder_for
 
     wanted = embedder_for(settings.embedding, parts.ground.vectors_dir / "dims.json")
-    if "embedding" in patch and wanted.name != parts.index.indexer.embedder.name:
+    if wanted.name != parts.index.indexer.embedder.name:
         parts.reembedder.start(wanted, background=parts.ground.background)
