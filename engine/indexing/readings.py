@@ -32,7 +32,7 @@ def readings(path: str, digest: str | None, ocr: OcrStore, media: MediaStore) ->
         said = metadata.about(path)
         if said:
             label, source = SOURCES.get(reader[0], ("Metadata", "the file's own header"))
-            found.append(Reading(label=label, source=source, text=said))
+            found.append(Reading(label=label, source=source, text=shown(said)))
     if digest:
         found += ocr_readings(path, ocr.pages(digest))
     return found
