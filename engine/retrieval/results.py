@@ -32,3 +32,10 @@ class SearchResult:
     semantic: str = "done"  # "pending": its vectors are still being computed; "keyword-only": see above
     page: int | None = None  # a scanned PDF's page (from 1) the snippet was read from by OCR (ocr_phase.py)
     copies: list[str] = field(default_factory=list)  # identical copies' paths, folded into this row
+
+
+def copies_text(copies: list[str], most: int = 5) -> str:
+    """The copies a row stands for, in words for a terminal or the model: the first `most` paths, the rest
+    counted (`a, b (+3 more)`)."""
+    more = len(copies) - most
+    return ", ".join(copies[:most]) + (f" (+{more} more)" if more > 0 else "")
