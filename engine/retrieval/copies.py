@@ -10,14 +10,18 @@ Identical means what the Gardener's duplicate finder means (engine/gardener/dupl
 content hash and size in the catalog (`Catalog.identical_copies`). A file with no hash yet or an empty
 file never collapses. The catalog is asked once per page, only for the files that fill it; a second
 round is needed only when two copies were both among the first `limit` files, to fill the rows they
-freed. `limit` counts rows after collapsing.
+freed. `limit` counts rows after collapsing. Identical content scores the same unless a name or a folder
+lifts one copy; on such a tie the order says nothing, so the copy a person filed is the row (not the
+one in Downloads/, not the "(1)"), by the rule the Gardener keeps copies by (engine/filing.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterator
 
+from engine.filing import copy_marked, transient_folder
 from engine.retrieval.fusion import ChunkKey
 from engine.retrieval.results import SearchResult
 
@@ -52,7 +56,37 @@ def one_per_content(
             best[path] = chosen
             copies[path] = found.get(path, [])
             folded.update(copies[path])
-    return best, copies
+    if not any(copies.values()):
+        return best, copies
+    return _filed_first(best, copies, ranked, exists)
+
+
+def _filed_first(
+    best: Best,
+    copies: dict[str, list[str]],
+    ranked: list[tuple[ChunkKey, float]],
+    exists: Callable[[str], bool],
+) -> tuple[Best, dict[str, list[str]]]:
+    """`best` with each row whose copy ties its score stood for by the filed copy (see the docstring)."""
+    first: Best = {}
+    for (path, chunk_index), score in ranked:
+        first.setdefault(path, (chunk_index, score))
+    rows: Best = {}
+    named: dict[str, list[str]] = {}
+    for path, chosen in best.items():
+        listed = copies[path]
+        tied = [c for c in listed if c in first and first[c][1] >= chosen[1]]
+        members = [path, *listed]
+        base = os.path.commonpath([os.path.dirname(m) for m in members]) if tied else ""
+        row = min(
+            [path, *tied],
+            key=lambda p: (transient_folder(p, base) is not None, copy_marked(os.path.basename(p))),
+        )
+        if row != path and not exists(row):
+            row = path
+        rows[row] = chosen if row == path else first[row]
+        named[row] = sorted(m for m in members if m != row)
+    return rows, named
 
 
 def _files(

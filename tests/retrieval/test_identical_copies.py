@@ -41,7 +41,7 @@ def test_two_identical_copies_are_one_result_that_names_the_other(engine, tmp_pa
     rows = _rows(engine, root, "green curry coconut")
     paths = [path for path, _ in rows]
     assert sum("thai-green-curry" in path for path in paths) == 1  # one row for the one content
-    row = next(r for r in rows if "thai-green-curry" in r[0])
+    row = next(r for r in rows if "thai-green-curry" in r[0])  # the better-ranked copy (names are embedded)
     other = ({"Recipes/thai-green-curry.md", "Downloads/thai-green-curry (1).md"} - {row[0]}).pop()
     assert row[1] == [other]
     assert "Recipes/red-curry.md" in paths and dict(rows)["Recipes/red-curry.md"] == []
@@ -116,3 +116,19 @@ def test_a_copy_already_named_by_a_row_is_skipped_without_asking_again():
     assert list(best) == ["/r/a.md", "/r/b.md"]
     assert copies["/r/a.md"] == ["/r/Downloads/a (1).md", "/r/z/a.md"]
     assert asked == [["/r/a.md", "/r/Downloads/a (1).md"], ["/r/b.md"]]  # z/a.md: known to be a copy
+
+
+def test_on_a_tie_the_filed_copy_is_the_row_and_a_better_ranked_download_stays_the_row():
+    def copies_of(paths: list[str]) -> dict[str, list[str]]:
+        pairs = {"/r/Downloads/a.md": ["/r/Recipes/a.md"], "/r/Recipes/a.md": ["/r/Downloads/a.md"]}
+        return {p: pairs[p] for p in paths if p in pairs}
+
+    tied = [(("/r/Downloads/a.md", 0), 0.5), (("/r/Recipes/a.md", 0), 0.5), (("/r/b.md", 2), 0.4)]
+    best, copies = one_per_content(tied, 2, lambda path: True, copies_of)
+    assert best == {"/r/Recipes/a.md": (0, 0.5), "/r/b.md": (2, 0.4)}
+    assert copies["/r/Recipes/a.md"] == ["/r/Downloads/a.md"]
+    lifted = [(("/r/Downloads/a.md", 0), 0.6), (("/r/Recipes/a.md", 0), 0.5), (("/r/b.md", 2), 0.4)]
+    best, copies = one_per_content(lifted, 2, lambda path: True, copies_of)
+    assert list(best) == ["/r/Downloads/a.md", "/r/b.md"] and copies["/r/Downloads/a.md"] == [
+        "/r/Recipes/a.md"
+    ]
