@@ -28,6 +28,9 @@ from engine.retrieval.results import SearchResult
 # paths (stored spelling) -> each one's identical copies; a path with none may be left out
 CopiesOf = Callable[[list[str]], dict[str, list[str]]]
 Best = dict[str, tuple[int, float]]  # path -> (its best chunk's index, score), best first
+# Scores closer than this tie: the precision a result's score is given at (result_page rounds to 6
+# places). The same text embedded in another batch differs by ~1e-7 (bibimbap.md and its download).
+TIE = 1e-6
 
 
 def no_copies(paths: list[str]) -> dict[str, list[str]]:
@@ -75,7 +78,7 @@ def _filed_first(
     named: dict[str, list[str]] = {}
     for path, chosen in best.items():
         listed = copies[path]
-        tied = [c for c in listed if c in first and first[c][1] >= chosen[1]]
+        tied = [c for c in listed if c in first and first[c][1] >= chosen[1] - TIE]
         members = [path, *listed]
         base = os.path.commonpath([os.path.dirname(m) for m in members]) if tied else ""
         row = min(

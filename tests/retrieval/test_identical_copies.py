@@ -123,9 +123,9 @@ def test_on_a_tie_the_filed_copy_is_the_row_and_a_better_ranked_download_stays_t
         pairs = {"/r/Downloads/a.md": ["/r/Recipes/a.md"], "/r/Recipes/a.md": ["/r/Downloads/a.md"]}
         return {p: pairs[p] for p in paths if p in pairs}
 
-    tied = [(("/r/Downloads/a.md", 0), 0.5), (("/r/Recipes/a.md", 0), 0.5), (("/r/b.md", 2), 0.4)]
+    tied = [(("/r/Downloads/a.md", 0), 0.5), (("/r/Recipes/a.md", 0), 0.4999999), (("/r/b.md", 2), 0.4)]
     best, copies = one_per_content(tied, 2, lambda path: True, copies_of)
-    assert best == {"/r/Recipes/a.md": (0, 0.5), "/r/b.md": (2, 0.4)}
+    assert best == {"/r/Recipes/a.md": (0, 0.4999999), "/r/b.md": (2, 0.4)}  # equal as shown (6 places)
     assert copies["/r/Recipes/a.md"] == ["/r/Downloads/a.md"]
     lifted = [(("/r/Downloads/a.md", 0), 0.6), (("/r/Recipes/a.md", 0), 0.5), (("/r/b.md", 2), 0.4)]
     best, copies = one_per_content(lifted, 2, lambda path: True, copies_of)
