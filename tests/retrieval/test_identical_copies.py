@@ -61,6 +61,14 @@ def test_the_limit_counts_rows_after_copies_collapse(engine, tmp_path):
     assert len(_rows(engine, root, "curry coconut milk", limit=3)) == 3
 
 
+def test_the_meaning_map_places_every_identical_copy_where_it_lies(engine, tmp_path):
+    root = _indexed(engine, tmp_path, {"Recipes/thai-green-curry.md": CURRY, "Downloads/curry.md": CURRY})
+    tree = engine.semantic_tree("green curry coconut")
+    folders = {child.name: [leaf.name for leaf in child.children] for child in tree.children}
+    assert folders == {"Recipes": ["thai-green-curry.md"], "Downloads": ["curry.md"]}
+    assert tree.path == root
+
+
 def test_same_named_files_with_different_content_stay_two_results(engine, tmp_path):
     root = _indexed(
         engine,
