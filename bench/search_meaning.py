@@ -111,7 +111,7 @@ def run(indexed: Indexed, evidence: bool) -> list[Seen]:
         results = search.search(q.text, limit=10)
         shown = [os.path.relpath(r.path, root) for r in results]
         seen = Seen(q.kind, q.text, shown)
-        rows = [_row(r, root) for r in results]
+        rows = [row_paths(r, root) for r in results]
         if q.kind == "topic":
             seen.right = bool(rows) and any((p + "/").startswith(q.folder.rstrip("/") + "/") for p in rows[0])
         else:
@@ -124,7 +124,7 @@ def run(indexed: Indexed, evidence: bool) -> list[Seen]:
     return out
 
 
-def _row(result, root: str) -> set[str]:
+def row_paths(result, root: str) -> set[str]:
     """The relative paths one result row stands for: its file and the identical copies folded into it
     (engine/retrieval/copies.py; a row of code without `copies` is its file alone). A row whose copies
     hold a right file is right: it is that content."""
