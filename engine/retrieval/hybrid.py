@@ -6,10 +6,10 @@ or folders hold the query's terms moves up, and such files neither arm found joi
 of a several-word query moves up in proportion: coordination.coordinated_names) → the relevance floor
 (relevance.py: a hit is shown when one arm has evidence for it, so nonsense gets no results) → rerank
 of the head when a reranker is configured → best chunk per file, one row per content (copies.py: identical
-copies fold into the best-ranked one) → results whose file still exists. The
-score means the same on every path and every collection: without a reranker it is the fused score (1.0 =
-every query term matched, a cosine of 1); with one, the reranker's probability. `fusion="rrf"` and
-`"relative"` remain for the benchmarks that compare them.
+copies are one row that names the others) → results whose file still exists. The score means the same
+on every path and every collection: without a reranker it is the fused score (1.0 = every query term
+matched, a cosine of 1); with one, the reranker's probability. `fusion="rrf"` and `"relative"` remain
+for the benchmarks that compare them.
 """
 
 from __future__ import annotations
