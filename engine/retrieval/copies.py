@@ -1,6 +1,6 @@
 """Identical copies collapse into one search result (issue 28).
 
-A person who keeps a recipe in Recipes/ and its download in Downloads/ ("thai-green-curry (1).md") does
+A person who keeps a recipe in Recipes/ and the same file in Downloads/ (bibimbap.md, byte for byte) does
 not want the same content twice among the first results: each copy would take a row the next answer
 needs. So one result stands for one content: the best-ranked copy is the row, and it names the other
 copies (`SearchResult.copies`), which the page, the CLI and the agent show ("also in Downloads/…"), so
@@ -8,11 +8,12 @@ every copy stays reachable. Recoll's "collapse duplicates" does the same by MD5.
 
 Identical means what the Gardener's duplicate finder means (engine/gardener/duplicates.py): the same
 content hash and size in the catalog (`Catalog.identical_copies`). A file with no hash yet or an empty
-file never collapses. The catalog is asked once per page, only for the files that fill it; a second
-round is needed only when two copies were both among the first `limit` files, to fill the rows they
-freed. `limit` counts rows after collapsing. Identical content scores the same unless a name or a folder
-lifts one copy; on such a tie the order says nothing, so the copy a person filed is the row (not the
-one in Downloads/, not the "(1)"), by the rule the Gardener keeps copies by (engine/filing.py).
+file never collapses, and neither does a copy edited by a line (a near-duplicate: another content). The
+catalog is asked once per page, only for the files that fill it; a second round is needed only when two
+copies were both among the first `limit` files, to fill the rows they freed. `limit` counts rows after
+collapsing. Identical content scores the same unless a name or a folder lifts one copy; on such a tie the
+order says nothing, so the copy a person filed is the row (not the one in Downloads/, not the "(1)"), by
+the rule the Gardener keeps copies by (engine/filing.py).
 """
 
 from __future__ import annotations
