@@ -74,12 +74,14 @@ def measure(
     engine, root: Path, queries: list[tuple[str, frozenset[str]]], conf: Path
 ) -> tuple[int, int, int]:
     """(known-item queries, found in our top 10, found in Recoll's top 10) over one indexed folder."""
+    from search_meaning import row_paths  # a row is right when its file or an identical copy it names is
+
     recoll_config(conf, root)
     recoll_index(conf)
     ours = theirs = 0
     for text, relevant in queries:
-        shown = [os.path.relpath(r.path, root) for r in engine.parts.search.search(text, limit=TOP)]
-        ours += any(p in relevant for p in shown)
+        rows = [row_paths(r, str(root)) for r in engine.parts.search.search(text, limit=TOP)]
+        ours += any(row & relevant for row in rows)
         theirs += any(p in relevant for p in recoll_top(conf, text, root))
     engine.running.close()
     return len(queries), ours, theirs

@@ -3,7 +3,9 @@
 Each seed's folder (bench/personal_folder: a different person per seed) is indexed by the real Engine
 (extraction, chunking, the extractive sense, the packaged model) and every labelled query is run through
 the product's own search with the product's relevance floor. Per kind it prints right file top-1 /
-top-3 / top-10, topic queries' top-1 from the right folder, and the share answered "No matches".
+top-3 / top-10, topic queries' top-1 from the right folder, and the share answered "No matches". A row
+counts as a right file when its file or one of the identical copies it stands for (`SearchResult.copies`)
+is a right file.
 
     python bench/search_meaning.py --seeds 3 4                # the table, floor in force
     python bench/search_meaning.py --code /tmp/main --seeds 3 4   # the same table on another checkout
@@ -106,18 +108,27 @@ def run(indexed: Indexed, evidence: bool) -> list[Seen]:
     root = str(indexed.folder.root)  # type: ignore[attr-defined]
     out = []
     for q in indexed.folder.queries:  # type: ignore[attr-defined]
-        shown = [os.path.relpath(r.path, root) for r in search.search(q.text, limit=10)]
+        results = search.search(q.text, limit=10)
+        shown = [os.path.relpath(r.path, root) for r in results]
         seen = Seen(q.kind, q.text, shown)
+        rows = [row_paths(r, root) for r in results]
         if q.kind == "topic":
-            seen.right = bool(shown) and (shown[0] + "/").startswith(q.folder.rstrip("/") + "/")
+            seen.right = bool(rows) and any((p + "/").startswith(q.folder.rstrip("/") + "/") for p in rows[0])
         else:
-            seen.right = bool(shown) and shown[0] in q.relevant
-        seen.top3 = any(p in q.relevant for p in shown[:3])
-        seen.top10 = any(p in q.relevant for p in shown[:10])
+            seen.right = bool(rows) and bool(rows[0] & q.relevant)
+        seen.top3 = any(row & q.relevant for row in rows[:3])
+        seen.top10 = any(row & q.relevant for row in rows[:10])
         if evidence:
             _evidence(seen, search, q, root)
         out.append(seen)
     return out
+
+
+def row_paths(result, root: str) -> set[str]:
+    """The relative paths one result row stands for: its file and the identical copies folded into it
+    (engine/retrieval/copies.py; a row of code without `copies` is its file alone). A row whose copies
+    hold a right file is right: it is that content."""
+    return {os.path.relpath(p, root) for p in (result.path, *getattr(result, "copies", ()))}
 
 
 def _evidence(seen: Seen, search, q, root: str) -> None:

@@ -65,6 +65,10 @@ def _keyword_first(args: argparse.Namespace, context: Context, out: TextIO) -> N
 def _print_hits(hits: list[dict[str, Any]], out: TextIO) -> None:
     for i, hit in enumerate(hits, 1):
         print(f"{i:2}. {hit['score']:.2f}  {result_label(hit['path'])}", file=out)
+        if hit.get("copies"):  # the identical copies this row stands for (`--json` lists them all)
+            from engine.retrieval.results import copies_text
+
+            print(f"      also in: {copies_text(hit['copies'])}", file=out)
         print(f"      {hit['snippet']}", file=out)
 
 

@@ -135,6 +135,7 @@ def _open_stores(
         active,
         make_reranker(settings.current.rerank),
         pending=index.catalog.pending_among,  # results say `semantic: "pending"`
+        copies=index.catalog.identical_copies,  # identical copies share one result row
     )
     closer.callback(search.close)
     reembedder = Reembedder(index.indexer, search, index.catalog, ground.vectors_dir, ground.events, opener)

@@ -52,6 +52,8 @@ def meaning_map(
         raise InvalidInput("Type a few words to map.")
     scope_path = roots.require(scope) if scope else None
     hits = search.search(query, scope=scope_path, limit=bounded_limit(limit, MAP_LIMIT))
-    sizes = {h.path: getattr(index.catalog.get(h.path), "size", None) for h in hits}
+    # a result's identical copies are where it lies too (one search row per content, copies.py)
+    placed = [(path, h.score) for h in hits for path in (h.path, *h.copies)]
+    sizes = {path: getattr(index.catalog.get(path), "size", None) for path, _ in placed}
     bases = [scope_path] if scope_path else [normalize(r) for r in index.roots()]
-    return build_tree(((h.path, h.score) for h in hits), bases, sizes)
+    return build_tree(placed, bases, sizes)

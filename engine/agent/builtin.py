@@ -29,7 +29,7 @@ from engine.agent.sources import Excerpt
 from engine.agent.tools import Tool, ToolFailed, tool_from_function
 from engine.errors import ExtractionError, NotFound, OutOfBounds, PlanInvalid
 from engine.paths import display_name
-from engine.retrieval.results import SearchResult
+from engine.retrieval.results import SearchResult, copies_text
 from engine.roots import LIST_LIMIT, SENSES_LIMIT, Roots
 from engine.txn.model import ActionPlan
 
@@ -49,6 +49,12 @@ def source_of(hit: SearchResult) -> Excerpt:
     if hit.page is not None:
         excerpt["page"] = hit.page
     return excerpt
+
+
+def _copies(hit: SearchResult) -> str:
+    """The identical copies one hit stands for (engine/retrieval/copies.py), so the model can name or
+    act on each of them: the search gives one row per content."""
+    return f"\n   identical copies: {copies_text(hit.copies)}" if hit.copies else ""
 
 
 class TurnTools:
@@ -122,7 +128,8 @@ class TurnTools:
         if not hits:
             return f"No indexed file matches {query!r}."
         lines = [
-            f"{i}. {h.path} (score {float(h.score or 0):.3f})\n   {' '.join((h.snippet or '').split())[:500]}"
+            f"{i}. {h.path} (score {float(h.score or 0):.3f}){_copies(h)}\n"
+            f"   {' '.join((h.snippet or '').split())[:500]}"
             for i, h in enumerate(hits, 1)
         ]
         return "\n".join(lines)

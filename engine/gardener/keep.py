@@ -13,37 +13,12 @@ whenever the dates were equal, which they are for a download saved twice. The or
 from __future__ import annotations
 
 import os
-import re
 
+from engine.filing import copy_marked, transient_folder
 from engine.gardener.inputs import FileInfo
 from engine.gardener.names import is_unhelpful
 
-TRANSIENT = frozenset(
-    "downloads download desktop tmp temp temporary inbox trash .trash recycle.bin $recycle.bin "
-    "scratch unsorted to-sort backup backups".split(" ")
-)
-_COPY_MARK = re.compile(
-    r"(?:\(\d+\)|(?:^|[\s_-])(?:copy|kopie|copie|backup|bak)(?:[\s_-]*\d+)?$|^(?:copy of|kopie van)\s)",
-    re.IGNORECASE,
-)
-
-
-def transient_folder(path: str, base: str = "") -> str | None:
-    """The transient folder `path` lies in below `base` (its name as written), or None. Only the
-    segments below `base` count: a root that happens to lie under /tmp makes nothing in it transient."""
-    folder = os.path.dirname(path)
-    below = (
-        folder[len(base) :] if base and (folder + os.sep).startswith(base.rstrip(os.sep) + os.sep) else folder
-    )
-    for segment in reversed(below.split(os.sep)):
-        if segment.casefold() in TRANSIENT:
-            return segment
-    return None
-
-
-def copy_marked(name: str) -> bool:
-    stem = os.path.splitext(name)[0].strip()
-    return bool(_COPY_MARK.search(stem))
+__all__ = ["common_folder", "copy_marked", "folder_label", "to_keep", "transient_folder", "why_removed"]
 
 
 def common_folder(members: list[FileInfo]) -> str:

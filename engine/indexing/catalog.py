@@ -45,7 +45,12 @@ MIGRATIONS: list[Migration] = [
     ),
     # keyword-first indexing: a file is searchable by keyword before its vectors land ('pending')
     ("0004_semantic_phase", "ALTER TABLE files ADD COLUMN semantic TEXT NOT NULL DEFAULT 'done';"),
+    # search collapses identical copies into one result (engine/retrieval/copies.py): a page's files find
+    # theirs by content in one indexed join, not a scan of every row
+    ("0005_files_by_content", "CREATE INDEX files_content ON files(hash, size);"),
 ]
+
+COPIES_LISTED = 100  # the most copies one file's search result names (a LICENSE can sit in every project)
 
 PENDING, SEMANTIC_DONE = "pending", "done"
 
@@ -283,6 +288,29 @@ class Catalog:
             f"SELECT path FROM files WHERE semantic = 'pending' AND path IN ({marks})", tuple(paths)
         )
         return {r["path"] for r in rows}
+
+    def identical_copies(self, paths: list[str]) -> dict[str, list[str]]:
+        """For each of `paths` (stored spelling) that has identical copies, those copies' paths, sorted (at
+        most `COPIES_LISTED`). Identical is the Gardener's notion (engine/gardener/duplicates.py): the same
+        content hash and size among searchable files; a file with no hash yet, or an empty one, has no
+        copies. One query for the whole page."""
+        if not paths:
+            return {}
+        marks = ", ".join("?" for _ in paths)
+        rows = self.db.query(
+            f"""SELECT f.path AS path, g.path AS copy FROM files f
+                JOIN files g ON g.hash = f.hash AND g.size = f.size AND g.path <> f.path
+                WHERE f.path IN ({marks}) AND f.hash <> '' AND f.size > 0
+                  AND f.status IN {SEARCHABLE_SQL} AND g.status IN {SEARCHABLE_SQL}
+                ORDER BY f.path, g.path""",
+            tuple(paths),
+        )
+        copies: dict[str, list[str]] = {}
+        for row in rows:
+            listed = copies.setdefault(row["path"], [])
+            if len(listed) < COPIES_LISTED:
+                listed.append(row["copy"])
+        return copies
 
     def semantic_chunk_counts(self) -> dict[str, int]:
         """Files whose vectors the catalog vouches for (`done_chunk_counts` vouches for keyword rows)."""

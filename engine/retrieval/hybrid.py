@@ -5,10 +5,11 @@ BM25 top-N and vector top-N inside the scope → calibrated fusion (fusion.py: b
 or folders hold the query's terms moves up, and such files neither arm found join; a path naming part
 of a several-word query moves up in proportion: coordination.coordinated_names) → the relevance floor
 (relevance.py: a hit is shown when one arm has evidence for it, so nonsense gets no results) → rerank
-of the head when a reranker is configured → best chunk per file → results whose file still exists. The
-score means the same on every path and every collection: without a reranker it is the fused score (1.0 =
-every query term matched, a cosine of 1); with one, the reranker's probability. `fusion="rrf"` and
-`"relative"` remain for the benchmarks that compare them.
+of the head when a reranker is configured → best chunk per file, one row per content (copies.py: identical
+copies are one row that names the others) → results whose file still exists. The score means the same
+on every path and every collection: without a reranker it is the fused score (1.0 = every query term
+matched, a cosine of 1); with one, the reranker's probability. `fusion="rrf"` and `"relative"` remain
+for the benchmarks that compare them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 
 from engine.errors import ModelError, StoreError
 from engine.retrieval.coordination import COORDINATION, NAME_COORDINATION, coordinated, coordinated_names
+from engine.retrieval.copies import CopiesOf, no_copies, one_per_content, with_copies
 from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
     ChunkKey,
@@ -42,7 +44,7 @@ from engine.retrieval.keyword_memo import KeywordAnswers
 from engine.retrieval.names import name_only
 from engine.retrieval.query_embedding import CLOSE_WAIT_S, QueryEmbedder
 from engine.retrieval.relevance import RELEVANCE, Evidence, Evidenced, Floor, floor_for, shown
-from engine.retrieval.result_page import best_per_file, result_page, snippets_ahead
+from engine.retrieval.result_page import result_page, snippets_ahead
 from engine.retrieval.results import SearchResult
 from engine.retrieval.terms import shared_matcher
 
@@ -102,6 +104,7 @@ class HybridSearch:
         coordination: float = COORDINATION,
         name_coordination: float = NAME_COORDINATION,
         pending: Callable[[list[str]], set[str]] | None = None,
+        copies: CopiesOf = no_copies,
     ):
         self.keywords = keywords
         self.vectors = vectors
@@ -126,6 +129,7 @@ class HybridSearch:
         self._folders = FolderMeanings(embedder.embed) if default is not None else None
         # which result paths have keyword rows but no vectors yet (the catalog knows; engine/assembly.py)
         self.pending: Callable[[list[str]], set[str]] = pending or (lambda paths: set())
+        self.copies = copies  # identical copies of result paths (the catalog; copies.py collapses them)
         self._queries = QueryEmbedder()
         self._answers = KeywordAnswers()  # the keyword arm's answer, once for a page's two calls
         self._warming: threading.Thread | None = None
@@ -352,10 +356,12 @@ class HybridSearch:
         terms: frozenset[str] | None = None,
         keyword_only: bool = False,
     ) -> list[SearchResult]:
-        """Best chunk per existing file, with a snippet, for the shown page only (result_page.py)."""
-        best = best_per_file(ranked, limit, self.exists)
+        """Best chunk per existing file, one row per content (copies.py), with a snippet, for the shown page
+        only (result_page.py)."""
+        best, copies = one_per_content(ranked, limit, self.exists, self.copies)
         pending = self.pending(list(best)) if best else set()
-        return result_page(query, best, texts or {}, self.vectors.texts, pending, terms, keyword_only)
+        page = result_page(query, best, texts or {}, self.vectors.texts, pending, terms, keyword_only)
+        return with_copies(page, copies)
 
 
 class _DenseArm:

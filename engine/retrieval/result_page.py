@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from engine.paths import display_name
+from engine.retrieval.copies import no_copies, one_per_content
 from engine.retrieval.fusion import ChunkKey, Hit
 from engine.retrieval.results import SearchResult
 from engine.retrieval.snippet import make_snippets
@@ -23,15 +24,9 @@ Ranked = list[tuple[ChunkKey, float]]
 
 def best_per_file(ranked: Ranked, limit: int, exists: Callable[[str], bool]) -> dict[str, tuple[int, float]]:
     """path -> (chunk index, score) of each file's best chunk, best first, for the first `limit` files
-    that exist (a file is checked once, and none past the `limit`-th)."""
-    best: dict[str, tuple[int, float]] = {}
-    for (path, chunk_index), score in ranked:
-        if path in best or not exists(path):
-            continue
-        best[path] = (chunk_index, score)
-        if len(best) >= limit:
-            break
-    return best
+    that exist (a file is checked once, and none past the `limit`-th). Search itself also collapses
+    identical copies into one row (copies.one_per_content); this is that step with no catalog."""
+    return one_per_content(ranked, limit, exists, no_copies)[0]
 
 
 def result_page(

@@ -9,7 +9,9 @@ exactly what the keyword index matched instead of guessing with its own regular 
 that this search could not ask the vectors at all and matched words only ("keyword-only": the vector
 store is being rebuilt after it was set aside, or the embedding model failed); the page and the CLI
 say so beside the results (issue 31, item 1). `page`, set by the engine after the search, is the page
-of a scanned PDF whose OCR text the snippet came from (issue 33).
+of a scanned PDF whose OCR text the snippet came from (issue 33). `copies` names the files with exactly
+the same content that this row stands for (engine/retrieval/copies.py: one row per content, the
+best-ranked copy's), so a copy never takes a second row and is still reachable; empty for most rows.
 """
 
 from __future__ import annotations
@@ -29,3 +31,11 @@ class SearchResult:
     highlights: list[Span] = field(default_factory=list)
     semantic: str = "done"  # "pending": its vectors are still being computed; "keyword-only": see above
     page: int | None = None  # a scanned PDF's page (from 1) the snippet was read from by OCR (ocr_phase.py)
+    copies: list[str] = field(default_factory=list)  # identical copies' paths, folded into this row
+
+
+def copies_text(copies: list[str], most: int = 5) -> str:
+    """The copies a row stands for, in words for a terminal or the model: the first `most` paths, the rest
+    counted (`a, b (+3 more)`)."""
+    more = len(copies) - most
+    return ", ".join(copies[:most]) + (f" (+{more} more)" if more > 0 else "")

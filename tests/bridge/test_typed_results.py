@@ -327,6 +327,7 @@ def test_a_search_hit_serialises_to_the_ipc_shape():
         "highlights": [[0, 4]],
         "semantic": "done",
         "page": None,  # issue 33: the scanned page of an OCR hit, null for any other hit
+        "copies": [],  # issue 28: the identical copies this row stands for
     }
 
 
@@ -346,6 +347,7 @@ def test_semantic_search_answers_search_results_whose_json_is_the_old_hit_dict(e
             "highlights": [[start, end] for start, end in hit.highlights],
             "semantic": hit.semantic,
             "page": None,  # issue 33: set only for a hit in a scanned PDF's OCR text
+            "copies": hit.copies,  # issue 28: identical copies folded into this row
         }
         for hit in hits
     ]

@@ -47,6 +47,23 @@ def test_same_named_results_show_the_folders_that_tell_them_apart(tmp_path, sens
     ]
 
 
+def test_identical_copies_are_one_result_line_that_says_where_the_other_copy_is(
+    tmp_path, sensetree_home, capsys
+):
+    docs = _indexed(tmp_path, sensetree_home)
+    (tmp_path / "Docs" / "Downloads").mkdir()
+    copy = tmp_path / "Docs" / "Downloads" / "leek-soup.md"
+    copy.write_text((tmp_path / "Docs" / "Recipes" / "leek-soup.md").read_text())
+    assert app.main(["index", str(tmp_path / "Docs")]) == 0
+    capsys.readouterr()
+    assert app.main(["search", "leeks potatoes", "--scope", docs]) == 0
+    out = capsys.readouterr().out.split("Ranked by meaning and keywords:\n")[-1].splitlines()
+    rows = [i for i, line in enumerate(out) if "leek-soup.md  (in " in line]
+    assert len(rows) == 1  # one line for the one content: the filed copy's
+    assert out[rows[0]].endswith(f"leek-soup.md  (in {docs}/Recipes/)")
+    assert out[rows[0] + 1] == f"      also in: {docs}/Downloads/leek-soup.md"
+
+
 @pytest.mark.model
 def test_a_one_word_folder_topic_maps_that_folder_first_and_labels_folders(tmp_path, sensetree_home, capsys):
     # the product's model: with it a folder's name is evidence by meaning too (folder_names.py), beside the

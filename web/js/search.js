@@ -5,7 +5,24 @@ import { call } from "./api.js";
 import { openPath } from "./chat.js";
 import { bindScopeSelect, showFile } from "./state.js";
 import { pageLabel, thumbFor } from "./thumbs.js";
-import { $, basename, clear, folderHints, h, highlight, markSpans, reportError } from "./ui.js";
+import { $, basename, clear, dirname, folderHints, h, highlight, markSpans, reportError } from "./ui.js";
+
+const COPIES_SHOWN = 5; // identical copies named at once; "+N more" names the rest
+
+/** The identical copies a row stands for (the engine gives one row per content, issue 28): "Also in
+ * Downloads/bibimbap.md", each one a link that opens it, so no copy is hidden by the collapse. */
+function copiesLine(copies) {
+  if (!Array.isArray(copies) || !copies.length) return null;
+  const link = (path) => h("button.btn.link.small.result-copy", { type: "button", title: `Open ${path}`, onclick: () => openPath(path) },
+    `${basename(dirname(path))}/${basename(path)}`);
+  const line = h("p.result-copies", { "data-testid": "result-copies" }, "Also in ", ...copies.slice(0, COPIES_SHOWN).map(link));
+  if (copies.length > COPIES_SHOWN) {
+    const more = h("button.btn.link.small", { type: "button" }, `+${copies.length - COPIES_SHOWN} more`);
+    more.addEventListener("click", () => more.replaceWith(...copies.slice(COPIES_SHOWN).map(link)));
+    line.append(more);
+  }
+  return line;
+}
 
 function resultItem(result, query, folder) {
   const score = typeof result.score === "number" ? result.score : 0;
@@ -16,6 +33,7 @@ function resultItem(result, query, folder) {
       folder ? h("span.result-folder", { "data-testid": "result-folder" }, ` · ${folder}`) : null, pageLabel(result)),
     h("span.score", { title: "Relevance" }, h("span.score-bar", {}, fill), score.toFixed(3)),
     h("span.result-path", {}, result.path),
+    copiesLine(result.copies),
     h("p.result-snippet", {}, thumbFor(result.path) || "", Array.isArray(result.highlights) ? markSpans(result.snippet || "", result.highlights) : highlight(result.snippet || "", query)),
     h("div.result-actions", {},
       h("button.btn.link.small", { type: "button", onclick: () => openPath(result.path, true) }, "Show in folder"),

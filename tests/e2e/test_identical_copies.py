@@ -1,0 +1,56 @@
+"""Identical copies are one search row in a real browser (issue 28): a recipe and its byte-identical
+download show once, as the filed copy's row that says where the other copy is ("Also in
+Downloads/bibimbap.md"), so it stays one click away; a row without copies says nothing of the kind.
+The screenshot is test-artifacts/search-copies.png."""
+
+from __future__ import annotations
+
+import json
+
+from bridge import Api
+from bridge.server import start_server
+from engine.engine import Engine
+from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api
+
+__all__ = ["browser"]  # the fixture, imported for this module's tests
+
+BIBIMBAP = "Bibimbap: rice, gochujang, spinach, carrots, a fried egg; mix everything in a hot stone bowl.\n"
+
+
+def test_identical_copies_are_one_row_that_says_also_in_the_other_folder(tmp_path, browser):
+    expect = playwright_api.expect
+    docs = tmp_path / "Home"
+    for relative, text in (
+        ("Recipes/bibimbap.md", BIBIMBAP),
+        ("Downloads/bibimbap.md", BIBIMBAP),
+        ("Recipes/kimchi-stew.md", "Kimchi stew: kimchi, pork, tofu and gochujang, simmered.\n"),
+    ):
+        (docs / relative).parent.mkdir(parents=True, exist_ok=True)
+        (docs / relative).write_text(text)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
+    engine = Engine(home, background=True)
+    engine.add_indexed_folder(str(docs))
+    server = start_server(Api(engine))
+    try:
+        engine.parts.index.drain()
+        page, errors = open_page(browser, server.url)
+        page.locator(".nav-item[data-view=search]").click()
+        page.get_by_test_id("search-input").fill("gochujang")
+        page.get_by_test_id("search-input").press("Enter")
+        results = page.get_by_test_id("search-results")  # keyword hits first, then the fused list
+        expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
+        rows = page.get_by_test_id("search-result")
+        expect(rows).to_have_count(2, timeout=WAIT_MS)
+        bibimbap = rows.filter(has_text="bibimbap.md")
+        expect(bibimbap).to_have_count(1)
+        expect(bibimbap.locator(".result-path")).to_have_text(str(docs / "Recipes" / "bibimbap.md"))
+        expect(bibimbap.get_by_test_id("result-copies")).to_have_text("Also in Downloads/bibimbap.md")
+        expect(rows.filter(has_text="kimchi-stew.md").get_by_test_id("result-copies")).to_have_count(0)
+        ARTIFACTS.mkdir(exist_ok=True)
+        results.screenshot(path=str(ARTIFACTS / "search-copies.png"))
+        assert errors == []
+    finally:
+        server.stop()
+        engine.running.close()
