@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.errors import ModelError, StoreError
+from engine.retrieval import coordination
 from engine.retrieval.coordination import COORDINATION, NAME_COORDINATION, coordinated, coordinated_names
 from engine.retrieval.folder_names import FolderMeanings, strengths
 from engine.retrieval.fusion import (
@@ -30,6 +31,7 @@ from engine.retrieval.fusion import (
     Hit,
     arm_scales,
     fuse,
+    name_order,
     single_arm,
     with_names,
     with_phrases,
@@ -203,14 +205,21 @@ class HybridSearch:
                 )
             )
             answer = self._keyword_arm(query, candidates, scope, shown)
-        if answer is not None and self.phrase_weight:  # while the vector search runs; kept for below
-            phrase.ahead(query, answer.texts)
+        terms = answer.terms.terms if answer is not None else frozenset()
+        if answer is not None:  # while the vector search runs; kept for below
+            coordination.ahead(answer.hits, answer.texts, terms)
+            if self.phrase_weight:
+                phrase.ahead(query, answer.texts)
+        names = self._names(answer, scope)  # and what needs no vector hit, made now too
+        lifts = coordinated_names(names, terms, self.name_coordination)
+        best_names = name_order(lifts) if self.name_weight > 0 else []
+        threshold = (self.floor or RELEVANCE).folder
+        folders = self._folder_evidence(embedding, vector, scope, threshold)
         dense_hits, texts = dense.result(answer is None)
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
         texts = {**(answer.texts if answer is not None else {}), **texts}
         keyword_only = bool(keyword_hits) and not dense_hits  # the vectors are empty (rebuilding) or failed
-        terms = answer.terms.terms if answer is not None else frozenset()
         related = (self.floor or RELEVANCE).semantic  # coordination.py: the floor's semantic threshold
         ranked = coordinated(
             keyword_hits, texts, terms, self.coordination, None, dense_hits, related, candidates
@@ -220,11 +229,7 @@ class HybridSearch:
         else:
             depth = candidates if ABSENT_AT_CUTOFF else None
             fused = fuse(self.fusion, ranked, dense_hits, self.weights, reference, depth)
-        names = self._names(answer, scope)
-        lifts = coordinated_names(names, terms, self.name_coordination)
-        fused = with_names(fused, lifts, self.name_weight, candidates)
-        threshold = (self.floor or RELEVANCE).folder
-        folders = self._folder_evidence(embedding, vector, scope, threshold)
+        fused = with_names(fused, lifts, self.name_weight, candidates, best_names)
         fused = with_names(fused, strengths(folders, threshold), self.folder_weight, candidates)
         # the words as typed (keyword/phrase.py); a weight of 0 turns the rule off, evidence included
         typed = {}
