@@ -215,9 +215,10 @@ class HybridSearch:
         best_names = name_order(lifts) if self.name_weight > 0 else []
         threshold = (self.floor or RELEVANCE).folder
         folders = self._folder_evidence(embedding, vector, scope, threshold)
-        dense_hits, texts = dense.result(answer is None)
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
+        lexical = arm_scales([(h.key, h.score) for h in keyword_hits], reference, [])[0]
+        dense_hits, texts = dense.result(answer is None)
         texts = {**(answer.texts if answer is not None else {}), **texts}
         keyword_only = bool(keyword_hits) and not dense_hits  # the vectors are empty (rebuilding) or failed
         related = (self.floor or RELEVANCE).semantic  # coordination.py: the floor's semantic threshold
@@ -236,9 +237,7 @@ class HybridSearch:
         if self.phrase_weight:
             typed = phrase.strengths(query, texts, lambda key, text: name_only(text, key[0]))
         fused = with_phrases(fused, typed, self.phrase_weight)
-        lexical, semantic = arm_scales(
-            [(h.key, h.score) for h in keyword_hits], reference, [(h.key, h.score) for h in dense_hits]
-        )
+        semantic = arm_scales([], reference, [(h.key, h.score) for h in dense_hits])[1]
 
         def evidence(key: ChunkKey) -> Evidence:
             dense = 0.0 if name_only(texts.get(key, ""), key[0]) else semantic.get(key, 0.0)
