@@ -192,8 +192,11 @@ class HybridSearch:
         arms return their hits' text, so the snippets need no further read, and the keyword arm the query's
         stemmed terms (None when it could not answer), so the snippets need not stem the query again.
         (Reading the keyword hits' keys in one statement and the text of its ten best in a second was
-        slower on two loaded cores than reading all fifty texts in one: docs/search-latency.md.) The last
-        value says whether the answer is the keyword arm's alone (the vectors failed, or hold nothing)."""
+        slower on two loaded cores than reading all fifty texts in one: docs/search-latency.md.) What needs
+        the keyword arm alone (the name field, the folder evidence, the keyword hits' scale, words as typed
+        and best hit's share of the query) is made before the vector hits are collected, while the vector
+        search runs (issue 30 item 3). The last value says whether the answer is the keyword arm's alone
+        (the vectors failed, or hold nothing)."""
         embedding = self._queries.embed_later(self.embedder, query) if vector is None else None
         if embedding is not None and not embedding.done():  # the keyword arm runs while the query embeds
             answer = self._keyword_arm(query, candidates, scope, shown)
