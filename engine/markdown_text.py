@@ -107,8 +107,10 @@ _LINE_RULES: tuple[tuple[re.Pattern[str], str, Callable[[re.Match[str]], str]], 
     (_BULLET, "-*+", _first),  # and a digit (`\d`, which is str.isdecimal)
     (_LINK_DEFINITION, "[", _nothing),
 )
-# a line (in "\n" + text) that may start with one of them: a character `_LINE_RULES` name, or a digit
-_MARKED_LINE = re.compile(r"\n[ \t]*[-*+=_>|#~`:\[\d]")
+# A line (in "\n" + text) that may match one of them: it starts with a character `_LINE_RULES` name, or
+# as only a numbered item or a link definition can start (no other rule starts with a digit or a `[`:
+# most of the lines of man pages and code that start with one are neither).
+_MARKED_LINE = re.compile(r"\n[ \t]*(?:[-*+=_>|#~`:]|\d{1,3}[.)][ \t]|\[[^\]\n]*\]:)")
 
 
 def _line_rules(text: str) -> str:
