@@ -13,8 +13,10 @@ the steps are accounted for. Printed per step: p50 and p95 over the queries, and
 Steps: `vector arm` (from starting the vector search to its hits collected: it overlaps the keyword
 arm), `vector start` (the caller's part of starting it), `keyword arm` (HybridSearch._keyword_answer:
 the keyword search, the text of its best hits and their best files' snippets, on the caller's thread),
-`vector wait` (the caller waiting for the vector hits once its keyword arm is done), `fuse`, `floor`,
-`names` (the name field's scores, part of `fuse`'s side of the search), `results` (best chunk per file,
+`ahead` (what needs the keyword arm alone, done once it is in and before the vector hits are collected:
+the name field's scores, the keyword hits' words as typed and the best hit's share of the query),
+`vector wait` (the caller waiting for the vector hits once that is done), `fuse`, `floor`,
+`names` (the name field's scores, within `ahead`), `results` (best chunk per file,
 exists checks, pending lookup, snippets) and `snippets` (make_snippets: the keyword arm's
 best files' while the vector search runs, and the rest within `results`); `other` is
 the search beyond the caller's own path (one_query says which). `after arms` is everything the search does
@@ -52,6 +54,7 @@ STEPS = (
     "vector arm",
     "vector start",
     "keyword arm",
+    "ahead",
     "vector wait",
     "fuse",
     "names",
@@ -128,9 +131,11 @@ def one_query(search: HybridSearch, steps: Steps, query: str, vector: np.ndarray
     steps.add("search", ended - began)
     steps.add("after arms", ended - steps.marks["arms in"])
     steps.add("after arms CPU", ended_cpu - steps.marks["arms in CPU"])
+    if "keyword arm ended" in steps.marks and "vector wait began" in steps.marks:
+        steps.add("ahead", max(0.0, steps.marks["vector wait began"] - steps.marks["keyword arm ended"]))
     path = sum(
         steps.spans.get(name, 0.0)
-        for name in ("vector start", "keyword arm", "vector wait", "fuse", "floor", "results")
+        for name in ("vector start", "keyword arm", "ahead", "vector wait", "fuse", "floor", "results")
     )
     steps.add("other", max(0.0, steps.spans["search"] - path))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TypeVar
 
 Key = TypeVar("Key", bound=Hashable)
@@ -158,12 +159,18 @@ def arm_scales(
 
 
 def with_names(
-    fused: Sequence[tuple[ChunkKey, float]], names: Mapping[str, float], weight: float, added: int
+    fused: Sequence[tuple[ChunkKey, float]],
+    names: Mapping[str, float],
+    weight: float,
+    added: int,
+    best_first: Sequence[str] | None = None,
 ) -> list[tuple[ChunkKey, float]]:
     """A fused ranking with the name field's evidence folded in (names.py): a chunk of a file whose path
     holds the query's terms moves `weight * name` of the way from its fused score to 1 (so the result
     stays in [0, 1] and a full name match counts alike on every file), and the `added` files with the
-    best name scores that neither arm found join as their chunk #0, at `weight * name`."""
+    best name scores that neither arm found join as their chunk #0, at `weight * name`. `best_first` is
+    `name_order(names)` when it was made before (while the vector search runs: a query word in every
+    path gives thousands of name scores to sort)."""
     if not names or weight <= 0:
         return list(fused)
     out: dict[ChunkKey, float] = {}
@@ -172,10 +179,15 @@ def with_names(
         name = names.get(key[0], 0.0)
         out[key] = score + weight * name * (1.0 - score)
         present.add(key[0])
-    extra = sorted((path for path in names if path not in present), key=lambda p: (-names[p], p))
-    for path in extra[:added]:
+    order = name_order(names) if best_first is None else best_first
+    for path in islice((path for path in order if path not in present), max(added, 0)):
         out[(path, 0)] = weight * names[path]
     return sorted(out.items(), key=lambda item: item[1], reverse=True)
+
+
+def name_order(names: Mapping[str, float]) -> list[str]:
+    """The paths of `names`, best name score first, then by path."""
+    return sorted(names, key=lambda p: (-names[p], p))
 
 
 def with_phrases(

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.errors import ModelError, StoreError
+from engine.retrieval import coordination
 from engine.retrieval.coordination import COORDINATION, NAME_COORDINATION, coordinated, coordinated_names
 from engine.retrieval.copies import CopiesOf, no_copies, one_per_content, with_copies
 from engine.retrieval.folder_names import FolderMeanings, strengths
@@ -32,6 +33,7 @@ from engine.retrieval.fusion import (
     Hit,
     arm_scales,
     fuse,
+    name_order,
     single_arm,
     with_names,
     with_phrases,
@@ -194,8 +196,11 @@ class HybridSearch:
         arms return their hits' text, so the snippets need no further read, and the keyword arm the query's
         stemmed terms (None when it could not answer), so the snippets need not stem the query again.
         (Reading the keyword hits' keys in one statement and the text of its ten best in a second was
-        slower on two loaded cores than reading all fifty texts in one: docs/search-latency.md.) The last
-        value says whether the answer is the keyword arm's alone (the vectors failed, or hold nothing)."""
+        slower on two loaded cores than reading all fifty texts in one: docs/search-latency.md.) What needs
+        the keyword arm alone (the name field, the folder evidence, the keyword hits' scale, words as typed
+        and best hit's share of the query) is made before the vector hits are collected, while the vector
+        search runs (issue 30 item 3). The last value says whether the answer is the keyword arm's alone
+        (the vectors failed, or hold nothing)."""
         embedding = self._queries.embed_later(self.embedder, query) if vector is None else None
         if embedding is not None and not embedding.done():  # the keyword arm runs while the query embeds
             answer = self._keyword_arm(query, candidates, scope, shown)
@@ -207,14 +212,22 @@ class HybridSearch:
                 )
             )
             answer = self._keyword_arm(query, candidates, scope, shown)
-        if answer is not None and self.phrase_weight:  # while the vector search runs; kept for below
-            phrase.ahead(query, answer.texts)
-        dense_hits, texts = dense.result(answer is None)
+        terms = answer.terms.terms if answer is not None else frozenset()
+        if answer is not None:  # while the vector search runs; kept for below
+            coordination.ahead(answer.hits, answer.texts, terms)
+            if self.phrase_weight:
+                phrase.ahead(query, answer.texts)
+        names = self._names(answer, scope)  # and what needs no vector hit, made now too
+        lifts = coordinated_names(names, terms, self.name_coordination)
+        best_names = name_order(lifts) if self.name_weight > 0 else []
+        threshold = (self.floor or RELEVANCE).folder
+        folders = self._folder_evidence(embedding, vector, scope, threshold)
         keyword_hits = answer.hits if answer is not None else []
         reference = answer.terms.reference if answer is not None and keyword_hits else 0.0
+        lexical = arm_scales([(h.key, h.score) for h in keyword_hits], reference, [])[0]
+        dense_hits, texts = dense.result(answer is None)
         texts = {**(answer.texts if answer is not None else {}), **texts}
         keyword_only = bool(keyword_hits) and not dense_hits  # the vectors are empty (rebuilding) or failed
-        terms = answer.terms.terms if answer is not None else frozenset()
         related = (self.floor or RELEVANCE).semantic  # coordination.py: the floor's semantic threshold
         ranked = coordinated(
             keyword_hits, texts, terms, self.coordination, None, dense_hits, related, candidates
@@ -224,20 +237,14 @@ class HybridSearch:
         else:
             depth = candidates if ABSENT_AT_CUTOFF else None
             fused = fuse(self.fusion, ranked, dense_hits, self.weights, reference, depth)
-        names = self._names(answer, scope)
-        lifts = coordinated_names(names, terms, self.name_coordination)
-        fused = with_names(fused, lifts, self.name_weight, candidates)
-        threshold = (self.floor or RELEVANCE).folder
-        folders = self._folder_evidence(embedding, vector, scope, threshold)
+        fused = with_names(fused, lifts, self.name_weight, candidates, best_names)
         fused = with_names(fused, strengths(folders, threshold), self.folder_weight, candidates)
         # the words as typed (keyword/phrase.py); a weight of 0 turns the rule off, evidence included
         typed = {}
         if self.phrase_weight:
             typed = phrase.strengths(query, texts, lambda key, text: name_only(text, key[0]))
         fused = with_phrases(fused, typed, self.phrase_weight)
-        lexical, semantic = arm_scales(
-            [(h.key, h.score) for h in keyword_hits], reference, [(h.key, h.score) for h in dense_hits]
-        )
+        semantic = arm_scales([], reference, [(h.key, h.score) for h in dense_hits])[1]
 
         def evidence(key: ChunkKey) -> Evidence:
             dense = 0.0 if name_only(texts.get(key, ""), key[0]) else semantic.get(key, 0.0)

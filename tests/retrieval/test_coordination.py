@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.retrieval import coordination as coordination_module
 from engine.retrieval import relevance
 from engine.retrieval.coordination import coincidental, coordinated, share_held
 from engine.retrieval.fusion import Hit
@@ -71,6 +72,18 @@ def test_coordination_ranks_the_chunk_holding_the_whole_query_first_and_leaves_o
     assert coordinated(hits, texts, terms, power=0.0, matcher=matcher) == hits
     one = matcher.query_terms("flat")
     assert coordinated(hits, texts, one, power=2.0, matcher=matcher) == hits
+
+
+def test_the_best_hits_share_worked_out_ahead_is_the_one_coincidental_reads(monkeypatch):
+    matcher = shared_matcher()
+    terms = matcher.query_terms("monthly supplier ledger")
+    hits = [Hit(REPORT, 0, 5.0)]
+    texts = {(REPORT, 0): "The supplier ledger, closed in a Q3 quarter."}
+    coordination_module.ahead(hits, texts, terms)  # while the vector search runs
+    asked = []
+    monkeypatch.setattr(coordination_module, "share_held", lambda *args: asked.append(args) or 1.0)
+    assert coincidental(hits, texts, terms, [Hit(LEASE, 0, 0.6)], related=0.3, matcher=matcher)
+    assert asked == []  # the kept share (2 of 3 terms), not a second look at the text
 
 
 def _search(tmp_path, coordination: float) -> HybridSearch:

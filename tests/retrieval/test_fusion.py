@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.retrieval.fusion import rrf, rrf_ceiling
+from engine.retrieval.fusion import name_order, rrf, rrf_ceiling, with_names
 
 
 def test_rrf_scores_each_key_by_the_sum_of_its_reciprocal_ranks():
@@ -49,3 +49,13 @@ def test_rrf_refuses_a_weight_list_of_the_wrong_length():
 def test_rrf_ceiling_is_the_score_of_a_key_first_in_every_ranking():
     fused = dict(rrf([["a"], ["a"]], k=60))
     assert fused["a"] / rrf_ceiling(60) == pytest.approx(1.0)
+
+
+def test_names_put_in_order_ahead_join_the_ranking_as_the_names_themselves_would():
+    fused = [(("/a", 0), 0.8), (("/b", 2), 0.5)]
+    names = {"/b": 0.5, "/z": 0.9, "/y": 0.9, "/x": 0.2, "/w": 0.4}
+    order = name_order(names)
+    assert order == ["/y", "/z", "/b", "/w", "/x"]
+    joined = with_names(fused, names, 0.5, added=2, best_first=order)
+    assert joined == with_names(fused, names, 0.5, added=2)
+    assert [key for key, _ in joined] == [("/a", 0), ("/b", 2), ("/y", 0), ("/z", 0)]
