@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from engine import native_memory
 from engine.errors import EngineError
 from engine.events import EventBus
 from engine.gardener.model import FolderReport
@@ -99,6 +100,7 @@ class BackgroundPass:
         self._checked.clear()
         self._paused = False
         self.schedule.ran(self._clock(), roots)
+        native_memory.trim()  # what the pass held (a big tree's pairs and texts) goes back to the system
         return reports
 
     def start(self) -> None:

@@ -20,7 +20,10 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import chain
+
+import numpy as np
 
 from engine.gardener import images, resemble
 from engine.gardener.inputs import FileInfo, Inputs
@@ -33,7 +36,7 @@ from engine.gardener.keep import (
     why_removed,
 )
 from engine.gardener.model import SEVERITY, Evidence, Finding
-from engine.gardener.similar import similar_pairs
+from engine.gardener.similar import PAIR_BATCH, similar_pair_keys
 
 # Suffixes people and programs add to a copy or a revision, stripped until none is left.
 _VERSION_TAILS = re.compile(
@@ -97,64 +100,96 @@ def similar_groups(inputs: Inputs, threshold: float, skip: set[str], texts: Text
     """Near-duplicate and version findings: candidates from the stored vectors and from shared name
     stems, each confirmed by the extracted text; photos by their pixels. Files with equal hashes are
     left to `exact_duplicates`, and `skip` (the copies an exact-duplicate fix removes) is not counted
-    twice."""
-    candidates = _candidates(inputs, threshold, skip)
-    bodies = texts(sorted({f.path: f for pair in candidates for f in pair}.values(), key=lambda f: f.path))
+    twice.
+
+    A group is a connected component of confirmed pairs, so a pair whose files one group already joins
+    is not compared: a tight cluster of thousands of files (one template's series) confirms one pair a
+    file instead of every pair, and the pairs are walked from the vector search's array of keys rather
+    than held as objects (issue 30: 2,000 near-identical files had peaked at 1.08 GB and 32 s)."""
+    keys = similar_pair_keys(inputs.vectors, threshold)
+    stems = _stem_pairs(inputs)
+    bodies = texts(_candidate_files(inputs, keys, stems))
     prepared = {p: resemble.prepare(t) for p, t in bodies.items()}
-    links: list[tuple[FileInfo, FileInfo]] = []
-    for a, b in candidates:
+    group = _Groups()
+    for a, b in chain(_vector_pairs(inputs, keys), stems):
+        if (a.hash and a.hash == b.hash) or a.path in skip or b.path in skip or group.joined(a, b):
+            continue
         ta, tb = prepared.get(a.path), prepared.get(b.path)
         if ta and tb and _linked(a, b, ta, tb):
-            links.append((a, b))
-    findings = [_text_finding(m, prepared) for m in _components(links)]
+            group.join(a, b)
+    findings = [_text_finding(m, prepared) for m in group.members()]
     findings += _image_findings(inputs, skip)
     return sorted(findings, key=lambda f: f.evidence[0].path)
 
 
-def _candidates(inputs: Inputs, threshold: float, skip: set[str]) -> list[tuple[FileInfo, FileInfo]]:
-    pairs: dict[tuple[str, str], tuple[FileInfo, FileInfo]] = {}
-    for i, j, _ in similar_pairs(inputs.vectors, threshold):
-        a, b = inputs.by_path[inputs.vector_paths[i]], inputs.by_path[inputs.vector_paths[j]]
-        pairs[(a.path, b.path) if a.path < b.path else (b.path, a.path)] = (a, b)
+def _vector_pairs(inputs: Inputs, keys: np.ndarray) -> Iterator[tuple[FileInfo, FileInfo]]:
+    """The files of each pair key (`i · n + j` over `inputs.vector_paths`), a batch of keys at a time."""
+    n, paths, by_path = len(inputs.vector_paths), inputs.vector_paths, inputs.by_path
+    for start in range(0, len(keys), PAIR_BATCH):
+        for key in keys[start : start + PAIR_BATCH].tolist():
+            yield by_path[paths[key // n]], by_path[paths[key % n]]
+
+
+def _stem_pairs(inputs: Inputs) -> list[tuple[FileInfo, FileInfo]]:
+    """Every pair of files sharing a name stem (a few versions of one document), compared by text even
+    when their vectors are not close; a stem held by more than STEM_GROUP files is a series, not versions."""
     by_stem: dict[str, list[FileInfo]] = defaultdict(list)
     for f in inputs.files:
         if f.chunks and not images.is_image(f.name):
             by_stem[version_stem(f.name)].append(f)
-    for members in by_stem.values():
-        if 1 < len(members) <= STEM_GROUP:
-            for k, a in enumerate(members):
-                for b in members[k + 1 :]:
-                    pairs[(a.path, b.path) if a.path < b.path else (b.path, a.path)] = (a, b)
     return [
         (a, b)
-        for a, b in pairs.values()
-        if not (a.hash and a.hash == b.hash) and a.path not in skip and b.path not in skip
+        for members in by_stem.values()
+        if 1 < len(members) <= STEM_GROUP
+        for k, a in enumerate(members)
+        for b in members[k + 1 :]
     ]
+
+
+def _candidate_files(
+    inputs: Inputs, keys: np.ndarray, stems: list[tuple[FileInfo, FileInfo]]
+) -> list[FileInfo]:
+    """The files of every candidate pair, by path: the ones whose text is read."""
+    n = len(inputs.vector_paths)
+    rows: list[int] = np.unique(np.concatenate([keys // n, keys % n])).tolist() if len(keys) else []
+    chosen = {inputs.vector_paths[i]: inputs.by_path[inputs.vector_paths[i]] for i in rows}
+    chosen.update((f.path, f) for pair in stems for f in pair)
+    return sorted(chosen.values(), key=lambda f: f.path)
+
+
+class _Groups:
+    """Union-find over the confirmed pairs: which files one group already joins, and the groups."""
+
+    def __init__(self) -> None:
+        self._parent: dict[str, str] = {}
+        self._info: dict[str, FileInfo] = {}
+
+    def _find(self, p: str) -> str:
+        parent = self._parent
+        while parent.setdefault(p, p) != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    def joined(self, a: FileInfo, b: FileInfo) -> bool:
+        return a.path in self._parent and b.path in self._parent and self._find(a.path) == self._find(b.path)
+
+    def join(self, a: FileInfo, b: FileInfo) -> None:
+        self._info[a.path], self._info[b.path] = a, b
+        self._parent[self._find(a.path)] = self._find(b.path)
+
+    def members(self) -> list[list[FileInfo]]:
+        """Each group's files, by path, the groups in the order of their first path."""
+        groups: dict[str, list[FileInfo]] = defaultdict(list)
+        for path in sorted(self._info):
+            groups[self._find(path)].append(self._info[path])
+        return list(groups.values())
 
 
 def _linked(a: FileInfo, b: FileInfo, ta: resemble.Text, tb: resemble.Text) -> bool:
     if version_stem(a.name) == version_stem(b.name):
         return bool(ta.words and tb.words) and resemble.resemblance(ta, tb) >= VERSION_NEAR
     return resemble.judge(ta, tb).same
-
-
-def _components(links: list[tuple[FileInfo, FileInfo]]) -> list[list[FileInfo]]:
-    parent: dict[str, str] = {}
-    info: dict[str, FileInfo] = {}
-
-    def find(p: str) -> str:
-        while parent.setdefault(p, p) != p:
-            parent[p] = parent[parent[p]]
-            p = parent[p]
-        return p
-
-    for a, b in links:
-        info[a.path], info[b.path] = a, b
-        parent[find(a.path)] = find(b.path)
-    groups: dict[str, list[FileInfo]] = defaultdict(list)
-    for path in sorted(info):
-        groups[find(path)].append(info[path])
-    return list(groups.values())
 
 
 def _text_finding(members: list[FileInfo], prepared: dict[str, resemble.Text]) -> Finding:
@@ -213,14 +248,14 @@ def _image_findings(inputs: Inputs, skip: set[str]) -> list[Finding]:
     printed = [(f, images.fingerprint(f.path, f.hash)) for f in photos]
     kept = [(f, p) for f, p in printed if p is not None]
     prints = [p for _, p in kept]
-    links = []
+    group = _Groups()
     for i, j in sorted(images.candidate_pairs(prints)):
         (a, pa), (b, pb) = kept[i], kept[j]
-        if not (a.hash and a.hash == b.hash) and images.same_picture(pa, pb):
-            links.append((a, b))
+        if not (a.hash and a.hash == b.hash) and not group.joined(a, b) and images.same_picture(pa, pb):
+            group.join(a, b)
     by_path = {f.path: p for f, p in kept}
     findings = []
-    for members in _components(links):
+    for members in group.members():
         keep = to_keep(members)
         judged = {}
         for m in members:

@@ -66,10 +66,25 @@ def _split(cosine: float) -> float:
 def similar_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
     """`(i, j, cosine)` with i < j for every pair of rows at or above `threshold` (rows unit-length)."""
     n = len(vectors)
+    keys = similar_pair_keys(vectors, threshold)
+    out: list[tuple[int, int, float]] = []
+    for start in range(0, len(keys), PAIR_BATCH):
+        ia, ib = np.divmod(keys[start : start + PAIR_BATCH], n)
+        scores = np.einsum("ij,ij->i", vectors[ia], vectors[ib])
+        out.extend(zip(ia.tolist(), ib.tolist(), scores.tolist(), strict=True))
+    return out
+
+
+def similar_pair_keys(vectors: np.ndarray, threshold: float) -> np.ndarray:
+    """The pairs of `similar_pairs` as ascending int64 keys `i · n + j` (i < j, n rows): 8 bytes a pair,
+    where a Python tuple costs ~100, so a tight cluster of thousands of files (one template's series,
+    millions of pairs) is held as one array (the Gardener's pass, issue 30: 2,000 near-identical files
+    had peaked at 1.08 GB)."""
+    n = len(vectors)
     if n < 2:
-        return []
+        return np.zeros(0, dtype=np.int64)
     if n <= EXACT_ROWS:
-        return _exact(vectors, np.arange(n), threshold)
+        return np.sort(_exact_pairs(vectors, np.arange(n), threshold, n)[0])
     bits, tables = plan(threshold)
     codes, signs = _codes(vectors, bits, tables)
     limit = max_splits(threshold, bits * tables)
@@ -88,7 +103,7 @@ def similar_pairs(vectors: np.ndarray, threshold: float) -> list[tuple[int, int,
                 keys.append(_exact_pairs(vectors[members], members, threshold, n)[0])
         small = (sizes > 1) & (sizes <= BIG_BUCKET)
         keys.append(_screened(signs, _bucket_pairs(order, starts[small], sizes[small], n), n, limit))
-    return _scored(vectors, np.unique(np.concatenate(keys)), n, threshold)
+    return _kept(vectors, np.unique(np.concatenate(keys)), n, threshold)
 
 
 def _codes(vectors: np.ndarray, bits: int, tables: int) -> tuple[np.ndarray, np.ndarray]:
@@ -138,17 +153,15 @@ def _bucket_pairs(order: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: i
     return keys
 
 
-def _scored(vectors: np.ndarray, keys: np.ndarray, n: int, threshold: float) -> list[tuple[int, int, float]]:
-    """The candidate pairs (keys `i · n + j`) at or above `threshold`, scored in vectorised batches (many
-    tiny matrix products cost more in BLAS thread hand-offs than the arithmetic itself)."""
-    out: list[tuple[int, int, float]] = []
+def _kept(vectors: np.ndarray, keys: np.ndarray, n: int, threshold: float) -> np.ndarray:
+    """The candidate pair keys (`i · n + j`, ascending) at or above `threshold`, scored in vectorised
+    batches (many tiny matrix products cost more in BLAS thread hand-offs than the arithmetic itself)."""
+    kept = [np.zeros(0, dtype=np.int64)]
     for start in range(0, len(keys), PAIR_BATCH):
         batch = keys[start : start + PAIR_BATCH]
-        ia, ib = batch // n, batch % n
-        scores = np.einsum("ij,ij->i", vectors[ia], vectors[ib])
-        hits = np.flatnonzero(scores >= threshold)
-        out.extend(zip(ia[hits].tolist(), ib[hits].tolist(), scores[hits].tolist(), strict=True))
-    return out
+        ia, ib = np.divmod(batch, n)
+        kept.append(batch[np.einsum("ij,ij->i", vectors[ia], vectors[ib]) >= threshold])
+    return np.concatenate(kept)
 
 
 def _exact(vectors: np.ndarray, ids: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
