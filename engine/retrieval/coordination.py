@@ -135,4 +135,5 @@ def coordinated_names(names: Mapping[str, float], terms: frozenset[str], power: 
     whole query keeps its score."""
     if power <= 0 or len(terms) < 2:
         return dict(names)
-    return {path: score * score**power for path, score in names.items()}
+    lifted = {score: score * score**power for score in set(names.values())}  # few distinct scores
+    return {path: lifted[score] for path, score in names.items()}

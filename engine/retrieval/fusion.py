@@ -8,6 +8,7 @@ measures better (hybrid.py says which).
 
 from __future__ import annotations
 
+import heapq
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ Key = TypeVar("Key", bound=Hashable)
 ChunkKey = tuple[str, int]  # (absolute path, chunk index): the identity of a chunk in every store
 
 RRF_K = 60
+NAME_SCORE_GROUPS = 16  # name_order reads the paths once per distinct score, up to this many scores
 
 
 @dataclass(frozen=True)
@@ -169,8 +171,8 @@ def with_names(
     holds the query's terms moves `weight * name` of the way from its fused score to 1 (so the result
     stays in [0, 1] and a full name match counts alike on every file), and the `added` files with the
     best name scores that neither arm found join as their chunk #0, at `weight * name`. `best_first` is
-    `name_order(names)` when it was made before (while the vector search runs: a query word in every
-    path gives thousands of name scores to sort)."""
+    `name_order(names, n)` when it was made before (while the vector search runs: a query word in every
+    path gives thousands of name scores to order), n at least `added` plus the files of `fused`."""
     if not names or weight <= 0:
         return list(fused)
     out: dict[ChunkKey, float] = {}
@@ -179,15 +181,36 @@ def with_names(
         name = names.get(key[0], 0.0)
         out[key] = score + weight * name * (1.0 - score)
         present.add(key[0])
-    order = name_order(names) if best_first is None else best_first
-    for path in islice((path for path in order if path not in present), max(added, 0)):
+    wanted = max(added, 0)
+    order = name_order(names, wanted + len(present)) if best_first is None else best_first
+    extras = list(islice((path for path in order if path not in present), wanted))
+    if len(extras) < wanted and len(order) < len(names):  # `best_first` was cut too short to skip `present`
+        extras = list(
+            islice((p for p in name_order(names, wanted + len(present)) if p not in present), wanted)
+        )
+    for path in extras:
         out[(path, 0)] = weight * names[path]
     return sorted(out.items(), key=lambda item: item[1], reverse=True)
 
 
-def name_order(names: Mapping[str, float]) -> list[str]:
-    """The paths of `names`, best name score first, then by path."""
-    return sorted(names, key=lambda p: (-names[p], p))
+def name_order(names: Mapping[str, float], count: int | None = None) -> list[str]:
+    """The paths of `names`, best name score first, then by path; with `count`, only the first `count`.
+
+    A query word in many paths gives thousands of scores but few distinct ones (a score depends only on
+    which query terms a path holds), so the first `count` come from the best scores' groups, each cut
+    with a heap of plain strings, instead of sorting every path by a key (~9 -> ~1 ms for 7,000 paths)."""
+    if count is None or count >= len(names):
+        return sorted(names, key=lambda p: (-names[p], p))
+    distinct = sorted(set(names.values()), reverse=True)
+    if len(distinct) > NAME_SCORE_GROUPS:  # scores of many kinds: one pass with a heap of keys
+        return heapq.nsmallest(count, names, key=lambda p: (-names[p], p))
+    out: list[str] = []
+    for score in distinct:
+        group, need = [path for path, s in names.items() if s == score], count - len(out)
+        out.extend(sorted(group) if len(group) <= need else heapq.nsmallest(need, group))
+        if len(out) >= count:
+            break
+    return out
 
 
 def with_phrases(

@@ -219,7 +219,8 @@ class HybridSearch:
                 phrase.ahead(query, answer.texts)
         names = self._names(answer, scope)  # and what needs no vector hit, made now too
         lifts = coordinated_names(names, terms, self.name_coordination)
-        best_names = name_order(lifts) if self.name_weight > 0 else []
+        # the first names with_names can take: `candidates` beside at most the two arms' files
+        best_names = name_order(lifts, 3 * candidates) if self.name_weight > 0 else []
         threshold = (self.floor or RELEVANCE).folder
         folders = self._folder_evidence(embedding, vector, scope, threshold)
         keyword_hits = answer.hits if answer is not None else []
