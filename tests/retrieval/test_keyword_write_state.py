@@ -131,7 +131,7 @@ def test_an_index_from_before_the_mark_counts_on_from_its_change_counter(tmp_pat
     index = KeywordIndex(tmp_path / "k.duckdb")
     index.upsert("/r/a.txt", ["apple", "banana"])
     index.upsert("/r/b.txt", ["cherry"])
-    index.upsert("/r/b.txt", ["cherry", "date"])  # 3 added, then 1 removed and 2 added: 6 changes
+    index.upsert("/r/b.txt", ["date", "cherry"])  # 3 added, then 1 removed and 2 added: 6 changes
     index._writer.execute("DELETE FROM meta WHERE key = 'refreshed_below'")  # as the earlier code left it:
     index._writer.execute("INSERT INTO meta VALUES ('changed', 6)")  # a counter and no mark
     index.close()

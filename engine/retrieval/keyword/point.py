@@ -5,7 +5,8 @@ reads the corpus statistics with a scan of every chunk and the batch's term ids 
 term: a one-file (5-chunk) update cost 156 ms at 100k chunks on an idle machine, 398 ms loaded. Here the
 write is planned in Python around the few round trips that must touch the database:
 
-1. `DELETE … RETURNING` removes the replaced chunks and hands back their ids, lengths and text;
+1. `DELETE … RETURNING` removes the replaced chunks and hands back their ids, places, lengths and text;
+   those that come back unchanged are inserted again as they were (`unchanged`), the rest are removed;
 2. the old and the new text are tokenised in Python, exactly as the bulk path's SQL does
    (point_tokens.py: each distinct word is stemmed once by DuckDB's `stem`, then remembered);
 3. the write's net change of the document frequencies goes to `WriteState`'s copy, which the new
@@ -155,15 +156,20 @@ def write(
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
 
     chunks, total_len = state.corpus(cur)
-    old: list[tuple[int, int, str]] = []
+    old: list[tuple[int, str, int, int, str]] = []
     if where is not None:
-        old = cur.execute(f"DELETE FROM chunks WHERE {where} RETURNING id, len, text", params).fetchall()
+        old = cur.execute(
+            f"DELETE FROM chunks WHERE {where} RETURNING id, path, chunk_index, len, text", params
+        ).fetchall()
+    kept: list[tuple[int, str, int, int, str]] = []
+    if len(old) <= POINT_ROWS:
+        kept, old, incoming = unchanged(old, incoming)
     removed = np.asarray([row[0] for row in old], dtype=np.int64)
     chunks -= len(old)
-    total_len -= sum(int(row[1] or 0) for row in old)
+    total_len -= sum(int(row[3] or 0) for row in old)
     if len(old) > POINT_ROWS:
         cur.register(
-            "point_gone", pa.table({"id": pa.array(removed, pa.int64()), "text": [r[2] for r in old]})
+            "point_gone", pa.table({"id": pa.array(removed, pa.int64()), "text": [r[4] for r in old]})
         )
         try:  # the counting SQL runs in keyword_writes' frame, so this one table is registered
             uncount_terms(cur, "point_gone")
@@ -172,7 +178,7 @@ def write(
         state.forget()  # the dictionary is still right, but forgetting keeps one rule: SQL wrote, reload
         state.set_corpus(chunks, total_len)
         old = []
-    old_texts = [row[2] or "" for row in old]
+    old_texts = [row[4] or "" for row in old]
     counted = term_counts(cur, old_texts + [text for _, _, text in incoming], state.stems)
     new_terms = counted[len(old_texts) :]
     delta = _df_change(counted[: len(old_texts)], new_terms)
@@ -187,11 +193,45 @@ def write(
     )
     _shift_df(cur, delta, state, known, dict(zip(fresh, term_ids, strict=True)))
     state.pending.bury(cur, removed)
+    _insert_chunks(
+        cur,
+        [(path, index, text) for _, path, index, _, text in kept] + list(incoming),
+        [row[0] for row in kept] + chunk_ids,
+        [int(row[3] or 0) for row in kept] + lengths,
+    )
     changed = np.zeros(0, np.int64)
     if incoming:
-        changed = _insert(cur, incoming, chunk_ids, lengths, new_terms, state, chunks, total_len)
+        changed = _insert(cur, chunk_ids, lengths, new_terms, state, chunks, total_len)
     state.set_corpus(chunks, total_len)
     return PointWrite(removed, changed)
+
+
+def unchanged(
+    old: list[tuple[int, str, int, int, str]], incoming: Sequence[tuple[str, int, str]]
+) -> tuple[
+    list[tuple[int, str, int, int, str]], list[tuple[int, str, int, int, str]], list[tuple[str, int, str]]
+]:
+    """Split a write's removed rows (id, path, chunk_index, len, text) and its incoming chunks (path,
+    chunk_index, text) into the rows that come back unchanged (same path, index and text), the removed
+    rows that change and the incoming chunks that are new. An edit re-cuts a file, but the chunks before
+    the edited line come back as they were (2 of the 5 of bench/compare.py's real one-file update): such
+    a row is inserted again with its old id and length, so its postings, which a removed id would leave
+    masked until the refresh, stay live as they are, and neither side of it is tokenised, counted or
+    weighted again. Its weights are those it was written with, like every other unchanged file's until
+    `refresh_weights`."""
+    if not old or not incoming:
+        return [], old, list(incoming)
+    arriving = {(path, index): text for path, index, text in incoming}
+    kept, gone = [], []
+    for row in old:
+        if arriving.get((row[1], row[2])) == row[4]:
+            del arriving[(row[1], row[2])]
+            kept.append(row)
+        else:
+            gone.append(row)
+    if not kept or len(arriving) + len(kept) != len(incoming):  # (a path twice in one write: no keeping)
+        return [], old, list(incoming)
+    return kept, gone, [chunk for chunk in incoming if (chunk[0], chunk[1]) in arriving]
 
 
 def _df_change(gone: list[Counter[str]], added: list[Counter[str]]) -> Counter[str]:
@@ -272,9 +312,33 @@ def _shift_df(
         state.shift_df(ids, by)
 
 
+def _insert_chunks(
+    cur: duckdb.DuckDBPyConnection, rows: list[tuple[str, int, str]], ids: list[int], lengths: list[int]
+) -> None:
+    """Insert chunk rows (path, chunk_index, text) with their ids and lengths: a few as SQL literals, more
+    (or text holding a NUL, which DuckDB's parser rejects in a literal) from Arrow."""
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
+    if not rows:
+        return
+    if len(rows) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in rows):
+        cur.execute(chunks_insert_sql(rows, ids, lengths))
+        return
+    cur.from_arrow(  # the columns in the table's order; no replacement scan (see _insert's postings)
+        pa.table(
+            {
+                "id": pa.array(ids, pa.int64()),
+                "path": pa.array([p for p, _, _ in rows], pa.string()),
+                "chunk_index": pa.array([i for _, i, _ in rows], pa.int32()),
+                "len": pa.array(lengths, pa.int32()),
+                "text": pa.array([t for _, _, t in rows], pa.string()),
+            }
+        )
+    ).insert_into("chunks")
+
+
 def _insert(
     cur: duckdb.DuckDBPyConnection,
-    incoming: Sequence[tuple[str, int, str]],
     chunk_ids: list[int],
     lengths: list[int],
     new_terms: list[Counter[str]],
@@ -282,25 +346,11 @@ def _insert(
     chunks: int,
     total_len: int,
 ) -> np.ndarray:
-    """Insert the new chunks and their postings, weighted with the statistics after this write. The
-    postings' columns are built as arrays (one dictionary lookup per posting, the df read by id from
-    `state`), not as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
+    """Insert the new chunks' postings, weighted with the statistics after this write. The postings'
+    columns are built as arrays (one dictionary lookup per posting, the df read by id from `state`), not
+    as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
 
-    if len(incoming) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in incoming):
-        cur.execute(chunks_insert_sql(incoming, chunk_ids, lengths))
-    else:
-        cur.from_arrow(  # the columns in the table's order; no replacement scan (see the postings below)
-            pa.table(
-                {
-                    "id": pa.array(chunk_ids, pa.int64()),
-                    "path": pa.array([p for p, _, _ in incoming], pa.string()),
-                    "chunk_index": pa.array([i for _, i, _ in incoming], pa.int32()),
-                    "len": pa.array(lengths, pa.int32()),
-                    "text": pa.array([t for _, _, t in incoming], pa.string()),
-                }
-            )
-        ).insert_into("chunks")
     per_chunk = [len(terms) for terms in new_terms]
     total = sum(per_chunk)
     if not total:
