@@ -17,8 +17,8 @@ def test_every_installer_kind_is_found_by_the_word_installer(tmp_path, sensetree
     root = write_docs(tmp_path / "Docs", SAMPLE)
     installers = [root / "Downloads" / n for n in ("setup.exe", "printer.deb", "agent.msi", "Player.dmg")]
     installers[0].parent.mkdir()
-    for path in installers:
-        path.write_bytes(BYTES)
+    for path in installers:  # each its own content: identical copies would be one search row
+        path.write_bytes(path.name.encode() + BYTES)
     (root / "Downloads" / "holiday.zip").write_bytes(BYTES)
     with indexed_engine(root, sensetree_home) as engine:
         found = [hit.path for hit in engine.semantic_search("installer", limit=10)]
