@@ -126,7 +126,8 @@ def main() -> None:
     if args.code is not None:  # another checkout's engine (main's: the figures before a change)
         sys.path.insert(0, str(args.code))
     with tempfile.TemporaryDirectory() as tmp:
-        where = args.keep_in if args.keep_in is not None else Path(tmp)
+        # resolved: the Engine stores real paths, and a link in `where` made every relative path miss
+        where = Path(os.path.realpath(args.keep_in if args.keep_in is not None else tmp))
         totals = [0, 0, 0]
         for seed in args.seeds:
             counts = personal(seed, args.size, where, Path(tmp))
