@@ -102,6 +102,16 @@ def open_page(browser, url: str, width: int = 1280, height: int = 800) -> tuple:
     return page, errors
 
 
+def search_for(page, words: str):
+    """Type `words` in the search box, press Enter, and wait for the fused list (keyword hits come
+    first, issue 30); returns the results list."""
+    page.get_by_test_id("search-input").fill(words)
+    page.get_by_test_id("search-input").press("Enter")
+    results = page.get_by_test_id("search-results")
+    playwright_api.expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
+    return results
+
+
 def _shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))

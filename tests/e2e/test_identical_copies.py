@@ -10,7 +10,7 @@ import json
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
-from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api
+from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api, search_for
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests
 
@@ -37,10 +37,7 @@ def test_identical_copies_are_one_row_that_says_also_in_the_other_folder(tmp_pat
         engine.parts.index.drain()
         page, errors = open_page(browser, server.url)
         page.locator(".nav-item[data-view=search]").click()
-        page.get_by_test_id("search-input").fill("gochujang")
-        page.get_by_test_id("search-input").press("Enter")
-        results = page.get_by_test_id("search-results")  # keyword hits first, then the fused list
-        expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
+        results = search_for(page, "gochujang")  # keyword hits first, then the fused list
         rows = page.get_by_test_id("search-result")
         expect(rows).to_have_count(2, timeout=WAIT_MS)
         bibimbap = rows.filter(has_text="bibimbap.md")

@@ -12,7 +12,7 @@ from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
 from engine.indexing import ocr
-from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api
+from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api, search_for
 
 pytest.importorskip("PIL.Image")
 pytestmark = pytest.mark.skipif(not ocr.available(), reason=ocr.MISSING)
@@ -22,13 +22,6 @@ from tests.indexing.test_photo_ocr import photo_of_a_notice  # noqa: E402
 from tests.indexing.test_results_show_what import LEASE  # noqa: E402
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests
-
-
-def search(page, words: str) -> None:
-    page.get_by_test_id("search-input").fill(words)
-    page.get_by_test_id("search-input").press("Enter")
-    results = page.get_by_test_id("search-results")
-    playwright_api.expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
 
 
 def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_ocr_read(tmp_path, browser):
@@ -46,7 +39,7 @@ def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_oc
         engine.parts.index.drain()  # the keyword phase, then OCR of the scan's pages and the photo
         page, errors = open_page(browser, server.url)
         page.locator(".nav-item[data-view=search]").click()
-        search(page, "tortoise Gideon bakery")
+        search_for(page, "tortoise Gideon bakery")
         results = page.get_by_test_id("search-result")
         scan_hit = results.filter(has_text="lease-scan.pdf")
         photo_hit = results.filter(has_text="IMG_2304.jpg")

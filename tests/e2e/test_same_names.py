@@ -18,7 +18,7 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="pip install playwright (no browser download needed)"
 )
 
-from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page  # noqa: E402,F401 (the fixture)
+from tests.e2e.test_browser_journey import WAIT_MS, _shot, browser, open_page, search_for  # noqa: E402,F401 (the fixture)
 
 
 def _folder(root):
@@ -64,10 +64,7 @@ def test_same_named_files_show_their_folders_in_results_chips_and_answer_links(t
         try:
             page, errors = open_page(browser, server.url)
             page.locator(".nav-item[data-view=search]").click()
-            page.get_by_test_id("search-input").fill("notes")
-            page.get_by_test_id("search-input").press("Enter")
-            results = page.get_by_test_id("search-results")  # keyword hits first, then the fused list
-            expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
+            search_for(page, "notes")  # keyword hits first, then the fused list
             rows = page.get_by_test_id("search-result")
             expect(rows).to_have_count(3, timeout=WAIT_MS)
             names = rows.locator(".result-name").all_inner_texts()

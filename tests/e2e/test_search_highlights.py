@@ -9,7 +9,7 @@ import json
 from bridge import Api
 from bridge.server import start_server
 from engine.engine import Engine
-from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api
+from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api, search_for
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests
 
@@ -31,10 +31,7 @@ def test_search_snippets_are_plain_text_with_whole_stemmed_terms_marked(tmp_path
         engine.parts.index.drain()
         page, errors = open_page(browser, server.url)
         page.locator(".nav-item[data-view=search]").click()
-        page.get_by_test_id("search-input").fill("is market")
-        page.get_by_test_id("search-input").press("Enter")
-        results = page.get_by_test_id("search-results")  # keyword hits first, then the fused list (issue 30)
-        expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
+        search_for(page, "is market")  # keyword hits first, then the fused list
         first = page.get_by_test_id("search-result").first
         expect(first).to_contain_text("seoul.md", timeout=WAIT_MS)
         snippet = first.locator(".result-snippet")
