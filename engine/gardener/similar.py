@@ -164,15 +164,6 @@ def _kept(vectors: np.ndarray, keys: np.ndarray, n: int, threshold: float) -> np
     return np.concatenate(kept)
 
 
-def _exact(vectors: np.ndarray, ids: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
-    """Every pair of rows at or above `threshold` as `(id, id, cosine)`, from the full product in blocks."""
-    n = int(ids.max()) + 1 if len(ids) else 0
-    keys, scores = _exact_pairs(vectors, ids, threshold, n)
-    order = np.argsort(keys, kind="stable")
-    keys, scores = keys[order], scores[order]
-    return list(zip((keys // n).tolist(), (keys % n).tolist(), scores.tolist(), strict=True))
-
-
 def _exact_pairs(
     vectors: np.ndarray, ids: np.ndarray, threshold: float, n: int
 ) -> tuple[np.ndarray, np.ndarray]:

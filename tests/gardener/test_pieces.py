@@ -24,6 +24,14 @@ from engine.roots import Roots
 REPO = Path(__file__).resolve().parents[2]
 
 
+def _exact(vectors: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """Every pair of rows at or above `threshold`, from the full product (the reference the tables
+    must match), in key order."""
+    n = len(vectors)
+    keys, _ = similar._exact_pairs(vectors, np.arange(n), threshold, n)
+    return [(int(k) // n, int(k) % n) for k in np.sort(keys)]
+
+
 def _unit(rows: np.ndarray) -> np.ndarray:
     return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
 
@@ -34,7 +42,7 @@ def test_hashed_candidates_find_the_same_near_pairs_as_the_exact_product():
     near = _unit(base[:200] + 0.03 * rng.standard_normal((200, 64)))  # cosine ≈ 0.97 to their originals
     vectors = np.vstack([base, near])
     found = {(i, j) for i, j, _ in similar.similar_pairs(vectors, 0.95)}
-    exact = {(i, j) for i, j, _ in similar._exact(vectors, np.arange(len(vectors)), 0.95)}
+    exact = set(_exact(vectors, 0.95))
     assert len(exact) >= 190
     assert found == exact
 
@@ -188,7 +196,7 @@ def test_the_tables_find_every_pair_just_above_the_default_threshold_in_a_big_se
     near = _unit(cos * base[:1000] + np.sqrt(1 - cos**2) * noise)
     vectors = np.vstack([base, near])
     threshold = GardenerSettings().near_duplicate_cosine
-    exact = {(i, j) for i, j, _ in similar._exact(vectors, np.arange(len(vectors)), threshold)}
+    exact = set(_exact(vectors, threshold))
     assert len(exact) >= 1000
     assert {(i, j) for i, j, _ in similar.similar_pairs(vectors, threshold)} == exact
 
@@ -241,6 +249,6 @@ def test_a_tight_cluster_bigger_than_a_bucket_yields_all_its_pairs_once(monkeypa
     cluster = _unit(centre + 0.01 * rng.standard_normal((similar.BIG_BUCKET + 100, 64)))  # one big bucket
     vectors = np.vstack([spread, cluster])
     found = similar.similar_pairs(vectors, 0.95)
-    exact = similar._exact(vectors, np.arange(len(vectors)), 0.95)
+    exact = _exact(vectors, 0.95)
     assert len(found) == len(exact) >= len(cluster) * (len(cluster) - 1) // 2
-    assert {(i, j) for i, j, _ in found} == {(i, j) for i, j, _ in exact}
+    assert {(i, j) for i, j, _ in found} == set(exact)
