@@ -163,6 +163,18 @@ def peak_rss_mb() -> float:
     return usage / 1024 if sys.platform != "darwin" else usage / 1024 / 1024
 
 
+def memory_kb(pid: int) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of the process, 0 when it has gone."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0, 0
+    values = {
+        line.split(":")[0]: int(line.split()[1]) for line in lines if line.startswith(("VmRSS", "VmHWM"))
+    }
+    return values.get("VmRSS", 0), values.get("VmHWM", 0)
+
+
 def start_serve(env: dict[str, str]) -> subprocess.Popen[str]:
     """`app.py serve` on the data folder `env` names (SENSETREE_HOME); the first line it prints is
     `SenseTree UI: <url with the token>`."""

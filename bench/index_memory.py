@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import REPO, TOPIC_WORDS  # noqa: E402
+from _common import REPO, TOPIC_WORDS, memory_kb  # noqa: E402
 
 TARGET_MB = 600.0
 
@@ -37,18 +37,6 @@ def write_folder(root: Path, files: int) -> None:
             sub.mkdir(parents=True)
         words = " ".join(TOPIC_WORDS[(n * 3 + k) % len(TOPIC_WORDS)] for k in range(12))
         (sub / f"note{n:06d}.txt").write_text(f"note {n}\n{words}\n", "utf-8")
-
-
-def memory_kb(pid: int) -> tuple[int, int]:
-    """(VmRSS, VmHWM) of the process, 0 when it has gone."""
-    try:
-        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-    except OSError:
-        return 0, 0
-    values = {
-        line.split(":")[0]: int(line.split()[1]) for line in lines if line.startswith(("VmRSS", "VmHWM"))
-    }
-    return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
 
 def run_index(home: Path, root: Path, every_s: float) -> tuple[float, float, list[tuple[float, float]]]:

@@ -40,7 +40,7 @@ from urllib.parse import parse_qs, urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import REPO, start_serve  # noqa: E402
+from _common import REPO, memory_kb, start_serve  # noqa: E402
 
 FLAT = 0.10  # the most RSS and FDs may move from the end of indexing to the end of the run
 MAINTENANCE_S = 2.0  # after indexing settles, the index's maintenance runs (a fraction of a second here)
@@ -77,11 +77,8 @@ class Sample:
 
 
 def sample(pid: int, calls: int) -> Sample:
-    kb = {"VmRSS:": 0, "VmHWM:": 0}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.split(" ", 1)[0].split("\t", 1)[0] in kb:
-            kb[line.split()[0]] = int(line.split()[1])
-    return Sample(calls, kb["VmRSS:"] / 1024, len(os.listdir(f"/proc/{pid}/fd")), kb["VmHWM:"] / 1024)
+    rss_kb, peak_kb = memory_kb(pid)
+    return Sample(calls, rss_kb / 1024, len(os.listdir(f"/proc/{pid}/fd")), peak_kb / 1024)
 
 
 def write_folder(root: Path, files: int) -> None:
