@@ -8,7 +8,8 @@ write is planned in Python around the few round trips that must touch the databa
 1. `DELETE … RETURNING` removes the replaced chunks and hands back their ids, places, lengths and text;
    those that come back unchanged are inserted again as they were (`unchanged`), the rest are removed;
 2. the old and the new text are tokenised in Python, exactly as the bulk path's SQL does
-   (point_tokens.py: each distinct word is stemmed once by DuckDB's `stem`, then remembered);
+   (point_tokens.py: each distinct word is stemmed once by PyStemmer, the FTS extension's own Porter
+   stemmer, then remembered);
 3. the write's net change of the document frequencies goes to `WriteState`'s copy, which the new
    postings' weights read, and to pending_writes.py, which writes `terms.df` in batches; new terms are
    inserted with their df and get ids from the sequence;
