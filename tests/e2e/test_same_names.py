@@ -81,6 +81,8 @@ def test_same_named_files_show_their_folders_in_results_chips_and_answer_links(t
             answer = page.get_by_test_id("chat-answer").last
             expect(answer).to_contain_text("budget.txt", timeout=WAIT_MS)
             folders = page.get_by_test_id("chat-sources").first.get_by_test_id("chip-folder")
+            # the answer's text streams in before the turn ends; its source chips come with the end
+            expect(folders).to_have_count(2, timeout=WAIT_MS)
             assert sorted(folders.all_inner_texts()) == ["Garden", "Work"]
             expect(answer.get_by_test_id("link-folder")).to_have_count(1)
             expect(answer.get_by_test_id("link-folder")).to_have_text(re.compile(r"^ \((Work|Garden)\)$"))
