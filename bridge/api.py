@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 Envelope = dict[str, Any]
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
+
 def ok(data: Any) -> Envelope:
     return {"ok": True, "data": to_jsonable(data)}
 
