@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import duckdb
 import numpy as np
 
-from engine.retrieval.keyword.writes import SEPARATORS
+from engine.retrieval.keyword.tokenize import SEPARATORS
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -15,7 +15,6 @@ whole postings table per removed file (43 ms at 100k chunks, ten times that at 1
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -114,25 +113,13 @@ def reweighted_postings_sql(n: float, avgdl: float) -> str:
         ORDER BY p.tid, p.chunk_id"""
 
 
-def _separators() -> str:
-    """Every character the split treats as a separator: RE2's `\\s` (tab, newline, form feed, carriage
-    return, space; not the vertical tab) and the characters of tokenize.IGNORE_PATTERN's class, an ASCII
-    class without ranges, so Python's `re` reads it as RE2 does."""
-    pattern = tokenize.IGNORE_PATTERN
-    assert pattern.startswith("[") and pattern.endswith("]+") and "\\s" not in pattern, pattern
-    return "\t\n\f\r " + "".join(c for c in map(chr, range(1, 128)) if re.fullmatch(pattern, c) and c != " ")
-
-
-SEPARATORS = _separators()
-
-
 def split_sql(expr: str) -> str:
     """`tokenize.tokenize_sql(expr)` without a regex: every separator character (white space and the ignore
     class) becomes a space with one `translate` and the text is split on ' '. A run of separators gives
     empty tokens where the regex gave one space, and every caller drops empty tokens, so the kept tokens
     are the same (a test compares the two on awkward text). The regex replace was 0.76 of the split's 1.18
     s of CPU per 50k chunks; `translate` costs 0.55 (load 0.4-0.6)."""
-    chars, spaces = sql_string(SEPARATORS), sql_string(" " * len(SEPARATORS))
+    chars, spaces = sql_string(tokenize.SEPARATORS), sql_string(" " * len(tokenize.SEPARATORS))
     return f"string_split(translate(lower(strip_accents(CAST({expr} AS VARCHAR))), {chars}, {spaces}), ' ')"
 
 
