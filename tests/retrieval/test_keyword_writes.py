@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import duckdb
+import numpy as np
 import pytest
 
 from engine.retrieval.keyword import index as bm25
@@ -280,6 +281,7 @@ def test_a_staged_bulk_batch_counts_the_terms_the_sql_pipeline_counts_on_awkward
     from engine.retrieval.keyword import batch as keyword_batch
 
     monkeypatch.setattr(keyword_batch, "SLICE_ROWS", slice_rows)
+    monkeypatch.setattr(keyword_batch, "SORT_ROWS", slice_rows)
     monkeypatch.setattr(keyword_batch.os, "cpu_count", lambda: 3)
 
     texts = AWKWARD + [t.upper() for t in AWKWARD] + ["".join(AWKWARD)]
@@ -294,6 +296,12 @@ def test_a_staged_bulk_batch_counts_the_terms_the_sql_pipeline_counts_on_awkward
     terms = [batch.terms[t] for t in batch.word_term.tolist()]
     counts = Counter(zip(batch.word_chunk.tolist(), terms, strict=True))
     assert sorted((c, term, tf) for (c, term), tf in counts.items()) == expected
+    term_ids = np.arange(len(batch.terms)) * 3 + 1  # the ids a store would give them
+    tid, chunk, tf = batch.postings(term_ids)
+    assert list(zip(tid.tolist(), chunk.tolist(), strict=True)) == sorted(zip(tid.tolist(), chunk.tolist(), strict=True))
+    by_id = {int(i): batch.terms[n] for n, i in enumerate(term_ids.tolist())}
+    postings = zip(chunk.tolist(), (by_id[t] for t in tid.tolist()), tf.tolist(), strict=True)
+    assert sorted(postings) == expected
     lengths = dict(
         con.execute(f"SELECT chunk_id, sum(tf) FROM ({term_counts_sql('t')}) GROUP BY chunk_id").fetchall()
     )

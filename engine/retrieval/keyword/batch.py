@@ -16,7 +16,7 @@ Nothing here writes to the database file: a write that fails after staging leave
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -35,6 +35,8 @@ T = TypeVar("T")
 # A batch is split in slices of at least this many chunks, one thread each, at most MAX_SLICES of them.
 SLICE_ROWS = 4_096
 MAX_SLICES = 4
+# The postings' sort runs in slices of at least this many words, one thread each.
+SORT_ROWS = 500_000
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,25 @@ class StagedBatch:
     @property
     def rows(self) -> int:
         return int(self.chunks.num_rows)
+
+    def postings(self, term_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(term id, chunk, tf) of every posting, sorted by term id then chunk, given each term number's
+        id: a sort of `term id << 32 | chunk` keys counts them (np.unique sorted 5.7M keys in 0.40 s, a
+        stable sort 0.19 s), its slices sorted on one thread each and merged by one more stable sort
+        (a merge of sorted runs)."""
+        words = len(self.word_term)
+        bounds = slice_bounds(words, min(os.cpu_count() or 1, MAX_SLICES, words // SORT_ROWS))
+        slices = [(start, stop) for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
+        runs = _in_threads(
+            lambda a, b: _sorted_keys(term_ids[self.word_term[a:b]], self.word_chunk[a:b]), slices
+        )
+        keys = runs[0] if len(runs) == 1 else np.sort(np.concatenate(runs), kind="stable")
+        if not len(keys):
+            empty = np.zeros(0, np.int64)
+            return empty, empty, empty
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        distinct = keys[starts]
+        return distinct >> 32, distinct & 0xFFFFFFFF, np.diff(starts, append=len(keys))
 
 
 def stage(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> StagedBatch:
@@ -89,7 +110,12 @@ def _kept_words(piece: SplitWords, terms: np.ndarray) -> tuple[np.ndarray, np.nd
     return term[kept], piece.chunk[kept]
 
 
-def _in_threads(work: Callable[..., T], args: list[tuple[object, ...]]) -> list[T]:
+def _sorted_keys(term_id: np.ndarray, chunk: np.ndarray) -> np.ndarray:
+    return np.sort((term_id.astype(np.int64) << 32) | chunk, kind="stable")
+
+
+def _in_threads(work: Callable[..., T], args: Sequence[tuple[object, ...]]) -> list[T]:
+    """`work(*a)` for each of `args`, on a thread each (numpy and Arrow let go of the GIL)."""
     if len(args) == 1:
         return [work(*args[0])]
     with ThreadPoolExecutor(len(args), thread_name_prefix="keyword-stage") as pool:

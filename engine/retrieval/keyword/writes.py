@@ -176,7 +176,7 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, batch: StagedBatch) -> np.ndarra
     tids, dfs = _term_ids(cur, batch.terms)
     first = _first_of_consecutive_ids(cur, batch.rows)
     _insert_chunks(cur, batch, first)
-    tid, chunk, tf = _postings(tids[batch.word_term], batch.word_chunk)
+    tid, chunk, tf = batch.postings(tids)
     term_starts = np.flatnonzero(np.diff(tid, prepend=-1))
     changed = tid[term_starts]
     chunks_with = np.diff(term_starts, append=len(tid))
@@ -205,19 +205,6 @@ def insert_rows(cur: duckdb.DuckDBPyConnection, batch: StagedBatch) -> np.ndarra
     if batch.rows >= DROP_TEMP_ROWS:
         cur.execute("DROP TABLE df_delta")
     return changed
-
-
-def _postings(term: np.ndarray, chunk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(term id, chunk, tf) of every posting, sorted by term id then chunk, from each kept word's term id
-    and chunk: one stable sort of `term << 32 | chunk` (0.19 s for 5.7M words; np.unique's 0.40)."""
-    keys = np.sort((term.astype(np.int64) << 32) | chunk, kind="stable")
-    if not len(keys):
-        empty = np.zeros(0, np.int64)
-        return empty, empty, empty
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    tf = np.diff(starts, append=len(keys))
-    distinct = keys[starts]
-    return distinct >> 32, distinct & 0xFFFFFFFF, tf
 
 
 def _term_ids(cur: duckdb.DuckDBPyConnection, terms: list[str]) -> tuple[np.ndarray, np.ndarray]:
