@@ -298,7 +298,8 @@ def test_a_staged_bulk_batch_counts_the_terms_the_sql_pipeline_counts_on_awkward
     assert sorted((c, term, tf) for (c, term), tf in counts.items()) == expected
     term_ids = np.arange(len(batch.terms)) * 3 + 1  # the ids a store would give them
     tid, chunk, tf = batch.postings(term_ids)
-    assert list(zip(tid.tolist(), chunk.tolist(), strict=True)) == sorted(zip(tid.tolist(), chunk.tolist(), strict=True))
+    pairs = list(zip(tid.tolist(), chunk.tolist(), strict=True))
+    assert pairs == sorted(pairs)
     by_id = {int(i): batch.terms[n] for n, i in enumerate(term_ids.tolist())}
     postings = zip(chunk.tolist(), (by_id[t] for t in tid.tolist()), tf.tolist(), strict=True)
     assert sorted(postings) == expected
