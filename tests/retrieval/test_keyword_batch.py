@@ -1,5 +1,5 @@
-"""A bulk write stages its batch (split, vocabulary, counts) in temp tables before its transaction begins
-(keyword_batch.py), so those tables outlive a write that fails: the index must be as before, and the next
+"""A bulk write stages its batch (split, vocabulary, counts) before its transaction begins (keyword_batch.py):
+a write that fails after staging, or whose staging fails, must leave the index as before, and the next
 batch must be written from its own staging, never from a failed one's leftovers."""
 
 from __future__ import annotations
@@ -53,14 +53,14 @@ def test_a_batch_that_cannot_be_staged_raises_a_store_error_and_changes_nothing(
     index = bulk_build(tmp_path / "k.duckdb", files, monkeypatch)
     reference = bulk_build(tmp_path / "reference.duckdb", files, monkeypatch)
 
-    def broken(cur: object) -> None:
+    def broken(cur: object, incoming: object) -> None:
         raise bm25.duckdb.OutOfMemoryException("no memory for the split")
 
     try:
         before = snapshot(index)
         with monkeypatch.context() as patch:
             patch.setattr(bm25, "POINT_ROWS", 0)
-            patch.setattr(keyword_batch, "_stage", broken)
+            patch.setattr(keyword_batch, "stage", broken)
             with pytest.raises(StoreError):
                 index.upsert_many(corpus(8, seed=25).items())
         assert snapshot(index) == before

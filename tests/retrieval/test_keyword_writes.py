@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 
 import duckdb
+import numpy as np
 import pytest
 
 from engine.retrieval.keyword import index as bm25
-from engine.retrieval.keyword import tokenize, writing
+from engine.retrieval.keyword import tokenize, writes, writing
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.point_tokens import Stems, term_counts
 from engine.retrieval.keyword.writes import split_sql, term_counts_sql
@@ -248,3 +249,76 @@ def test_a_write_that_changes_more_terms_than_the_bound_makes_the_postings_cache
     assert index._postings.get_many([walrus]) == {}
     assert [h.path for h in index.search("walrus")] == ["/r/a.txt"]
     index.close()
+
+
+AWKWARD = [
+    "Hello, WORLD! it's 2024-01-05 — the café's ref00042q.",
+    "tab\tseparated\vvertical\x0cform\x1cfile-sep\rreturn\nnew line",
+    'a I x T-cell vitamin K: G-CSF/N-terminal (plan B) ~tilde~ back\\slash pipe|quote"`tick`',
+    "",
+    "   ",
+    "ends-with-a-word",
+    "starts the next chunk",  # a word at a chunk's end and one at the next chunk's start stay two words
+    "Straße über naïve ΔG façade",
+    "İstanbul ΣΊΣΥΦΟΣ ǅungla ﬁne café́ été nbsp joined thin space Kelvin",
+    "emoji 🧪 mixed—dash «quotes» β-blocker TNF-α IL-1β 10µm Ω-3 ½ ² Ⅻ",
+    "Ǆ ǆ ß ẞ ﬀ ﬃ Ⓐ ＡＢＣ fullwidth ｄｉｇｉｔ ١٢３ arabic-indic",
+    "nul\x00inside a\x00b and DEL\x7f too",
+    "''quoted'' ,,, ... -- __ ||| \\\\ runs--of--separators",
+    "running runners runs ran analyses analysed; e-mail e_mail e.mail",
+    "x",
+]
+
+
+@pytest.mark.parametrize("slice_rows", [4_096, 4])  # one slice; split in slices on several threads
+def test_a_staged_bulk_batch_counts_the_terms_the_sql_pipeline_counts_on_awkward_text(
+    slice_rows, monkeypatch
+):
+    from collections import Counter
+
+    import pyarrow as pa
+
+    from engine.retrieval.keyword import batch as keyword_batch
+
+    monkeypatch.setattr(keyword_batch, "SLICE_ROWS", slice_rows)
+    monkeypatch.setattr(keyword_batch, "SORT_ROWS", slice_rows)
+    monkeypatch.setattr(keyword_batch.os, "cpu_count", lambda: 3)
+
+    texts = AWKWARD + [t.upper() for t in AWKWARD] + ["".join(AWKWARD)]
+    con = duckdb.connect()
+    tokenize.install(con)
+    con.register("t", pa.table({"id": list(range(len(texts))), "text": texts}))
+    expected = sorted(con.execute(term_counts_sql("t")).fetchall())
+    incoming = pa.table(
+        {"path": ["/p"] * len(texts), "chunk_index": list(range(len(texts))), "text": texts}
+    )
+    batch = keyword_batch.stage(con, incoming)
+    terms = [batch.terms[t] for t in batch.word_term.tolist()]
+    counts = Counter(zip(batch.word_chunk.tolist(), terms, strict=True))
+    assert sorted((c, term, tf) for (c, term), tf in counts.items()) == expected
+    term_ids = np.arange(len(batch.terms)) * 3 + 1  # the ids a store would give them
+    tid, chunk, tf = batch.postings(term_ids)
+    pairs = list(zip(tid.tolist(), chunk.tolist(), strict=True))
+    assert pairs == sorted(pairs)
+    by_id = {int(i): batch.terms[n] for n, i in enumerate(term_ids.tolist())}
+    postings = zip(chunk.tolist(), (by_id[t] for t in tid.tolist()), tf.tolist(), strict=True)
+    assert sorted(postings) == expected
+    lengths = dict(
+        con.execute(f"SELECT chunk_id, sum(tf) FROM ({term_counts_sql('t')}) GROUP BY chunk_id").fetchall()
+    )
+    assert batch.lengths.tolist() == [lengths.get(i, 0) for i in range(len(texts))]
+    con.close()
+
+
+def test_a_bulk_batch_weights_every_posting_as_weight_sql_does(tmp_path, monkeypatch):
+    files = corpus(150, seed=31)
+    index = bulk_build(tmp_path / "k.duckdb", files, monkeypatch)
+    try:
+        n, avgdl = writes.corpus_stats(index._reader())
+        differ = index._reader().execute(f"""
+            SELECT count(*) FROM postings p JOIN chunks c ON c.id = p.chunk_id JOIN terms t USING (tid)
+            WHERE p.w <> {writes.weight_sql("p.tf", "c.len", "t.df", n, avgdl)}""").fetchone()
+        assert differ == (0,)
+        assert index._reader().execute("SELECT count(*) FROM postings").fetchone()[0] > 1000
+    finally:
+        index.close()

@@ -1,118 +1,122 @@
-"""The half of a bulk keyword insert that reads nothing of the index: the batch's split into words, its
-vocabulary and its (chunk, term) counts, made before the write transaction begins.
+"""The half of a bulk keyword insert that reads nothing of the index: the batch's words split, stop words
+dropped, the distinct words stemmed and numbered, made before the write transaction begins.
 
-DuckDB scans a temp table created inside the transaction that reads it on one thread (its rows are still
-in the transaction's local storage): inside the write transaction a plain `sum(hash(w))` over a batch's
-4.5M words ran with a per-thread CPU share of 1.00, outside it 0.54, and the count over those words took
-1.27 s of wall for 1.5 s of CPU inside, 0.65 s outside (50k chunks, load 1.1). So these statements run in
-autocommit mode on the writer cursor, under the write lock, and the transaction (`keyword_writes.
-insert_rows`) only maps the batch's own term numbers (`lid`) to the index's term ids and writes.
+Until session 6 of issue 30 this half was SQL: the split into a temp table (`writes.kept_words_sql`), its
+distinct words, a word -> number table and the (chunk, term) count joined to it, 6.2 of a 100k real-text
+build's 12.5 CPU-s (statement-timed, load 4.4). It is numpy now (`batch_words.py`): the words come out as
+codes into the batch's vocabulary, so the only strings Python touches are the ~130k distinct words of a
+50k-chunk batch, stemmed once each by PyStemmer (Snowball's Porter stemmer, which the FTS extension's
+`stem` compiles in; point_tokens.Stems says how that is checked). The batch keeps its own stemmer, so a
+build holds no lock that queries wait on. The count itself waits for the term ids (`writes.insert_rows`,
+in the transaction), so that one sort both counts the postings and orders them as the table wants them.
 
-The terms are numbered per batch because their index ids are not known yet (new terms get theirs in the
-transaction); the count joins every word to that small word -> number table and groups on one BIGINT.
-Staging writes nothing to the database file, not even a sequence: its chunks are numbered 0..n-1 and the
-transaction adds the first of the n consecutive ids it draws. Drawing them here (an autocommit write) made
-DuckDB run its automatic checkpoint there, before the second batch, and again at the refresh's commit: 0.6
-s more of a 100k build than one checkpoint at the second batch's commit. A write that fails after staging
-leaves only temp tables, which the next batch replaces or drops.
+Nothing here writes to the database file: a write that fails after staging leaves nothing behind.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 import duckdb
 import numpy as np
 import Stemmer
 
 from engine.retrieval.keyword import tokenize
-from engine.retrieval.keyword.writes import DROP_TEMP_ROWS, kept_words_sql
+from engine.retrieval.keyword.batch_words import SplitWords, slice_bounds, split_words
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-# The batch is scanned from Arrow in record batches of this many rows. DuckDB parallelises a table scan by
-# row group (122,880 rows), so the split of a 50k-chunk batch read from a temp table ran on one thread
-# (per-thread CPU share 1.00); from Arrow each record batch is a task for whichever thread is free (2
-# threads: 0.51 each, the same CPU).
-SCAN_ROWS = 4_096
-# What `staged` leaves for insert_rows: the batch itself as `new_chunks` (id, path, chunk_index, text;
-# registered Arrow) and these temp tables.
-STAGED_TABLES = ("new_words", "new_vocab", "new_lterm", "new_word_lid", "new_post", "new_len", "new_ldf")
+T = TypeVar("T")
+# A batch is split in slices of at least this many chunks, one thread each, at most MAX_SLICES of them.
+SLICE_ROWS = 4_096
+MAX_SLICES = 4
+# The postings' sort runs in slices of at least this many words, one thread each.
+SORT_ROWS = 500_000
 
 
-@contextmanager
-def staged(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> Iterator[None]:
-    """Stage a batch (path, chunk_index, text) outside any transaction, for `keyword_writes.insert_rows`
-    inside the one that follows; the batch stays registered until the block ends."""
-    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+@dataclass(frozen=True)
+class StagedBatch:
+    """A batch ready for `writes.insert_rows`: its chunks (path, chunk_index, text) and every kept word as
+    (chunk, term number), `terms[number]` the term; the chunks are numbered 0..n-1 in the batch."""
 
-    # batch-local chunk numbers 0..n-1; insert_rows adds the first id it draws
-    table = incoming.append_column("id", pa.array(np.arange(incoming.num_rows, dtype=np.int64)))
-    cur.register("new_chunks", pa.Table.from_batches(table.to_batches(SCAN_ROWS), schema=table.schema))
-    try:
-        _stage(cur)
-        yield
-    finally:
-        with contextlib.suppress(duckdb.Error):  # a damaged connection: the caller reports that error
-            cur.unregister("new_chunks")
-            if incoming.num_rows >= DROP_TEMP_ROWS:
-                for name in STAGED_TABLES:
-                    cur.execute(f"DROP TABLE IF EXISTS {name}")
+    chunks: pa.Table
+    terms: list[str]
+    word_term: np.ndarray  # int32 per kept word, in order
+    word_chunk: np.ndarray  # int32 per kept word (int32 halves the ~6M words' memory of a 50k batch)
+    lengths: np.ndarray  # int32 per chunk: its kept words, BM25's length
+
+    @property
+    def rows(self) -> int:
+        return int(self.chunks.num_rows)
+
+    def postings(self, term_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(term id, chunk, tf) of every posting, sorted by term id then chunk, given each term number's
+        id: a sort of `term id << 32 | chunk` keys counts them (np.unique sorted 5.7M keys in 0.40 s, a
+        stable sort 0.19 s), its slices sorted on one thread each and merged by one more stable sort
+        (a merge of sorted runs)."""
+        words = len(self.word_term)
+        bounds = slice_bounds(words, min(os.cpu_count() or 1, MAX_SLICES, words // SORT_ROWS))
+        slices = [(start, stop) for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
+        runs = _in_threads(
+            lambda a, b: _sorted_keys(term_ids[self.word_term[a:b]], self.word_chunk[a:b]), slices
+        )
+        keys = runs[0] if len(runs) == 1 else np.sort(np.concatenate(runs), kind="stable")
+        if not len(keys):
+            empty = np.zeros(0, np.int64)
+            return empty, empty, empty
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        distinct = keys[starts]
+        return distinct >> 32, distinct & 0xFFFFFFFF, np.diff(starts, append=len(keys))
 
 
-def _stage(cur: duckdb.DuckDBPyConnection) -> None:
-    cur.execute(f"CREATE OR REPLACE TEMP TABLE new_words AS {kept_words_sql('new_chunks')}")
-    _stage_vocabulary(cur)
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_lterm AS "
-        "SELECT term, (row_number() OVER ())::INTEGER AS lid FROM (SELECT DISTINCT term FROM new_vocab)"
+def stage(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> StagedBatch:
+    """Stage a batch (path, chunk_index, text) outside any transaction, for `writes.insert_rows` inside the
+    one that follows; `cur` is the writer cursor (it lower-cases the texts that are not ASCII). A batch of
+    at least 2 × SLICE_ROWS chunks is split on as many threads as there are cores (at most MAX_SLICES)."""
+    rows = incoming.num_rows
+    parts = min(os.cpu_count() or 1, MAX_SLICES, rows // SLICE_ROWS)
+    pieces = split_words(cur, incoming.column("text").combine_chunks(), parts)
+    numbers: dict[str, int] = {}
+    local_terms = [_local_terms(piece.vocabulary, numbers) for piece in pieces]
+    kept = _in_threads(_kept_words, list(zip(pieces, local_terms, strict=True)))
+    starts = slice_bounds(rows, len(pieces))
+    word_term = np.concatenate([term for term, _ in kept])
+    word_chunk = np.concatenate(
+        [chunk + np.int32(start) for (_, chunk), start in zip(kept, starts[:-1], strict=True)]
     )
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_word_lid AS "
-        "SELECT w, lid FROM new_vocab JOIN new_lterm USING (term)"
-    )
-    # every kept word has a term (the stem of a word is never NULL), so a chunk's length is its word count
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_len AS "
-        "SELECT id AS chunk_id, count(*)::INTEGER AS len FROM new_words GROUP BY id"
-    )
-    counts = _posting_counts_sql("new_words", "new_word_lid")
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_post AS "
-        f"SELECT c.chunk_id, c.lid, c.tf, l.len FROM ({counts}) c JOIN new_len l USING (chunk_id)"
-    )
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_ldf AS SELECT lid, count(*) AS n FROM new_post GROUP BY lid"
+    lengths = np.bincount(word_chunk, minlength=rows).astype(np.int32)
+    return StagedBatch(incoming, list(numbers), word_term, word_chunk, lengths)
+
+
+def _local_terms(vocabulary: list[str], numbers: dict[str, int]) -> np.ndarray:
+    """Each word's term number (-1 for a stop word), numbering the terms `numbers` lacks as they come."""
+    stems = Stemmer.Stemmer(tokenize.STEMMER, 0).stemWords(vocabulary)  # its own: no lock held by queries
+    stop = tokenize.STOPWORDS
+    pairs = zip(vocabulary, stems, strict=True)
+    return np.fromiter(
+        (-1 if w in stop else numbers.setdefault(s, len(numbers)) for w, s in pairs), np.int32, len(stems)
     )
 
 
-def _stage_vocabulary(cur: duckdb.DuckDBPyConnection) -> None:
-    """`new_vocab` (w, term): the batch's distinct words, each with its stem, stemmed in Python by
-    PyStemmer (Snowball's Porter stemmer, which the FTS extension's `stem` compiles in: the same stems,
-    point_tokens.Stems says how that is checked). DuckDB's `stem` builds a stemmer for every word: 0.53 of
-    a 100k real-text build's CPU-s went to it (statement-timed, load 5.6); here the words are read out,
-    stemmed by one stemmer and read back from Arrow."""
-    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
-
-    words = cur.execute("SELECT DISTINCT w FROM new_words").to_arrow_table().column(0).to_pylist()
-    stems = Stemmer.Stemmer(tokenize.STEMMER, 0).stemWords(words)  # its own: no lock held by queries
-    vocab = pa.table({"w": pa.array(words, pa.string()), "term": pa.array(stems, pa.string())})
-    cur.register("new_vocab_arrow", vocab)
-    try:
-        cur.execute("CREATE OR REPLACE TEMP TABLE new_vocab AS SELECT w, term FROM new_vocab_arrow")
-    finally:
-        cur.unregister("new_vocab_arrow")
+def _kept_words(piece: SplitWords, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(term number, chunk) of every kept word of a slice."""
+    term = terms[piece.code]
+    kept = term >= 0
+    return term[kept], piece.chunk[kept]
 
 
-def _posting_counts_sql(words: str, word_lid: str) -> str:
-    """Rows (chunk_id, lid, tf) counted from table `words` (id, w) and table `word_lid` (w, lid): grouped on
-    one BIGINT key (chunk id << 32 | lid) instead of two columns, 1.65 -> 1.33 s of CPU per 50k chunks
-    (load 3.6), the same rows (an EXCEPT both ways is empty). Term numbers are non-negative INTEGERs."""
-    return f"""
-        SELECT (k >> 32) AS chunk_id, (k & 4294967295)::INTEGER AS lid, tf FROM (
-            SELECT (n.id << 32) | v.lid AS k, count(*)::INTEGER AS tf
-            FROM {words} n JOIN {word_lid} v USING (w) GROUP BY k)"""
+def _sorted_keys(term_id: np.ndarray, chunk: np.ndarray) -> np.ndarray:
+    return np.sort((term_id.astype(np.int64) << 32) | chunk.astype(np.int64), kind="stable")
+
+
+def _in_threads(work: Callable[..., T], args: Sequence[tuple[object, ...]]) -> list[T]:
+    """`work(*a)` for each of `args`, on a thread each (numpy and Arrow let go of the GIL)."""
+    if len(args) == 1:
+        return [work(*args[0])]
+    with ThreadPoolExecutor(len(args), thread_name_prefix="keyword-stage") as pool:
+        return list(pool.map(lambda a: work(*a), args))

@@ -1,11 +1,10 @@
 """The SQL of the keyword index's writes: a batch's chunks in, a set of chunks out (bm25.py owns the tables,
 the transaction and the caches; these functions run inside its write transaction, on its writer cursor).
 
-Inserting weights and writes a whole batch in bulk, split and counted beforehand (keyword_batch.py). Every
-join is between the batch's own temp tables, plus one pass over `terms` to read the batch's term ids and
-document frequencies; the corpus
-statistics are bound as two numbers. Joining a `stats` CTE (and the whole `chunks` table) let the planner
-build a chunks × terms cross product that made a first batch of 20k chunks take 42 s.
+Inserting writes a whole batch split beforehand (batch.py): one pass over `terms` reads the batch's term
+ids and document frequencies, and the postings are counted, weighted and sorted in numpy (`insert_rows`).
+The SQL weights (`weight_sql` and its parts) stay the definition: `refresh_weights` runs them, and the
+numpy weights equal them bit for bit.
 
 Removing leaves the chunks' postings in place: their ids go to the `dead` table, the index masks them out
 of every query (chunk_filter.py) and `refresh_weights` deletes them in one pass. The terms' document
@@ -16,13 +15,16 @@ whole postings table per removed file (43 ms at 100k chunks, ten times that at 1
 from __future__ import annotations
 
 import math
-import re
+from typing import TYPE_CHECKING
 
 import duckdb
 import numpy as np
 
 from engine.retrieval.keyword import tokenize
 from engine.retrieval.sql_literal import sql_string
+
+if TYPE_CHECKING:
+    from engine.retrieval.keyword.batch import StagedBatch
 
 K1 = 1.2
 B = 0.75
@@ -32,8 +34,6 @@ assert f"{K1 + 1}" == f"{_K1_PLUS_1_TENTHS / 10}", "the DECIMAL literal must hav
 # Temp tables of a batch at least this big are dropped at its end; smaller ones stay until the next write
 # replaces them (each DROP is one more statement in a one-file update, which runs ~25 of them).
 DROP_TEMP_ROWS = 5_000
-# insert_rows' own temp tables (keyword_batch.STAGED_TABLES are the staging's)
-_BATCH_TABLES = ("df_delta", "new_df", "fresh_terms", "new_tid")
 
 
 def weight_sql(tf: str, length: str, df: str, n: float, avgdl: float) -> str:
@@ -51,9 +51,15 @@ def impacts(tf: np.ndarray, length: np.ndarray, df: np.ndarray, n: float, avgdl:
     millions of random values."""
     uniq, where = np.unique(np.asarray(df, np.float64), return_inverse=True)
     idfs = np.asarray([idf(n, d) for d in uniq.tolist()], np.float64)
+    return impacts_of(idfs[where], tf, length, avgdl)
+
+
+def impacts_of(idfs: np.ndarray, tf: np.ndarray, length: np.ndarray, avgdl: float) -> np.ndarray:
+    """`impacts` from each posting's idf (`idf`, computed once per term by the caller): the bulk insert
+    weights a batch's millions of postings with it."""
     tf = np.asarray(tf, np.float64)
     norm = K1 * ((1 - B) + B * (np.asarray(length, np.float64) / float(avgdl)))
-    return (idfs[where] * ((tf * _K1_PLUS_1_TENTHS) / 10.0 / (tf + norm))).astype(np.float32)
+    return (idfs * ((tf * _K1_PLUS_1_TENTHS) / 10.0 / (tf + norm))).astype(np.float32)
 
 
 def idf(n: float, df: float) -> float:
@@ -107,25 +113,13 @@ def reweighted_postings_sql(n: float, avgdl: float) -> str:
         ORDER BY p.tid, p.chunk_id"""
 
 
-def _separators() -> str:
-    """Every character the split treats as a separator: RE2's `\\s` (tab, newline, form feed, carriage
-    return, space; not the vertical tab) and the characters of tokenize.IGNORE_PATTERN's class, an ASCII
-    class without ranges, so Python's `re` reads it as RE2 does."""
-    pattern = tokenize.IGNORE_PATTERN
-    assert pattern.startswith("[") and pattern.endswith("]+") and "\\s" not in pattern, pattern
-    return "\t\n\f\r " + "".join(c for c in map(chr, range(1, 128)) if re.fullmatch(pattern, c) and c != " ")
-
-
-_SEPARATORS = _separators()
-
-
 def split_sql(expr: str) -> str:
     """`tokenize.tokenize_sql(expr)` without a regex: every separator character (white space and the ignore
     class) becomes a space with one `translate` and the text is split on ' '. A run of separators gives
     empty tokens where the regex gave one space, and every caller drops empty tokens, so the kept tokens
     are the same (a test compares the two on awkward text). The regex replace was 0.76 of the split's 1.18
     s of CPU per 50k chunks; `translate` costs 0.55 (load 0.4-0.6)."""
-    chars, spaces = sql_string(_SEPARATORS), sql_string(" " * len(_SEPARATORS))
+    chars, spaces = sql_string(tokenize.SEPARATORS), sql_string(" " * len(tokenize.SEPARATORS))
     return f"string_split(translate(lower(strip_accents(CAST({expr} AS VARCHAR))), {chars}, {spaces}), ' ')"
 
 
@@ -167,57 +161,103 @@ def corpus_stats(cur: duckdb.DuckDBPyConnection) -> tuple[float, float]:
     return float(chunks), average_length(chunks, total)
 
 
-def insert_rows(cur: duckdb.DuckDBPyConnection, rows: int) -> np.ndarray:
-    """Add the batch of `rows` chunks that `keyword_batch.staged` split and counted, with its postings;
-    returns the ids of the terms whose postings it changed (the postings cache forgets them).
+def insert_rows(cur: duckdb.DuckDBPyConnection, batch: StagedBatch) -> np.ndarray:
+    """Add the batch that `batch.staged` split, with its postings; returns the ids of the terms whose
+    postings it changed (the postings cache forgets them).
 
-    The batch's terms (tens of thousands, where its words are millions) are looked up in `terms` once and
-    the new ones given ids; every statement after that joins and groups on integers. Counting on (chunk
-    id, term string) and then joining the counts to the term ids by string were the two costliest steps
-    of the bulk build after the split itself."""
-    # The batch's terms with their ids and current df, read in one pass over `terms`; the terms it is the
-    # first to use get new ids.
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_tid AS "
-        "SELECT l.lid, t.tid, t.df FROM new_lterm l JOIN terms t USING (term)"
-    )
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE fresh_terms AS "
-        "SELECT lid, term, nextval('term_id_seq')::INTEGER AS tid FROM new_lterm "
-        "WHERE lid NOT IN (SELECT lid FROM new_tid)"
-    )
-    cur.execute("INSERT INTO terms SELECT term, tid, 0 FROM fresh_terms")
-    cur.execute("INSERT INTO new_tid SELECT lid, tid, 0 FROM fresh_terms")
-    first = _first_of_consecutive_ids(cur, rows)
-    cur.execute(f"""
-        INSERT INTO chunks
-        SELECT n.id + {first}, n.path, n.chunk_index, coalesce(l.len, 0)::INTEGER, n.text
-        FROM new_chunks n LEFT JOIN new_len l ON l.chunk_id = n.id""")
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE df_delta AS SELECT i.tid, d.n FROM new_ldf d JOIN new_tid i USING (lid)"
-    )
-    changed = np.asarray(cur.execute("SELECT tid FROM df_delta").fetchnumpy()["tid"], dtype=np.int64)
+    The batch's terms (~110k, where its kept words are ~6M) are looked up in `terms` once and the new ones
+    given ids; then one sort of (term id, chunk) keys counts the postings and orders them as
+    refresh_weights orders the table (its sort then meets sorted runs). The weights are `weight_sql`'s,
+    computed in numpy by `impacts_of` with each term's idf once per term: the same bits (a test compares
+    a bulk build's weights with `weight_sql` over its own table). Until session 6 this was SQL over the
+    staged temp tables: the count 1.2 and the postings insert 0.77 CPU-s per 50k real chunks."""
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
+    tids, dfs = _term_ids(cur, batch.terms)
+    first = _first_of_consecutive_ids(cur, batch.rows)
+    _insert_chunks(cur, batch, first)
+    tid, chunk, tf = batch.postings(tids)
+    term_starts = np.flatnonzero(np.diff(tid, prepend=-1))
+    changed = tid[term_starts]
+    chunks_with = np.diff(term_starts, append=len(tid))
+    cur.register("batch_df", pa.table({"tid": changed, "n": chunks_with}))
+    try:  # a temp table as remove_rows makes it: _shift_df reads `df_delta`
+        cur.execute("CREATE OR REPLACE TEMP TABLE df_delta AS SELECT * FROM batch_df")
+    finally:
+        cur.unregister("batch_df")
     _shift_df(cur, sign=1)
     n, avgdl = corpus_stats(cur)
-    # Each term's id and idf after the batch, in one small table. The postings insert joins it alone (each
-    # posting carries its chunk's length): a temp table made inside the transaction is estimated at 0 rows,
-    # and with a third table in the join the planner built its hash table on new_post ⋈ new_df (4.4M rows,
-    # 0.8 s) and probed it with the 50k chunk lengths; with two tables it builds on the small one.
-    cur.execute(
-        "CREATE OR REPLACE TEMP TABLE new_df AS "
-        f"SELECT lid, i.tid, {idf_sql('(i.df + d.n)', n)} AS idf FROM new_tid i JOIN new_ldf d USING (lid)"
-    )
-    # Sorted as refresh_weights sorts the whole table, whose sort then meets sorted runs (2.96 -> 2.28 s CPU).
-    # The norm is computed per posting from the same length with the same operations: the same bits.
-    cur.execute(f"""
-        INSERT INTO postings
-        SELECT d.tid, p.chunk_id + {first}, p.tf, {impact_sql("d.idf", "p.tf", norm_sql("p.len", avgdl))}
-        FROM new_post p JOIN new_df d USING (lid)
-        ORDER BY d.tid, p.chunk_id""")
-    if rows >= DROP_TEMP_ROWS:
-        for table in _BATCH_TABLES:
-            cur.execute(f"DROP TABLE {table}")
+    by_tid = np.argsort(tids)
+    df_after = dfs[by_tid[np.searchsorted(tids[by_tid], changed)]] + chunks_with
+    uniq, where = np.unique(df_after.astype(np.float64), return_inverse=True)
+    term_idf = np.asarray([idf(n, d) for d in uniq.tolist()], np.float64)[where]
+    weights = impacts_of(np.repeat(term_idf, chunks_with), tf, batch.lengths[chunk], avgdl)
+    cur.from_arrow(  # the columns in the table's order; no replacement scan (point.py says why)
+        pa.table(
+            {
+                "tid": pa.array(tid.astype(np.int32)),
+                "chunk_id": pa.array(chunk + first),
+                "tf": pa.array(tf.astype(np.int32)),
+                "w": pa.array(weights),
+            }
+        )
+    ).insert_into("postings")
+    if batch.rows >= DROP_TEMP_ROWS:
+        cur.execute("DROP TABLE df_delta")
     return changed
+
+
+def _term_ids(cur: duckdb.DuckDBPyConnection, terms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each of `terms`' id and current df (by position), read in one pass over `terms`; the terms no
+    chunk had before get new ids (and df 0) here."""
+    import pyarrow as pa
+
+    tids = np.full(len(terms), -1, dtype=np.int64)
+    dfs = np.zeros(len(terms), dtype=np.int64)
+    numbered = pa.table({"lid": np.arange(len(terms)), "term": pa.array(terms, pa.string())})
+    cur.register("batch_terms", numbered)
+    try:
+        known = cur.execute(
+            "SELECT l.lid, t.tid, t.df FROM batch_terms l JOIN terms t USING (term)"
+        ).fetchnumpy()
+    finally:
+        cur.unregister("batch_terms")
+    lid = np.asarray(known["lid"], np.int64)
+    tids[lid] = known["tid"]
+    dfs[lid] = known["df"]
+    fresh = np.flatnonzero(tids < 0)
+    if len(fresh):
+        drawn = cur.execute(
+            f"SELECT nextval('term_id_seq')::INTEGER AS tid FROM range({len(fresh)})"
+        ).fetchnumpy()["tid"]
+        tids[fresh] = drawn
+        cur.from_arrow(
+            pa.table(
+                {
+                    "term": pa.array([terms[i] for i in fresh.tolist()], pa.string()),
+                    "tid": pa.array(np.asarray(drawn, np.int32)),
+                    "df": pa.array(np.zeros(len(fresh), np.int64)),
+                }
+            )
+        ).insert_into("terms")
+    return tids, dfs
+
+
+def _insert_chunks(cur: duckdb.DuckDBPyConnection, batch: StagedBatch, first: int) -> None:
+    import pyarrow as pa
+
+    chunks = batch.chunks
+    cur.from_arrow(
+        pa.table(
+            {
+                "id": pa.array(first + np.arange(batch.rows, dtype=np.int64)),
+                "path": chunks.column("path"),
+                "chunk_index": chunks.column("chunk_index"),
+                "len": pa.array(batch.lengths),
+                "text": chunks.column("text"),
+            }
+        )
+    ).insert_into("chunks")
 
 
 def _first_of_consecutive_ids(cur: duckdb.DuckDBPyConnection, n: int) -> int:

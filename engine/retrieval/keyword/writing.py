@@ -20,9 +20,10 @@ import duckdb
 import numpy as np
 
 from engine.retrieval.fusion import scope_prefix
+from engine.retrieval.keyword import batch as keyword_batch
 from engine.retrieval.keyword import point as keyword_point
 from engine.retrieval.keyword.base import QUERY_THREADS, KeywordBase
-from engine.retrieval.keyword.batch import staged
+from engine.retrieval.keyword.batch import StagedBatch
 from engine.retrieval.keyword.change_count import marked_now_sql
 from engine.retrieval.keyword.damage import store_error
 from engine.retrieval.keyword.point import POINT_ROWS
@@ -89,7 +90,8 @@ class KeywordWriting(KeywordBase):
             }
         )
         # the batch is split and counted before the transaction begins (keyword_batch.py says why)
-        with self._write_lock, self._all_threads(self._writer, incoming.num_rows), self._staged(incoming):
+        with self._write_lock, self._all_threads(self._writer, incoming.num_rows):
+            batch = self._stage(incoming) if incoming.num_rows else None
             with self._transaction("update the keyword index") as cur:
                 self._name_change(lambda names: names.replace(replaced, kept))
                 if replaced:
@@ -99,8 +101,8 @@ class KeywordWriting(KeywordBase):
                         self._remove(cur, "path IN (SELECT path FROM replaced)", [])
                     finally:
                         cur.unregister("replaced")
-                if incoming.num_rows:
-                    self._insert(cur, incoming.num_rows)
+                if batch is not None:
+                    self._insert(cur, batch)
 
     def delete(self, path: str) -> None:
         """Remove a file, or a folder and everything beneath it (segment-exact)."""
@@ -192,22 +194,17 @@ class KeywordWriting(KeywordBase):
             if bulk:
                 cur.execute(f"SET threads = {QUERY_THREADS}")
 
-    @contextmanager
-    def _staged(self, incoming: pa.Table) -> Iterator[None]:
-        """The batch split and counted on the writer cursor outside a transaction (keyword_batch.py)."""
-        if not incoming.num_rows:
-            yield
-            return
+    def _stage(self, incoming: pa.Table) -> StagedBatch:
+        """The batch split on the writer cursor outside a transaction (batch.py)."""
         try:
-            with staged(self._writer, incoming):
-                yield
+            return keyword_batch.stage(self._writer, incoming)
         except duckdb.Error as exc:
             raise store_error(f"prepare a batch for the keyword index ({self.db_path})", exc) from exc
 
-    def _insert(self, cur: duckdb.DuckDBPyConnection, rows: int) -> None:
-        """Add the staged batch in bulk SQL (keyword_writes.insert_rows), which reads `terms.df`."""
+    def _insert(self, cur: duckdb.DuckDBPyConnection, batch: StagedBatch) -> None:
+        """Add the staged batch (keyword_writes.insert_rows), which reads `terms.df`."""
         self._state.pending.write(cur)
-        changed = insert_rows(cur, rows)
+        changed = insert_rows(cur, batch)
         self._state.forget()  # SQL added terms and chunks behind the dictionary's back
         self._changed(changed)
 

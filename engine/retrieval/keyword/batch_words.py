@@ -1,0 +1,146 @@
+"""A bulk batch's kept words, split in numpy over the batch's UTF-8 bytes: one pass, no Python object per
+word, and exactly the tokens of `tokenize.tokenize_sql` (a test compares them on awkward text, and the
+bulk build was compared with the SQL split on 100k chunks of real text, docs/keyword-writes.md).
+
+The SQL split (`writes.split_sql`: `lower(strip_accents(...))`, a `translate` of every separator to a
+space, `string_split`, stop words dropped) cost 1.9 CPU-s per 50k real chunks, 0.64 of it the `translate`,
+and the (chunk, term) count over its 6M words 1.2 more. Here:
+
+- a text that is all ASCII is lower-cased by the same byte table that turns every separator into a space
+  (`strip_accents` leaves ASCII as it is, and DuckDB's `lower` of ASCII is A-Z -> a-z); any other text
+  is first `lower(strip_accents(...))` in DuckDB itself, so Unicode case and accents are DuckDB's own.
+  Every separator is ASCII and UTF-8 uses bytes >= 0x80 only inside multi-byte characters, so the byte
+  table never touches them and the split is the same on any text (as tokenize.normalized_words says);
+- a word is a maximal run of non-space bytes within one chunk: its start and end come from comparing
+  each byte with the one before, its chunk from where it starts among the chunks' byte offsets;
+- the words, packed into one Arrow string array without their separators, are numbered by Arrow's
+  `dictionary_encode` (a hash in C++): the batch's distinct words (~130k of its ~8M) are the only strings
+  Python sees, to drop stop words and stem (`batch.py`).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import duckdb
+import numpy as np
+
+from engine.retrieval.keyword.tokenize import SEPARATORS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+_SPACE = ord(" ")
+
+
+def _byte_table() -> np.ndarray:
+    """byte -> byte: A-Z lower-cased, every separator a space, everything else as it is."""
+    table = np.arange(256, dtype=np.uint8)
+    table[ord("A") : ord("Z") + 1] += ord("a") - ord("A")
+    for char in SEPARATORS:
+        table[ord(char)] = _SPACE
+    return table
+
+
+_BYTES = _byte_table()
+
+
+@dataclass(frozen=True)
+class SplitWords:
+    """The words of one slice of a batch, in order (stop words included): `vocabulary[code[k]]` is the k-th
+    word and `chunk[k]` the number of the chunk it is in, counted from the slice's first."""
+
+    vocabulary: list[str]
+    code: np.ndarray  # int32 per word
+    chunk: np.ndarray  # int32 per word
+
+
+def split_words(cur: duckdb.DuckDBPyConnection, texts: pa.Array, parts: int = 1) -> list[SplitWords]:
+    """The words of `texts` (a string array, one text per chunk) as `tokenize_sql` splits them, before stop
+    words are dropped, in `parts` consecutive slices split on as many threads (numpy and Arrow let go of
+    the GIL: the split ran 1.0 s of wall per 50k real chunks alone, 0.6 s on two threads); `cur`
+    lower-cases and strips the accents of the texts that are not ASCII, for all slices at once."""
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
+    normal = _normalized(cur, texts.cast(pa.large_string()))
+    bounds = slice_bounds(len(normal), parts)
+    slices = [normal.slice(start, stop - start) for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
+    if len(slices) == 1:
+        return [_split(slices[0])]
+    with ThreadPoolExecutor(len(slices), thread_name_prefix="keyword-split") as pool:
+        return list(pool.map(_split, slices))
+
+
+def slice_bounds(rows: int, parts: int) -> list[int]:
+    """Where `parts` consecutive slices of `rows` begin, and the end: as even as whole rows allow."""
+    parts = max(1, min(parts, rows))
+    return [rows * k // parts for k in range(parts + 1)]
+
+
+def _split(normal: pa.LargeStringArray) -> SplitWords:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    offsets, data = _buffers(normal)
+    mapped = _BYTES[data]
+    inside = mapped != _SPACE
+    starts, ends = _word_bounds(inside, offsets)
+    packed_offsets = np.zeros(len(starts) + 1, dtype=np.int64)
+    np.cumsum(ends - starts, out=packed_offsets[1:])
+    words = pa.LargeStringArray.from_buffers(
+        len(starts), pa.py_buffer(packed_offsets), pa.py_buffer(mapped[inside])
+    )
+    encoded = pc.dictionary_encode(words)
+    per_chunk = np.diff(np.searchsorted(starts, offsets))
+    chunk = np.repeat(np.arange(len(normal), dtype=np.int32), per_chunk)
+    code = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int32)
+    return SplitWords(encoded.dictionary.to_pylist(), code, chunk)
+
+
+def _normalized(cur: duckdb.DuckDBPyConnection, texts: pa.LargeStringArray) -> pa.LargeStringArray:
+    """`texts` with every text that is not ASCII replaced by DuckDB's `lower(strip_accents(text))` (the
+    ASCII ones are lower-cased by the byte table); nulls read as empty text."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    texts = pc.fill_null(texts, "")
+    other = pc.invert(pc.string_is_ascii(texts))
+    if not pc.any(other).as_py():
+        return texts
+    cur.register("batch_unicode", pa.table({"text": texts.filter(other)}))
+    try:
+        lowered = cur.execute(
+            "SELECT lower(strip_accents(text)) FROM batch_unicode"
+        ).to_arrow_table().column(0)
+    finally:
+        cur.unregister("batch_unicode")
+    return pc.replace_with_mask(texts, other, lowered.combine_chunks().cast(pa.large_string()))
+
+
+def _buffers(texts: pa.LargeStringArray) -> tuple[np.ndarray, np.ndarray]:
+    """The array's byte offsets (from 0, one more than texts) and its bytes, without copying."""
+    count = len(texts)
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset : texts.offset + count + 1]
+    first = int(offsets[0]) if count else 0
+    data_buffer = texts.buffers()[2]
+    data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
+    return offsets - first, data[first : first + (int(offsets[-1]) - first if count else 0)]
+
+
+def _word_bounds(inside: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) byte of every word: a run of `inside` bytes that a chunk's start or end
+    also bounds (the chunks' bytes follow each other, so a word must not run on into the next chunk; 13k
+    of a 50k batch's 8M words would). Two passes over boolean arrays: 0.11 s per 50k real chunks, where
+    one pass over the byte-to-byte changes, then cutting the words that cross a chunk's start, took 0.21."""
+    size = len(inside)
+    before = np.zeros(size, dtype=bool)  # the byte before is part of the same word
+    before[1:] = inside[:-1]
+    chunk_starts = offsets[:-1]
+    before[chunk_starts[chunk_starts < size]] = False
+    after = np.zeros(size, dtype=bool)  # the byte after is part of the same word
+    after[:-1] = inside[1:]
+    nonempty = offsets[1:] > offsets[:-1]
+    after[offsets[1:][nonempty] - 1] = False
+    return np.flatnonzero(inside & ~before), np.flatnonzero(inside & ~after) + 1
