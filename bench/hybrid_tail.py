@@ -11,7 +11,10 @@ the garbage collections that fell inside the search. Then it prints each stage's
 or above our p95 beside its mean over the middle fifth (p40-p60), and LanceDB's time for the same
 queries, so the tail can be read stage by stage.
 
-    python bench/hybrid_tail.py DIR [--queries 200] [--scope FOLDER]
+    python bench/hybrid_tail.py DIR [--queries 200] [--scope FOLDER] [--cold-blocks]
+
+By default every block of the keyword index's tables is read first (its own caches stay empty), as
+compare.py's in-process build leaves them; `--cold-blocks` times the first queries after a reopen instead.
 
 DIR is the folder `bench/compare.py --keep` was given (the real text is in DIR/real).
 """
@@ -91,10 +94,22 @@ def main() -> None:
     parser.add_argument("store", type=Path, help="the folder bench/compare.py --keep was given")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--scope", default=None)
+    parser.add_argument(
+        "--cold-blocks",
+        action="store_true",
+        help="leave DuckDB's blocks unread, as after a reopen (by default every block of the keyword "
+        "index's tables is read first, as compare.py's in-process build leaves them)",
+    )
     args = parser.parse_args()
     kept = args.store / "real"
     saved = json.loads((kept / "built.json").read_text())
     keywords = KeywordIndex(kept / "k.duckdb")
+    if not args.cold_blocks:  # blocks loaded, the index's own caches empty: compare.py after its build
+        keywords._reader().execute(
+            "SELECT sum(length(text)), sum(len), sum(id), sum(chunk_index), count(DISTINCT path) FROM chunks"
+        ).fetchall()
+        keywords._reader().execute("SELECT sum(tid), sum(chunk_id), sum(w) FROM postings").fetchall()
+        keywords._reader().execute("SELECT count(DISTINCT term), sum(tid), sum(df) FROM terms").fetchall()
     vectors = VectorIndex(kept / "vectors", DIM)
     drawn = real_queries(
         saved["texts"], np.load(kept / "samples.npy"), args.queries, np.random.default_rng(2025)
