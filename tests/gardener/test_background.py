@@ -9,25 +9,13 @@ import threading
 from engine.assembly import gardener_busy
 from engine.embed import HashingEmbedder
 from engine.engine import Engine
+from tests.held_lock import held_elsewhere
 
 
 def test_the_pass_waits_while_the_index_lock_is_held_or_work_is_queued(engine, tmp_path):
     assert gardener_busy(engine.parts.index) is False
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with engine.parts.indexer.lock:
-            held.set()
-            release.wait(10)
-
-    worker = threading.Thread(target=hold)
-    worker.start()
-    assert held.wait(10)
-    try:
+    with held_elsewhere(engine.parts.indexer.lock):
         assert gardener_busy(engine.parts.index) is True
-    finally:
-        release.set()
-        worker.join(10)
     assert gardener_busy(engine.parts.index) is False
     engine.parts.index.queue.push(str(tmp_path / "new.txt"), 5)
     assert gardener_busy(engine.parts.index) is True

@@ -33,6 +33,7 @@ from engine.retrieval.keyword.point import WriteState
 from engine.retrieval.keyword.postings_cache import PostingsCache
 from engine.retrieval.keyword.query import QueryTermCache
 from engine.retrieval.keyword.query_words import TermLookup
+from engine.retrieval.keyword.resident_postings import ResidentLoader
 from engine.retrieval.keyword.schema import prepare_tables
 from engine.retrieval.names import NameIndex
 from engine.retrieval.terms import shared_matcher
@@ -70,6 +71,7 @@ class KeywordBase:
         self._readers = PerThread(root.cursor, close_cursor, idle=READER_CURSORS_IDLE)
         self._writer = root.cursor()
         self._postings = PostingsCache()  # queried terms' postings in memory (postings_cache.py)
+        self._loading = ResidentLoader(self._postings.install)  # and the rarer terms' (resident_postings.py)
         self._rows = ChunkRows()  # the rows of recently found chunks (chunk_rows.py)
         self._filter = ChunkFilter(dead)  # dead ids, scope ids (chunk_filter.py)
         self._writes = 0  # write transactions ended: the generation of the scope ids kept in _filter

@@ -75,6 +75,7 @@ class KeywordIndex(KeywordWriting, KeywordReading):
     def close(self) -> None:
         """Write what point writes left in memory, checkpoint (so the next open replays no WAL) and close;
         a damaged file still closes (and the next open recovers what was unwritten, pending_writes.py)."""
+        self._loading.stop()  # the background read of the postings (resident_postings.py)
         with self._write_lock:
             try:
                 if self._state.pending.has_committed():

@@ -12,6 +12,10 @@ Staleness is ruled out by generations: every write that changes a term's posting
 changed at a new generation once its transaction has committed; an entry read at an older generation
 than its term's last change is never stored, and a change drops the term's entry. Memory is bounded by
 `max_postings` (least recently used terms go first).
+
+Beneath the LRU entries lies the snapshot of the rarer terms' postings read in the background
+(resident_postings.py), by the same rule: a term changed after the snapshot's generation is not answered
+from it, and a change of every term drops it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
+
+from engine.retrieval.keyword.resident_postings import Resident
 
 Postings = tuple[np.ndarray, np.ndarray]  # (chunk ids int32, or int64 past 2^31; impacts float32), one term
 # ~64 MB of 4-byte ids and impacts. At 1M chunks bench/compare.py's 200 queries use 680 terms holding 19.2M
@@ -43,6 +49,7 @@ class PostingsCache:
         self._generation = 0
         self._changed_at: dict[int, int] = {}
         self._all_changed_at = 0
+        self._resident: Resident | None = None
 
     def generation(self) -> int:
         """Read before fetching from the store; pass to `put` afterwards."""
@@ -52,12 +59,43 @@ class PostingsCache:
     def get_many(self, tids: Iterable[int]) -> dict[int, Postings]:
         with self._lock:
             found = {}
+            resident = self._resident
             for tid in tids:
                 entry = self._entries.get(tid)
                 if entry is not None:
                     self._entries.move_to_end(tid)
                     found[tid] = entry
+                elif resident is not None and self._changed_at.get(tid, 0) <= resident.read_at:
+                    held = resident.postings(tid)
+                    if held is not None:
+                        found[tid] = held
             return found
+
+    def term_ids(self, terms: Iterable[str]) -> dict[str, int | None] | None:
+        """Each term's id from the snapshot (None: the corpus lacks it); None when there is no snapshot, or
+        a term it lacks may have been added since it was read (resident_terms.py)."""
+        with self._lock:
+            resident, added = self._resident, self._generation
+        if resident is None:
+            return None
+        found = {term: resident.terms.tid(term) for term in terms}
+        if added > resident.read_at and None in found.values():
+            return None
+        return found
+
+    def has_resident(self) -> bool:
+        """Whether a snapshot of the rarer terms' postings is in place (resident_postings.py)."""
+        return self._resident is not None
+
+    def resident_nbytes(self) -> int:
+        resident = self._resident
+        return 0 if resident is None else resident.nbytes
+
+    def install(self, resident: Resident) -> None:
+        """Keep a snapshot read from generation `resident.read_at`, unless every term changed since."""
+        with self._lock:
+            if resident.read_at >= self._all_changed_at:
+                self._resident = resident
 
     def put(self, tid: int, postings: Postings, read_at: int) -> None:
         """Keep `postings` unless the term changed after generation `read_at` (then they may be stale)."""
@@ -80,6 +118,7 @@ class PostingsCache:
             self._generation += 1
             if tids is None:
                 self._all_changed_at = self._generation
+                self._resident = None
                 self._changed_at.clear()
                 self._entries.clear()
                 self._size = 0

@@ -29,6 +29,7 @@ from engine.retrieval.keyword.writes import idf
 from engine.retrieval.sql_literal import sql_string
 
 TERMS_KEPT = 200_000
+Rows = dict[str, tuple[int | None, int]]  # term -> (its id, None when the corpus lacks it; its df)
 
 # The terms are written into the statement, not bound: DuckDB's Python client tries to import pandas on
 # every statement with parameters, and where pandas is not installed (the app) each failed import searches
@@ -46,7 +47,7 @@ class TermLookup:
     def __init__(self, stems: Stems | None = None) -> None:
         self._lock = threading.Lock()
         self._stems = shared_stems() if stems is None else stems
-        self._terms: dict[str, tuple[int | None, int]] = {}
+        self._terms: Rows = {}
         self._generation = -1
         self._size: float | None = None
 
@@ -56,10 +57,12 @@ class TermLookup:
         query: str,
         generation: int,
         unwritten: Callable[[int], int] = no_change,
+        kept: Callable[[list[str]], Rows | None] = lambda terms: None,
     ) -> QueryTerms | None:
         """The query's terms, as keyword_query.read_query_terms gives them; None for a non-ASCII query.
         `generation` is the index's write generation, read before this call; `unwritten(tid)` is the change
-        of a term's df that the table does not hold yet (pending_writes.py)."""
+        of a term's df that the table does not hold yet (pending_writes.py); `kept(terms)` gives the rows of
+        terms new to this lookup without a statement, or None (reading.py: from the resident snapshot)."""
         words = tokenize.ascii_words(query)
         if words is None or "\x00" in query:  # a NUL cannot go into the lookup's literal
             return None
@@ -75,6 +78,10 @@ class TermLookup:
             rows = {t: self._terms[t] for t in wanted if current and t in self._terms}
             size = self._size if current else None
         missing = sorted(wanted - rows.keys())
+        found = kept(missing) if missing else None
+        if found is not None:
+            rows.update(found)
+            missing = []
         for term in missing:  # absent from the corpus unless the lookup finds it
             rows[term] = (None, 0)
         if missing:
@@ -89,7 +96,7 @@ class TermLookup:
         idfs = [idf(size, rows[t][1]) for t in wanted]
         return QueryTerms(frozenset(wanted), tids, math.fsum(idfs))
 
-    def _keep(self, generation: int, rows: dict[str, tuple[int | None, int]], size: float) -> None:
+    def _keep(self, generation: int, rows: Rows, size: float) -> None:
         """Keep the term rows and corpus size if no write ended since they were read."""
         with self._lock:
             if generation != self._generation:

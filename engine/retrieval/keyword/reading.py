@@ -23,6 +23,7 @@ from engine.retrieval.keyword.chunk_rows import Row
 from engine.retrieval.keyword.damage import store_error
 from engine.retrieval.keyword.postings_cache import compact_ids, split_by_term, top_k
 from engine.retrieval.keyword.query import NO_TERMS, KeywordAnswer, QueryTerms, read_query_terms
+from engine.retrieval.keyword.resident_terms import live_count
 from engine.retrieval.keyword.stop_words import stop_word_hits
 from engine.retrieval.names import NameIndex
 
@@ -78,7 +79,14 @@ class KeywordReading(KeywordBase):
             hits, texts = self._best(cur, list(terms.tids), k, scope)
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
+        self._keep_postings()
         return KeywordAnswer(hits, texts, terms)
+
+    def _keep_postings(self) -> None:
+        """After the first answer since an open or a change of every term, read the rarer terms' postings
+        in the background (resident_postings.py), so later queries read none of theirs."""
+        if not self._postings.has_resident():
+            self._loading.start(self._root.cursor, self._postings.generation())
 
     def _best(
         self, cur: duckdb.DuckDBPyConnection, tids: list[int], k: int, scope: str | None
@@ -155,6 +163,10 @@ class KeywordReading(KeywordBase):
         ).fetchnumpy()
         return np.asarray(got["id"], dtype=np.int64)
 
+    def wait_for_postings(self, timeout: float | None = None) -> None:
+        """Wait for the background read of the postings, if one is running (benchmarks)."""
+        self._loading.wait(timeout)
+
     def query_terms(self, query: str) -> QueryTerms:
         """The query's stemmed terms, their ids and its reference score, read in one statement and kept
         until the next write (keyword_query.py)."""
@@ -172,11 +184,35 @@ class KeywordReading(KeywordBase):
             pending = self._state.pending
             with pending.lock:  # the df the table lacks, of the commit its statement reads
                 unwritten = pending.committed_df
-                known = self._words.query_terms(cur, query, generation, unwritten) or read_query_terms(
-                    cur, query, unwritten
-                )
+                known = self._words.query_terms(
+                    cur, query, generation, unwritten, lambda terms: self._kept_rows(cur, terms, generation)
+                ) or read_query_terms(cur, query, unwritten)
             self._terms_of.put(query, generation, known)
         return known
+
+    def _kept_rows(
+        self, cur: duckdb.DuckDBPyConnection, terms: list[str], generation: int
+    ) -> dict[str, tuple[int | None, int]] | None:
+        """Each term's (id, df) without the term lookup: the id from the resident snapshot, the df counted
+        in the term's postings, which the query needs anyway (resident_terms.py); None when the snapshot
+        cannot say, or a write is ending now (its removed chunks may not be masked yet: writing.py buries
+        them after counting the generation, under the write lock, which it holds from the commit on). Called
+        holding `pending.lock`."""
+        ids = self._postings.term_ids(terms)
+        if ids is None or not self._write_lock.acquire(blocking=False):
+            return None
+        try:  # no write is between its commit and the masking of its removed chunks
+            if self._writes != generation:
+                return None
+        finally:
+            self._write_lock.release()
+        tids = sorted({tid for tid in ids.values() if tid is not None})
+        postings = dict(zip(tids, self._term_postings(cur, tids), strict=True))
+        dead = self._filter.dead  # every committed removal: no write is ending (above)
+        return {
+            term: (None, 0) if tid is None else (tid, live_count(postings[tid][0], dead))
+            for term, tid in ids.items()
+        }
 
     def query_reference(self, query: str) -> float:
         """The BM25 score of a chunk that holds each of the query's terms once at average length: the sum
