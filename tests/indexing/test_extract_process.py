@@ -174,3 +174,22 @@ def test_with_one_cpu_or_in_a_frozen_app_every_file_is_read_in_this_process(monk
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     monkeypatch.setattr(extract_process.sys, "frozen", True, raising=False)
     assert not ExtractionProcess().enabled
+
+
+def test_a_child_with_a_full_backlog_leaves_the_next_file_to_the_caller(tmp_path):
+    """The read-ahead reads a file itself rather than wait behind BACKLOG others: both cores stay busy."""
+    pdf = next(p for p in write_mixed(tmp_path / "Docs") if p.suffix == ".pdf")
+    process = ExtractionProcess(enabled=True)
+    try:
+        process.start()
+        pid = process.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)  # nothing is answered meanwhile
+        answers = [process.submit(str(pdf), 1_000_000) for _ in range(extract_process.BACKLOG)]
+        assert None not in answers
+        assert process.submit(str(pdf), 1_000_000) is None
+        os.kill(pid, signal.SIGCONT)
+        assert all(answer.result(timeout=30) == extract(str(pdf)) for answer in answers if answer)
+        assert process.submit(str(pdf), 1_000_000) is not None  # room again
+    finally:
+        process.stop()
