@@ -116,7 +116,10 @@ def child(folder: str, word: str, last: str) -> None:
         if any(hit.path == last for hit in engine.keyword_search(query=word, limit=5)):
             keyword = engine.indexing_stats().keyword
             print(f"found; keyword phase {keyword.done}/{keyword.total} files", flush=True)
-            os._exit(0)  # the parent has its time; closing the stores is not part of it
+            # the parent has its time; closing the stores is not part of it, but the CPU of the reading
+            # process (PDF, DOCX, HTML: engine/indexing/extract_process.py) is ours: waited for, it counts
+            engine.parts.index.indexer.extraction.stop()
+            os._exit(0)
         time.sleep(POLL_S)
     print("not found", flush=True)
     os._exit(1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import logging
 import threading
 from collections.abc import Callable
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from engine.db import Database
     from engine.embed import Embedder
     from engine.gardener.service import GardenerService
+    from engine.indexing.extract_process import ExtractionProcess
     from engine.indexing.prepared import IndexOptions
     from engine.indexing.reembed import Reembedder
     from engine.indexing.service import IndexService
@@ -54,11 +56,15 @@ def assemble(ground: Ground, closer: contextlib.ExitStack, stopping: threading.E
     """Build every part in start-up's one order (module docstring); skip the background work when a quit
     came meanwhile (`stopping`)."""
     notes = StartupNotes()
+    vector_modules = _import_vector_modules_meanwhile()
+    closer.callback(vector_modules.join)  # never left importing while we close
     log.info("start-up: opening the catalog")
     db = _open_catalog(ground, notes)
     closer.callback(db.close)
+    extraction = _extraction(ground, db)
+    closer.callback(extraction.stop)
     log.info("start-up: opening the stores")
-    keywords, search, index, reembedder = _open_stores(ground, notes, db, closer)
+    keywords, search, index, reembedder = _open_stores(ground, notes, db, closer, extraction, vector_modules)
     log.info("start-up: repairing the index")
     repair_report = index.startup_repair()
     if notes.db_rebuilt and not ground.background:  # the background start re-scans every root anyway
@@ -73,12 +79,33 @@ def assemble(ground: Ground, closer: contextlib.ExitStack, stopping: threading.E
     closer.callback(agent.close)
     if ground.background and not stopping.is_set():
         log.info("start-up: starting the background work")
-        _start_background(ground, gardener, index, search, reembedder)
+        _start_background(ground, gardener, index, search, reembedder, stopping)
     log.info("start-up: ready")
     return Parts(
         *(ground, db, keywords, search, index, reembedder, txn, gardener, agent),
         *(repair_report, recovery_report, notes),
     )
+
+
+def _import_vector_modules_meanwhile() -> threading.Thread:
+    """LanceDB's modules, imported on a thread of their own while this one opens the catalog and the
+    keyword store (SQLite's check, DuckDB's open and extension load release the interpreter): the
+    largest part of opening the stores, before the scan may begin. `_open_stores` waits for it before it
+    imports anything else: while LanceDB's client is imported, pydantic classes defined anywhere defer
+    their validators (engine/deferred_schemas.py), and the indexer's modules define some."""
+
+    def run() -> None:
+        try:
+            from engine.deferred_schemas import import_deferring_schemas
+
+            import_deferring_schemas("lance_namespace")  # LanceDB's remote-catalog client, schemas deferred
+            importlib.import_module("engine.retrieval.vectors")
+        except Exception:  # noqa: BLE001 - the store-opening thread imports them again and says why
+            log.debug("importing the vector store's modules ahead failed", exc_info=True)
+
+    thread = threading.Thread(target=run, name="sensetree-import-vectors", daemon=True)
+    thread.start()
+    return thread
 
 
 def _open_catalog(ground: Ground, notes: StartupNotes) -> Database:
@@ -95,22 +122,41 @@ def _open_catalog(ground: Ground, notes: StartupNotes) -> Database:
     return db
 
 
+def _extraction(ground: Ground, db: Database) -> ExtractionProcess:
+    """The second process that reads PDF, DOCX, HTML… beside the indexer (a long-lived engine's: the
+    window, the server). Before a first index it starts now, so its imports run on the other core while
+    this thread opens the stores; otherwise at the first such file (engine/indexing/extract_process.py)."""
+    from engine.indexing.extract_process import ExtractionProcess
+
+    extraction = ExtractionProcess(enabled=None if ground.background else False)
+    if extraction.enabled and ground.roots.paths() and catalog_mod.Catalog(db).empty():
+        extraction.start()
+    return extraction
+
+
 def _open_stores(
-    ground: Ground, notes: StartupNotes, db: Database, closer: contextlib.ExitStack
+    ground: Ground,
+    notes: StartupNotes,
+    db: Database,
+    closer: contextlib.ExitStack,
+    extraction: ExtractionProcess,
+    vector_modules: threading.Thread,
 ) -> tuple[KeywordStore, HybridSearch, IndexService, Reembedder]:
+    from engine.retrieval.keyword.healing import KeywordStore
+
+    keywords = KeywordStore(ground.home / KEYWORDS_FILE, ground.events)  # heals a damaged file
+    closer.callback(keywords.close)
+    vector_modules.join()  # LanceDB's modules, imported meanwhile (`_import_vector_modules_meanwhile`)
     from engine.deferred_schemas import import_deferring_schemas
 
-    import_deferring_schemas("lance_namespace")  # LanceDB's remote-catalog client, schemas deferred
+    import_deferring_schemas("lance_namespace")  # imported already, unless that thread failed
     from engine.indexing.reembed import Reembedder, write_active
     from engine.indexing.service import IndexService
     from engine.retrieval.hybrid import HybridSearch
-    from engine.retrieval.keyword.healing import KeywordStore
     from engine.retrieval.rerank import make_reranker
 
     settings = ground.settings
     active = ground.embedder or active_embedder(ground)
-    keywords = KeywordStore(ground.home / KEYWORDS_FILE, ground.events)  # heals a damaged file
-    closer.callback(keywords.close)
     opener = VectorOpener(ground.vectors_dir, notes)
     vectors = opener(active)
     index: IndexService | None = None
@@ -127,6 +173,7 @@ def _open_stores(
         lambda: index_options(settings),
         str(ground.home),
         ground.roots,
+        extraction=extraction,
     )
     closer.callback(index.stop)
     search = HybridSearch(
@@ -149,11 +196,13 @@ def _start_background(
     index: IndexService,
     search: HybridSearch,
     reembedder: Reembedder,
+    stopping: threading.Event,
 ) -> None:
     gardener.start()
     index.start_background()
-    # the query model loads once the keyword phase has nothing due, not at the first search
-    index.worker.when_keyword_idle(search.warm)
+    # the query model loads once the keyword phase has nothing due, not at the first search; not once a
+    # quit has begun (closing shuts the search's query thread before it stops the indexer's worker)
+    index.worker.when_keyword_idle(lambda: None if stopping.is_set() else search.warm())
     if ground.embedder is None and index.indexer.embedder.name != wanted_embedder(ground).name:
         reembedder.start(wanted_embedder(ground))  # finish a model switch a crash interrupted
 

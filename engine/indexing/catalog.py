@@ -342,6 +342,10 @@ class Catalog:
         rows = self.db.query(f"SELECT path, chunks FROM files WHERE status IN {SEARCHABLE_SQL}")
         return {from_store(r["path"]): r["chunks"] for r in rows}
 
+    def empty(self) -> bool:
+        """No file catalogued yet: a first index (or a lost catalog), where every file will be read."""
+        return self.db.one("SELECT 1 FROM files LIMIT 1") is None
+
     def all_paths(self) -> set[str]:
         return {from_store(r["path"]) for r in self.db.query("SELECT path FROM files")}
 

@@ -20,6 +20,7 @@ import hashlib
 import os
 
 from engine.indexing.crawl import BUILD_OUTPUT_DIRS, PROJECT_MARKERS, VENV_MARKER, count_files, visible_names
+from engine.indexing.sizes import human_size
 from engine.retrieval.names import DESCRIPTOR_LABEL  # what search reads as a descriptor (names.name_only)
 
 SIBLINGS = 15
@@ -89,16 +90,6 @@ def kind_of(path: str, doc_type: str = "binary") -> str:
     """The kind of a name-only file in words, from its extension."""
     fallback = LARGE_KIND if doc_type == "large" else UNKNOWN_KIND
     return KINDS.get(os.path.splitext(path)[1].lower(), fallback)
-
-
-def human_size(size: int) -> str:
-    """`12.4 MB`: decimal units, as file managers show them."""
-    value = float(size)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if value < 1000 or unit == "GB":
-            return f"{size:,} bytes" if unit == "bytes" else f"{value:,.1f} {unit}"
-        value /= 1000
-    return f"{size:,} bytes"
 
 
 def describe_file(path: str, doc_type: str = "binary") -> str:

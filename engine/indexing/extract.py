@@ -20,12 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import ExtractionError, InvalidInput
-from engine.indexing.descriptors import human_size
 from engine.indexing.extractors.archive import check_archive
 from engine.indexing.extractors.base import NotText, ReadMeta, TextBudget
 from engine.indexing.extractors.plaintext import read_markdown, read_plain
 from engine.indexing.metadata import about
 from engine.indexing.photo_ocr import PHOTO_PAGES, is_photo
+from engine.indexing.sizes import human_size
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +79,14 @@ def _deferred(module: str, name: str) -> Reader:
 
 
 read_html, read_epub, read_rtf = (_deferred("markup", n) for n in ("read_html", "read_epub", "read_rtf"))
-read_docx, read_odf, read_pptx, read_xlsx = (
-    _deferred("office", n) for n in ("read_docx", "read_odf", "read_pptx", "read_xlsx")
-)
+read_docx = _deferred("office", "read_docx")
+read_xlsx = _deferred("spreadsheet", "read_xlsx")
+read_pptx = _deferred("slides", "read_pptx")
+read_odf = _deferred("opendocument", "read_odf")
 read_pdf = _deferred("pdf", "read_pdf")
+PARSED_IN_PYTHON = frozenset(
+    (read_html, read_epub, read_rtf, read_docx, read_odf, read_pptx, read_xlsx, read_pdf)
+)  # what a second process reads beside the indexer (extract_process.py)
 
 
 def _formats() -> dict[str, Format]:
@@ -152,6 +156,13 @@ def format_for(path: str) -> Format | None:
     if extension in KNOWN_BINARY_EXTENSIONS:
         return None
     return FORMATS.get(extension, UNKNOWN)
+
+
+def parsed_in_python(path: str) -> bool:
+    """Whether `path`'s format is read by a parser library written in Python (it holds the interpreter
+    while it works), not by the plain-text readers."""
+    fmt = format_for(path)
+    return fmt is not None and fmt.reader in PARSED_IN_PYTHON
 
 
 def extract(path: str, max_chars: int = DEFAULT_MAX_CHARS) -> Extracted:

@@ -20,6 +20,7 @@ reach stay queued, and nothing is half-written.
 from __future__ import annotations
 
 import errno
+import functools
 import logging
 import os
 import time
@@ -41,6 +42,7 @@ from engine.indexing.descriptors import (
     tool_folder_kind,
 )
 from engine.indexing.extract import Extracted, extract
+from engine.indexing.extract_process import ExtractionProcess
 from engine.indexing.file_hash import file_hash
 from engine.indexing.media_phase import MediaStore
 from engine.indexing.ocr_phase import OcrStore, has_picture_text
@@ -62,6 +64,8 @@ from engine.indexing.store_sync import StoreSync
 from engine.paths import find_root
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from engine.indexing.store_sync import Keywords
     from engine.retrieval.vectors import VectorIndex
 
@@ -103,9 +107,12 @@ class Indexer(StoreSync):
         options: Callable[[], IndexOptions],
         ocr: OcrStore | None = None,
         media: MediaStore | None = None,
+        extraction: ExtractionProcess | None = None,
     ):
         super().__init__(db, catalog, queue, keywords, vectors, roots, ocr, media)
         self.embedder, self.options = embedder, options
+        # PDF, DOCX, HTML… are read in a second process where that helps (extract_process.py)
+        self.extraction = extraction or ExtractionProcess(enabled=False)
         self.tracker = ProgressTracker()  # current file and rates per phase (progress.py)
         self._write_s = 0.0  # what the last keyword-phase write took (flush_after)
         # the next files of a batch are read while these are written (read_ahead.py)
@@ -127,6 +134,8 @@ class Indexer(StoreSync):
         # Jobs a dead process left claimed come back one at a time so that the file that killed it is
         # read alone: those are never read ahead (nor are deletions and names that are not text).
         ahead = [j.path for j in jobs if j.action != "delete" and not j.interrupted and is_text(j.path)]
+        if any(self.extraction.handles(path) for path in ahead):
+            self.extraction.start()  # its imports run while the batch's first files are read here
         self._ahead.begin(ahead, self._reader(self.options()))
         try:
             self._process_groups(pending, statuses, stop)
@@ -172,9 +181,11 @@ class Indexer(StoreSync):
             return not (same_version(known, st) or same_content(known, digest))
 
         def read(path: str) -> Read | None:
-            return read_file(
-                path, opts.max_chars, lambda p: extract(p, max_chars=opts.max_chars), file_hash, wanted
-            )
+            here = functools.partial(extract, max_chars=opts.max_chars)  # `extract` as it is now (tests)
+            return read_file(path, opts.max_chars, here, file_hash, wanted, submit)
+
+        def submit(path: str) -> Future[Extracted] | None:  # read by the second process, where it reads
+            return self.extraction.submit(path, opts.max_chars)
 
         return read
 
@@ -378,4 +389,4 @@ class Indexer(StoreSync):
                 f"Catalogued by name only: {mb:,.0f} MB is over the {opts.max_file_bytes / 1e6:,.0f} MB limit"
             )
             return Extracted(text="", doc_type="large", title=None, truncated=True, note=note)
-        return extract(path, max_chars=opts.max_chars)
+        return self.extraction.extract(path, opts.max_chars, here=extract)

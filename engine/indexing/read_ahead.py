@@ -19,6 +19,7 @@ carried over as they were raised, so a bad file is failed with the same reason, 
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import queue
@@ -29,6 +30,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from engine.indexing.extract import Extracted
+from engine.indexing.extract_process import ReadHere
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ class Read:
     digest: str | None = None
     extracted: Extracted | None = None
     error: BaseException | None = None
+    pending: Future[Extracted] | None = None  # the extraction, read by the second process (`finish`)
 
 
 # The reading function: path → Read, or None when the file needs no reading (unchanged, gone, too big).
@@ -130,9 +133,14 @@ class ReadAhead:
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                future.set_result(reader(path))
+                read = reader(path)
             except BaseException as exc:  # noqa: BLE001 - handed to the indexer's thread as it was
                 future.set_exception(exc)
+                continue
+            if read is not None and read.pending is not None:  # this thread reads on meanwhile
+                read.pending.add_done_callback(functools.partial(_finished, future, path, read))
+            else:
+                future.set_result(read)
 
     def close(self) -> None:
         """Stop the thread after what it is reading now."""
@@ -146,11 +154,13 @@ def read_file(
     extract: Callable[[str], Extracted],
     digest: Callable[[str], str],
     wanted: Callable[[str, os.stat_result, str], bool],
+    submit: Callable[[str], Future[Extracted] | None] = lambda _path: None,
 ) -> Read | None:
     """The read-ahead reader: hash a regular file and, when `wanted(path, stat, digest)` says its content
     is new to the index, extract it; stamped before and after. None where there is nothing to share (not a
     regular file, gone, or changed while it was read: the indexer reads it itself). Errors travel in the
-    result."""
+    result. Where `submit(path)` hands the extraction to the second process, the result is `pending`
+    and `finish` stamps it once the answer is in."""
     try:
         before = os.stat(path)
         if not os.path.isfile(path):
@@ -161,11 +171,38 @@ def read_file(
     try:
         result.digest = digest(path)
         if wanted(path, before, result.digest):
-            result.extracted = extract(path)
+            result.pending = submit(path)
+            if result.pending is None:
+                result.extracted = extract(path)
     except Exception as exc:  # carried to the indexer, which fails the file with this reason
         result.error = exc
+    return result if result.pending is not None else _unchanged_since(path, result)
+
+
+def finish(path: str, result: Read) -> Read | None:
+    """A read whose extraction the second process did: its answer (or error) in, stamped after."""
+    answer, result.pending = result.pending, None
+    assert answer is not None
+    try:
+        result.extracted = answer.result()
+    except ReadHere:  # the second process did not read it: the indexer reads it itself
+        pass
+    except Exception as exc:  # carried to the indexer, as when it was raised on this thread
+        result.error = exc
+    return _unchanged_since(path, result)
+
+
+def _unchanged_since(path: str, result: Read) -> Read | None:
+    """The result, if the file still has the stamp it had before it was read."""
     try:
         after = os.stat(path)
     except (OSError, ValueError):
         return None
     return result if stamp(after) == result.stamp else None
+
+
+def _finished(future: Future[Read | None], path: str, result: Read, _done: Future[Extracted]) -> None:
+    try:
+        future.set_result(finish(path, result))
+    except BaseException as exc:  # noqa: BLE001 - handed to the indexer's thread as it was
+        future.set_exception(exc)

@@ -17,6 +17,7 @@ from engine.db import Database
 from engine.errors import InvalidInput, NotFound, StoreDamaged
 from engine.events import NOTICE, EventBus
 from engine.indexing.catalog import Catalog
+from engine.indexing.extract_process import ExtractionProcess
 from engine.indexing.folder_checks import checked_root
 from engine.indexing.indexer import Indexer
 from engine.indexing.keyword_rebuild import rebuild_keywords
@@ -66,6 +67,7 @@ class IndexService:
         options: Callable[[], IndexOptions],
         data_dir: str,
         bounds: Roots,
+        extraction: ExtractionProcess | None = None,
     ):
         self.db, self.events, self.settings = db, events, settings
         self.keywords = keywords
@@ -74,7 +76,10 @@ class IndexService:
         self.bounds = bounds  # what a path from outside may name (engine/roots.py)
         self.catalog = Catalog(db)
         self.queue = WorkQueue(db, settings().indexing.max_attempts)
-        self.indexer = Indexer(db, self.catalog, self.queue, keywords, vectors, embedder, self.roots, options)
+        self.indexer = Indexer(
+            *(db, self.catalog, self.queue, keywords, vectors, embedder, self.roots, options),
+            extraction=extraction,
+        )
         self.worker = IndexWorker(
             self.indexer,
             self.queue,
@@ -118,6 +123,7 @@ class IndexService:
     def stop(self) -> None:
         self.watcher.stop()
         self.worker.stop()
+        self.indexer.extraction.stop()
 
     def drain(self) -> int:
         """Run every scan and job that is ready now, on this thread (CLI and tests)."""

@@ -192,6 +192,7 @@ class IndexWorker:
                 native_memory.trim()  # what the batch freed goes back to the system (native_memory.py)
                 continue
             self.current = None
+            self.indexer.extraction.stop()  # nothing due: no second process held while idle
             self._keyword_idle()
             embedded = self.semantic.run_batch(stop)
             native_memory.trim()

@@ -17,7 +17,8 @@ CHILD = """
 import json, os, resource, sys, time
 from engine.errors import ExtractionError
 from engine.indexing.extract import extract
-from engine.indexing.extractors import markup, office, pdf  # every parser loaded before any fork
+from engine.indexing.extractors import markup, office, opendocument, pdf, slides, spreadsheet
+import ebooklib.epub, striprtf.striprtf  # every parser loaded before any fork
 
 def measure(path):
     read, write = os.pipe()

@@ -13,8 +13,6 @@ import re
 from html.parser import HTMLParser
 
 from bs4.dammit import UnicodeDammit
-from ebooklib import ITEM_DOCUMENT, epub
-from striprtf.striprtf import rtf_to_text
 
 from engine.errors import ExtractionError
 from engine.indexing.extractors.base import ReadMeta, TextBudget, clean_title
@@ -141,6 +139,8 @@ def _tidy(text: str) -> str:
 
 def read_epub(path: str, budget: TextBudget) -> ReadMeta:
     """Chapters in reading (spine) order, each converted like an HTML page."""
+    from ebooklib import ITEM_DOCUMENT, epub  # here, not above: an HTML file need not import it
+
     book = epub.read_epub(path, options={"ignore_ncx": True})
     titles = book.get_metadata("DC", "title")
     title = clean_title(titles[0][0]) if titles else None
@@ -155,6 +155,8 @@ def read_epub(path: str, budget: TextBudget) -> ReadMeta:
 
 
 def read_rtf(path: str, budget: TextBudget) -> ReadMeta:
+    from striprtf.striprtf import rtf_to_text  # here, not above: an HTML file need not import it
+
     data, complete = read_bounded(path, budget.limit * RTF_BYTES_PER_CHAR)
     if not data.lstrip().startswith(b"{\\rtf"):
         raise ExtractionError("Damaged RTF: the file does not start with an RTF header")
