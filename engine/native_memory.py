@@ -56,15 +56,16 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
     return done
 
 
-def trim() -> None:
-    """Give the free pages inside malloc's arenas back to the system (after a batch of indexing), at
-    most every TRIM_EVERY_S."""
+def trim(*, now: bool = False) -> None:
+    """Give the free pages inside malloc's arenas back to the system: after a batch of indexing at most
+    every TRIM_EVERY_S; `now` after a one-off job that held much (a Gardener analysis), whatever the
+    last batch's trim."""
     libc = _glibc()
     if libc is None:
         return
     with _trim_lock:
-        now = time.monotonic()
-        if now - _last_trim[0] < TRIM_EVERY_S:
+        when = time.monotonic()
+        if not now and when - _last_trim[0] < TRIM_EVERY_S:
             return
-        _last_trim[0] = now
+        _last_trim[0] = when
     libc.malloc_trim(0)
