@@ -7,7 +7,8 @@ answer (bench/engine_start.py). SenseTree opens a local database, which uses at 
 classes (a local `list_tables` answers with one). pydantic's own `defer_build` setting builds a class's
 validator at its first use instead (for most of these: never); this sets it as the default while that one
 module is imported, and only then, so every other class keeps pydantic's usual eager build. (The engine
-does this import on its store-opening thread: a class another thread happens to define during those
+does this import on a thread of its own while the catalog and the keyword store open (engine/assembly.py,
+`_import_vector_modules_meanwhile`): a class another thread happens to define during those
 moments defers too, which changes when its validator is built, never what it validates.) A deferred
 class is built under pydantic's rebuild lock (pydantic 2.14), so threads may use it at once. Where
 pydantic no longer has the default this reaches (a private mapping, checked by
