@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,26 @@ def search_for(page, words: str):
     results = page.get_by_test_id("search-results")
     playwright_api.expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
     return results
+
+
+@contextmanager
+def search_page(browser, tmp_path: Path, docs: Path, *, background: bool = True):
+    """An Engine on the hashing embedder over `docs`, served and indexed, with a page open on the search
+    view: yields (page, errors) and stops the server and the engine after."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
+    engine = Engine(home, background=background)
+    engine.add_indexed_folder(str(docs))
+    server = start_server(Api(engine))
+    try:
+        engine.parts.index.drain()
+        page, errors = open_page(browser, server.url)
+        page.locator(".nav-item[data-view=search]").click()
+        yield page, errors
+    finally:
+        server.stop()
+        engine.running.close()
 
 
 def _shot(page, name: str) -> None:

@@ -5,12 +5,14 @@ The screenshot is test-artifacts/search-copies.png."""
 
 from __future__ import annotations
 
-import json
-
-from bridge import Api
-from bridge.server import start_server
-from engine.engine import Engine
-from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api, search_for
+from tests.e2e.test_browser_journey import (
+    ARTIFACTS,
+    WAIT_MS,
+    browser,
+    playwright_api,
+    search_for,
+    search_page,
+)
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests
 
@@ -27,16 +29,7 @@ def test_identical_copies_are_one_row_that_says_also_in_the_other_folder(tmp_pat
     ):
         (docs / relative).parent.mkdir(parents=True, exist_ok=True)
         (docs / relative).write_text(text)
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
-    engine = Engine(home, background=True)
-    engine.add_indexed_folder(str(docs))
-    server = start_server(Api(engine))
-    try:
-        engine.parts.index.drain()
-        page, errors = open_page(browser, server.url)
-        page.locator(".nav-item[data-view=search]").click()
+    with search_page(browser, tmp_path, docs) as (page, errors):
         results = search_for(page, "gochujang")  # keyword hits first, then the fused list
         rows = page.get_by_test_id("search-result")
         expect(rows).to_have_count(2, timeout=WAIT_MS)
@@ -48,6 +41,3 @@ def test_identical_copies_are_one_row_that_says_also_in_the_other_folder(tmp_pat
         ARTIFACTS.mkdir(exist_ok=True)
         results.screenshot(path=str(ARTIFACTS / "search-copies.png"))
         assert errors == []
-    finally:
-        server.stop()
-        engine.running.close()

@@ -4,15 +4,17 @@ each came from. Screenshots: test-artifacts/results-thumbnail-page.png and detai
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from bridge import Api
-from bridge.server import start_server
-from engine.engine import Engine
 from engine.indexing import ocr
-from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api, search_for
+from tests.e2e.test_browser_journey import (
+    ARTIFACTS,
+    WAIT_MS,
+    browser,
+    playwright_api,
+    search_for,
+    search_page,
+)
 
 pytest.importorskip("PIL.Image")
 pytestmark = pytest.mark.skipif(not ocr.available(), reason=ocr.MISSING)
@@ -29,16 +31,8 @@ def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_oc
     docs = tmp_path / "Docs"
     write_scan(docs / "lease-scan.pdf", LEASE)
     photo_of_a_notice(docs / "Pictures" / "IMG_2304.jpg")
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
-    engine = Engine(home, background=False)  # drain() alone runs the keyword phase and OCR, unraced
-    engine.add_indexed_folder(str(docs))
-    server = start_server(Api(engine))
-    try:
-        engine.parts.index.drain()  # the keyword phase, then OCR of the scan's pages and the photo
-        page, errors = open_page(browser, server.url)
-        page.locator(".nav-item[data-view=search]").click()
+    # not in the background: drain() alone runs the keyword phase and OCR of the scan's pages and the photo
+    with search_page(browser, tmp_path, docs, background=False) as (page, errors):
         search_for(page, "tortoise Gideon bakery")
         results = page.get_by_test_id("search-result")
         scan_hit = results.filter(has_text="lease-scan.pdf")
@@ -59,6 +53,3 @@ def test_a_photo_hit_shows_its_thumbnail_a_scan_hit_its_page_and_details_what_oc
         expect(page.get_by_test_id("details-status")).to_have_text("Indexed")  # its words are searchable
         page.get_by_test_id("details-card").screenshot(path=str(ARTIFACTS / "details-readings.png"))
         assert errors == []
-    finally:
-        server.stop()
-        engine.running.close()

@@ -4,12 +4,14 @@ stop word or a piece of a word. The screenshot is test-artifacts/search-highligh
 
 from __future__ import annotations
 
-import json
-
-from bridge import Api
-from bridge.server import start_server
-from engine.engine import Engine
-from tests.e2e.test_browser_journey import ARTIFACTS, WAIT_MS, browser, open_page, playwright_api, search_for
+from tests.e2e.test_browser_journey import (
+    ARTIFACTS,
+    WAIT_MS,
+    browser,
+    playwright_api,
+    search_for,
+    search_page,
+)
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests
 
@@ -21,16 +23,7 @@ def test_search_snippets_are_plain_text_with_whole_stemmed_terms_marked(tmp_path
     (docs / "seoul.md").write_text(
         "# Seoul — day 1\n\nThis list categorises the **markets**: Gwangjang market is the oldest one."
     )
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
-    engine = Engine(home, background=True)
-    engine.add_indexed_folder(str(docs))
-    server = start_server(Api(engine))
-    try:
-        engine.parts.index.drain()
-        page, errors = open_page(browser, server.url)
-        page.locator(".nav-item[data-view=search]").click()
+    with search_page(browser, tmp_path, docs) as (page, errors):
         search_for(page, "is market")  # keyword hits first, then the fused list
         first = page.get_by_test_id("search-result").first
         expect(first).to_contain_text("seoul.md", timeout=WAIT_MS)
@@ -42,6 +35,3 @@ def test_search_snippets_are_plain_text_with_whole_stemmed_terms_marked(tmp_path
         ARTIFACTS.mkdir(exist_ok=True)
         first.screenshot(path=str(ARTIFACTS / "search-highlights.png"))
         assert errors == []
-    finally:
-        server.stop()
-        engine.running.close()
