@@ -116,20 +116,23 @@ def query_terms_sql(expr: str) -> str:
     )
 
 
+RE2_SPACE = "\t\n\f\r "  # RE2's \s, which tokenize_sql splits on (not Python's split())
+
+
 def _separators() -> str:
     """Every character the split treats as a separator: RE2's `\\s` (tab, newline, form feed, carriage
     return, space; not the vertical tab) and the characters of IGNORE_PATTERN's class, an ASCII
     class without ranges, so Python's `re` reads it as RE2 does."""
     pattern = IGNORE_PATTERN
     assert pattern.startswith("[") and pattern.endswith("]+") and "\\s" not in pattern, pattern
-    return "\t\n\f\r " + "".join(c for c in map(chr, range(1, 128)) if re.fullmatch(pattern, c) and c != " ")
+    return RE2_SPACE + "".join(c for c in map(chr, range(1, 128)) if re.fullmatch(pattern, c) and c != " ")
 
 
 SEPARATORS = _separators()
 
 
 _IGNORED = re.compile(IGNORE_PATTERN)
-_RE2_SPACE = re.compile(r"[\t\n\f\r ]+")  # RE2's \s, which tokenize_sql splits on (not Python's split())
+_RE2_SPACE = re.compile(f"[{re.escape(RE2_SPACE)}]+")
 
 
 def ascii_words(text: str) -> list[str] | None:
