@@ -9,7 +9,8 @@ write is planned in Python around the few round trips that must touch the databa
    those that come back unchanged are inserted again as they were (`unchanged`), the rest are removed;
 2. the old and the new text are tokenised in Python, exactly as the bulk path's SQL does
    (point_tokens.py: each distinct word is stemmed once by PyStemmer, the FTS extension's own Porter
-   stemmer, then remembered);
+   stemmer, then remembered); an old text this process wrote lately is not tokenised again: its counts
+   are remembered by text (text_counts.py);
 3. the write's net change of the document frequencies goes to `WriteState`'s copy, which the new
    postings' weights read, and to pending_writes.py, which writes `terms.df` in batches; new terms are
    inserted with their df and get ids from the sequence;
@@ -45,7 +46,8 @@ import duckdb
 import numpy as np
 
 from engine.retrieval.keyword.pending import PendingWrites
-from engine.retrieval.keyword.point_tokens import shared_stems, term_counts
+from engine.retrieval.keyword.point_tokens import shared_stems
+from engine.retrieval.keyword.text_counts import TextCounts
 from engine.retrieval.keyword.writes import (
     average_length,
     impacts,
@@ -69,6 +71,7 @@ class WriteState:
         self._tids: dict[str, int] | None = None
         self._df = np.zeros(0, np.int64)  # df by term id, valid while _tids is loaded
         self.stems = shared_stems()  # a pure function of the word: one memo for writes and queries
+        self.counts = TextCounts()  # the term counts of texts written lately (text_counts.py)
         self.pending = PendingWrites()  # df changes and removed ids not in the tables yet (pending_writes.py)
         self._drawn: dict[str, list[int]] = {}  # sequence -> ids drawn and not handed out yet, ascending
 
@@ -180,8 +183,10 @@ def write(
         state.set_corpus(chunks, total_len)
         old = []
     old_texts = [row[4] or "" for row in old]
-    counted = term_counts(cur, old_texts + [text for _, _, text in incoming], state.stems)
+    new_texts = [text for _, _, text in incoming]
+    counted = state.counts.of(cur, old_texts + new_texts, state.stems)
     new_terms = counted[len(old_texts) :]
+    state.counts.keep(new_texts, new_terms)
     delta = _df_change(counted[: len(old_texts)], new_terms)
     lengths = [sum(terms.values()) for terms in new_terms]
     chunks += len(incoming)
