@@ -10,7 +10,7 @@ import duckdb
 from engine.retrieval.keyword import tokenize
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.point_tokens import Stems
-from engine.retrieval.keyword.text_counts import TextCounts
+from engine.retrieval.keyword.text_counts import Counted, TextCounts
 from tests.retrieval.test_keyword_writes import QUERIES, assert_refreshed_equals, bulk_build, corpus, snapshot
 
 
@@ -62,7 +62,28 @@ def test_texts_that_move_between_files_and_come_back_leave_what_a_fresh_build_ho
 
 def test_written_texts_past_the_limit_are_forgotten_oldest_first():
     memo = TextCounts(kept=2)
-    remembered = Counter({"remembered": 1})  # not what counting gives: shows where an answer came from
+    remembered = Counted.of(Counter({"remembered": 1}))  # not what counting gives: shows where it came from
     memo.keep(["alpha", "beta", "gamma"], [remembered] * 3)
     got = memo.of(duckdb.connect(), ["alpha", "beta", "gamma"], Stems())
-    assert got == [Counter({"alpha": 1}), remembered, remembered]
+    assert [text.counts for text in got] == [Counter({"alpha": 1}), remembered.counts, remembered.counts]
+
+
+def test_a_text_written_again_after_a_refresh_dropped_its_term_gets_the_term_s_new_id(tmp_path, monkeypatch):
+    """The refresh drops a term no live chunk holds; written again, the term gets a new id. The memo kept
+    the text's ids from before the refresh: they belong to an older dictionary and must not be used."""
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    try:
+        index.upsert("/r/a.txt", ["zebra crossing budget"])
+        index.upsert("/r/a.txt", ["budget only"])  # zebra and crossing: df 0
+        index.refresh_weights()  # ... and gone from `terms`
+        index.upsert("/r/b.txt", ["zebra crossing budget"])  # remembered, with the ids from before
+        assert [hit.key for hit in index.search("zebra", 10)] == [("/r/b.txt", 0)]
+        live = {"/r/a.txt": ["budget only"], "/r/b.txt": ["zebra crossing budget"]}
+        rebuilt = bulk_build(tmp_path / "rebuilt.duckdb", live, monkeypatch)
+        try:
+            a, b = snapshot(index), snapshot(rebuilt)
+            assert a["tf"] == b["tf"] and a["df"] == b["df"]
+        finally:
+            rebuilt.close()
+    finally:
+        index.close()
