@@ -16,15 +16,16 @@ write is planned in Python around the few round trips that must touch the databa
    postings' weights read, and to pending_writes.py, which writes `terms.df` in batches; new terms are
    inserted with their df and get ids from the sequence;
 4. the inserts of the chunks (a few as SQL literals, more from Arrow) and of the postings (weighted in
-   numpy by `keyword_writes.impacts`, sorted by term and chunk, inserted with `from_arrow`). The removed
-   ids wait in pending_writes.py too, and there is no change counter (stale_ratio counts from the ids,
-   change_count.py).
+   numpy by `keyword_writes.impacts`, sorted by term and chunk, read from a view registered once,
+   point_rows.py), the two in one call. The removed ids wait in pending_writes.py too, and there is no
+   change counter (stale_ratio counts from the ids, change_count.py).
 
 Arrow tables named in the SQL are read by DuckDB's replacement scan, not `register`ed: each
 register/unregister pair is a catalog change inside the transaction, and the six of a write cost more than
 the statements themselves (~4 ms each on a loaded machine). Hence the locals that look unused
 (`# noqa: F841`). A replacement scan still costs ~1.3-1.5 ms a statement (the client looks the name up
-among the callers' frames), so the postings go through `from_arrow(...).insert_into`, a few chunks and the
+among the callers' frames), so the postings went through `from_arrow(...).insert_into` and since issue 30's
+session 7 through a view registered once, outside any transaction (point_rows.py), a few chunks and the
 replaced path into the SQL text (a bound parameter costs the client a failed pandas import). Per one-file
 update at 1M chunks, same-run A/B against session 7's code (docs/keyword-writes.md): p50 28.7 -> 18.7 ms.
 
@@ -47,6 +48,7 @@ import numpy as np
 
 from engine.retrieval.keyword import point_terms
 from engine.retrieval.keyword.pending import PendingWrites
+from engine.retrieval.keyword.point_rows import PointRows
 from engine.retrieval.keyword.point_tokens import shared_stems
 from engine.retrieval.keyword.text_counts import Counted, TextCounts
 from engine.retrieval.keyword.writes import (
@@ -76,6 +78,7 @@ class WriteState:
         self.counts = TextCounts()  # the term counts of texts written lately (text_counts.py)
         self.pending = PendingWrites()  # df changes and removed ids not in the tables yet (pending_writes.py)
         self._drawn: dict[str, list[int]] = {}  # sequence -> ids drawn and not handed out yet, ascending
+        self.rows = PointRows()  # what the postings insert reads (point_rows.py)
 
     def forget(self) -> None:
         self._corpus = None
@@ -205,7 +208,7 @@ def write(
         point_terms.look_up_again(added, tids)
     _shift_df(cur, state, point_terms.df_change(gone, added), dict(zip(fresh, term_ids, strict=True)))
     state.pending.bury(cur, removed)
-    _insert_chunks(
+    chunks_sql = _insert_chunks(
         cur,
         [(path, index, text) for _, path, index, _, text in kept] + list(incoming),
         [row[0] for row in kept] + chunk_ids,
@@ -213,7 +216,9 @@ def write(
     )
     changed = np.zeros(0, np.int64)
     if incoming:
-        changed = _insert(cur, chunk_ids, added, state, chunks, total_len)
+        changed, chunks_sql = _insert(cur, chunk_ids, added, state, chunks, total_len, chunks_sql)
+    if chunks_sql:
+        cur.execute(chunks_sql)
     state.set_corpus(chunks, total_len)
     return PointWrite(removed, changed)
 
@@ -299,16 +304,17 @@ def _shift_df(
 
 def _insert_chunks(
     cur: duckdb.DuckDBPyConnection, rows: list[tuple[str, int, str]], ids: list[int], lengths: list[int]
-) -> None:
+) -> str:
     """Insert chunk rows (path, chunk_index, text) with their ids and lengths: a few as SQL literals, more
-    (or text holding a NUL, which DuckDB's parser rejects in a literal) from Arrow."""
+    (or text holding a NUL, which DuckDB's parser rejects in a literal) from Arrow. The literal insert is
+    returned, not run: the postings' insert runs it in the same call (one round trip less, ~0.05-0.15 ms
+    of CPU); '' when the rows went in from Arrow."""
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
 
     if not rows:
-        return
+        return ""
     if len(rows) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in rows):
-        cur.execute(chunks_insert_sql(rows, ids, lengths))
-        return
+        return chunks_insert_sql(rows, ids, lengths)  # run with the postings' insert (`_insert`)
     cur.from_arrow(  # the columns in the table's order; no replacement scan (see _insert's postings)
         pa.table(
             {
@@ -320,6 +326,7 @@ def _insert_chunks(
             }
         )
     ).insert_into("chunks")
+    return ""
 
 
 def _insert(
@@ -329,15 +336,17 @@ def _insert(
     state: WriteState,
     chunks: int,
     total_len: int,
-) -> np.ndarray:
-    """Insert the new chunks' postings, weighted with the statistics after this write; returns the ids of
-    their terms. The postings' columns are built as arrays (each text's term ids and tfs, the df read by
+    before: str,
+) -> tuple[np.ndarray, str]:
+    """Insert the new chunks' postings, weighted with the statistics after this write, after the statement
+    `before` in the same call; returns the ids of their terms and `before` if it did not run it (no
+    postings). The postings' columns are built as arrays (each text's term ids and tfs, the df read by
     id from `state`), not as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
 
     per_chunk = [len(text.tfs) for text in added]
     if not sum(per_chunk):
-        return np.zeros(0, np.int64)
+        return np.zeros(0, np.int64), before
     tid = np.concatenate([text.tids for text in added if text.tids is not None])
     tf = np.concatenate([text.tfs for text in added])
     chunk_id = np.repeat(np.asarray(chunk_ids, np.int64), per_chunk)
@@ -345,16 +354,16 @@ def _insert(
     tid, tf, chunk_id = tid[order], tf[order], chunk_id[order]
     lengths_of = np.repeat(np.asarray([text.length for text in added], np.int64), per_chunk)[order]
     weights = impacts(tf, lengths_of, state.dfs(tid), float(chunks), average_length(chunks, total_len))
-    # from_arrow, not a replacement scan: the scan's look-up of the name among the callers' frames cost
-    # ~1.3 ms of a one-file update (1M chunks); the weights come from numpy, bit for bit weight_sql's
-    cur.from_arrow(
-        pa.table(
-            {
-                "tid": pa.array(tid.astype(np.int32)),
-                "chunk_id": pa.array(chunk_id),
-                "tf": pa.array(tf.astype(np.int32)),
-                "w": pa.array(weights),
-            }
-        )
-    ).insert_into("postings")
-    return tid[np.flatnonzero(np.diff(tid, prepend=-1))]  # sorted: each term once
+    # through the view point_rows.py registers: not a replacement scan, whose look-up of the name among
+    # the callers' frames cost ~1.3 ms of a one-file update (1M chunks), nor a relation built per write;
+    # the weights come from numpy, bit for bit weight_sql's
+    table = pa.table(
+        {
+            "tid": pa.array(tid.astype(np.int32)),
+            "chunk_id": pa.array(chunk_id),
+            "tf": pa.array(tf.astype(np.int32)),
+            "w": pa.array(weights),
+        }
+    )
+    state.rows.insert(cur, table, before)
+    return tid[np.flatnonzero(np.diff(tid, prepend=-1))], ""  # sorted: each term once
