@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import duckdb
 import pytest
 
+from engine.errors import StoreError
 from engine.retrieval.keyword import point_terms
 from engine.retrieval.keyword.index import KeywordIndex
+from engine.retrieval.keyword.point_rows import PointRows
 from tests.retrieval.test_keyword_writes import bulk_build, snapshot
 
 
@@ -35,3 +38,19 @@ def test_writes_after_a_first_write_that_rolled_back_still_insert_their_postings
 
 def _fails(*_args: object) -> object:
     raise RuntimeError("injected")
+
+
+def test_a_view_that_cannot_be_registered_is_a_store_error_naming_the_write(tmp_path, monkeypatch):
+    """A DuckDB error at registration (a damaged file at the first write) reaches the engine as the store's
+    error, which keyword_store answers by healing, not as a raw DuckDB exception."""
+    index = KeywordIndex(tmp_path / "k.duckdb")
+    try:
+        monkeypatch.setattr(PointRows, "register", _io_error)
+        with pytest.raises(StoreError, match="update the keyword index"):
+            index.upsert("/r/a.txt", ["budget review"])
+    finally:
+        index.close()
+
+
+def _io_error(*_args: object) -> None:
+    raise duckdb.IOException("injected: could not read block")
