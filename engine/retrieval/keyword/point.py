@@ -9,20 +9,23 @@ write is planned in Python around the few round trips that must touch the databa
    those that come back unchanged are inserted again as they were (`unchanged`), the rest are removed;
 2. the old and the new text are tokenised in Python, exactly as the bulk path's SQL does
    (point_tokens.py: each distinct word is stemmed once by PyStemmer, the FTS extension's own Porter
-   stemmer, then remembered);
-3. the write's net change of the document frequencies goes to `WriteState`'s copy, which the new
+   stemmer, then remembered); an old text this process wrote lately is not tokenised again: its counts
+   are remembered by text (text_counts.py);
+3. the write's net change of the document frequencies, counted over term ids (point_terms.py: each
+   text's ids are looked up once and remembered with its counts), goes to `WriteState`'s copy, which the new
    postings' weights read, and to pending_writes.py, which writes `terms.df` in batches; new terms are
    inserted with their df and get ids from the sequence;
 4. the inserts of the chunks (a few as SQL literals, more from Arrow) and of the postings (weighted in
-   numpy by `keyword_writes.impacts`, sorted by term and chunk, inserted with `from_arrow`). The removed
-   ids wait in pending_writes.py too, and there is no change counter (stale_ratio counts from the ids,
-   change_count.py).
+   numpy by `keyword_writes.impacts`, sorted by term and chunk, read from a view registered once,
+   point_rows.py), the two in one call. The removed ids wait in pending_writes.py too, and there is no
+   change counter (stale_ratio counts from the ids, change_count.py).
 
 Arrow tables named in the SQL are read by DuckDB's replacement scan, not `register`ed: each
 register/unregister pair is a catalog change inside the transaction, and the six of a write cost more than
 the statements themselves (~4 ms each on a loaded machine). Hence the locals that look unused
 (`# noqa: F841`). A replacement scan still costs ~1.3-1.5 ms a statement (the client looks the name up
-among the callers' frames), so the postings go through `from_arrow(...).insert_into`, a few chunks and the
+among the callers' frames), so the postings went through `from_arrow(...).insert_into` and since issue 30's
+session 7 through a view registered once, outside any transaction (point_rows.py), a few chunks and the
 replaced path into the SQL text (a bound parameter costs the client a failed pandas import). Per one-file
 update at 1M chunks, same-run A/B against session 7's code (docs/keyword-writes.md): p50 28.7 -> 18.7 ms.
 
@@ -37,15 +40,17 @@ ever be reloaded, never be wrong.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import duckdb
 import numpy as np
 
+from engine.retrieval.keyword import point_terms
 from engine.retrieval.keyword.pending import PendingWrites
-from engine.retrieval.keyword.point_tokens import shared_stems, term_counts
+from engine.retrieval.keyword.point_rows import PointRows
+from engine.retrieval.keyword.point_tokens import shared_stems
+from engine.retrieval.keyword.text_counts import Counted, TextCounts
 from engine.retrieval.keyword.writes import (
     average_length,
     impacts,
@@ -67,10 +72,13 @@ class WriteState:
     def __init__(self) -> None:
         self._corpus: tuple[int, int] | None = None  # (chunks, sum of their lengths)
         self._tids: dict[str, int] | None = None
+        self.generation = 0  # of the loaded dictionary: ids read from another are not used (point_terms)
         self._df = np.zeros(0, np.int64)  # df by term id, valid while _tids is loaded
         self.stems = shared_stems()  # a pure function of the word: one memo for writes and queries
+        self.counts = TextCounts()  # the term counts of texts written lately (text_counts.py)
         self.pending = PendingWrites()  # df changes and removed ids not in the tables yet (pending_writes.py)
         self._drawn: dict[str, list[int]] = {}  # sequence -> ids drawn and not handed out yet, ascending
+        self.rows = PointRows()  # what the postings insert reads (point_rows.py)
 
     def forget(self) -> None:
         self._corpus = None
@@ -107,6 +115,7 @@ class WriteState:
         """term -> id of every term, with their document frequencies (`df`), loaded in one read, plus the
         changes the table does not hold yet."""
         if self._tids is None:
+            self.generation += 1
             got = cur.execute("SELECT term, tid, df FROM terms").fetchnumpy()
             ids = np.asarray(got["tid"], dtype=np.int64)
             self._df = np.zeros(int(ids.max()) + 1 if ids.size else 0, np.int64)
@@ -116,15 +125,15 @@ class WriteState:
             self._tids = dict(zip(got["term"].tolist(), ids.tolist(), strict=True))
         return self._tids
 
-    def add_terms(self, fresh: dict[str, int], df: dict[str, int]) -> None:
-        """Terms the write is the first to use, with their ids and document frequencies."""
+    def add_terms(self, fresh: dict[str, int]) -> None:
+        """Terms the write is the first to use, with their ids (df 0 until `shift_df`)."""
         assert self._tids is not None
         top = max(fresh.values(), default=-1)
         if top >= self._df.size:
             self._df = np.concatenate([self._df, np.zeros(max(top + 1 - self._df.size, 1024), np.int64)])
         for term, tid in fresh.items():
             self._tids[term] = tid
-            self._df[tid] = df[term]
+            self._df[tid] = 0
 
     def shift_df(self, tids: np.ndarray, by: np.ndarray) -> None:
         """Add `by` to the df of the (distinct) terms `tids`."""
@@ -180,21 +189,26 @@ def write(
         state.set_corpus(chunks, total_len)
         old = []
     old_texts = [row[4] or "" for row in old]
-    counted = term_counts(cur, old_texts + [text for _, _, text in incoming], state.stems)
-    new_terms = counted[len(old_texts) :]
-    delta = _df_change(counted[: len(old_texts)], new_terms)
-    lengths = [sum(terms.values()) for terms in new_terms]
+    new_texts = [text for _, _, text in incoming]
+    counted = state.counts.of(cur, old_texts + new_texts, state.stems)
+    gone, added = counted[: len(old_texts)], counted[len(old_texts) :]
+    state.counts.keep(new_texts, added)
+    lengths = [text.length for text in added]
     chunks += len(incoming)
     total_len += sum(lengths)
     tids = state.tids(cur)
-    known, fresh = _split_known(delta, tids)
+    point_terms.look_up(counted, tids, state.generation)
+    fresh = point_terms.new_terms(added)
     chunk_ids, term_ids = (
         state.take(cur, "chunk_id_seq", len(incoming)),
         state.take(cur, "term_id_seq", len(fresh)),
     )
-    _shift_df(cur, delta, state, known, dict(zip(fresh, term_ids, strict=True)))
+    if fresh:
+        state.add_terms(dict(zip(fresh, term_ids, strict=True)))
+        point_terms.look_up_again(added, tids)
+    _shift_df(cur, state, point_terms.df_change(gone, added), dict(zip(fresh, term_ids, strict=True)))
     state.pending.bury(cur, removed)
-    _insert_chunks(
+    chunks_sql = _insert_chunks(
         cur,
         [(path, index, text) for _, path, index, _, text in kept] + list(incoming),
         [row[0] for row in kept] + chunk_ids,
@@ -202,7 +216,9 @@ def write(
     )
     changed = np.zeros(0, np.int64)
     if incoming:
-        changed = _insert(cur, chunk_ids, lengths, new_terms, state, chunks, total_len)
+        changed, chunks_sql = _insert(cur, chunk_ids, added, state, chunks, total_len, chunks_sql)
+    if chunks_sql:
+        cur.execute(chunks_sql)
     state.set_corpus(chunks, total_len)
     return PointWrite(removed, changed)
 
@@ -235,20 +251,6 @@ def unchanged(
     return kept, gone, [chunk for chunk in incoming if (chunk[0], chunk[1]) in arriving]
 
 
-def _df_change(gone: list[Counter[str]], added: list[Counter[str]]) -> Counter[str]:
-    """Each term's net document-frequency change: +1 per added chunk holding it, -1 per removed one. Counted
-    by Counter's C loop over each chunk's distinct terms (a Python loop over every (term, tf) pair cost
-    ~1 ms of a one-file update's CPU)."""
-    delta: Counter[str] = Counter()
-    for terms in added:
-        delta.update(terms.keys())
-    removed: Counter[str] = Counter()
-    for terms in gone:
-        removed.update(terms.keys())
-    delta.subtract(removed)
-    return delta
-
-
 def chunks_insert_sql(
     incoming: Sequence[tuple[str, int, str]], chunk_ids: list[int], lengths: list[int]
 ) -> str:
@@ -270,61 +272,49 @@ def _draw(cur: duckdb.DuckDBPyConnection, sequence: str, n: int) -> list[int]:
     )
 
 
-def _split_known(
-    delta: Counter[str], tids: dict[str, int]
-) -> tuple[tuple[np.ndarray, np.ndarray], list[str]]:
-    """The changed terms the dictionary has, as (ids, net change) arrays, and the sorted new terms (a
-    term is new only if the write adds it): one dictionary lookup per term in a comprehension, the rest in
-    numpy (a Python loop over the ~1,400 changed terms of a one-file update cost ~0.5 ms more)."""
-    terms = list(delta)
-    found = np.asarray([tids.get(term, -1) for term in terms], np.int64)
-    by = np.fromiter(delta.values(), np.int64, len(terms))
-    known = (found >= 0) & (by != 0)
-    fresh = sorted(terms[i] for i in np.flatnonzero((found < 0) & (by > 0)).tolist())
-    return (found[known], by[known]), fresh
-
-
 def _shift_df(
     cur: duckdb.DuckDBPyConnection,
-    delta: Counter[str],
     state: WriteState,
-    known: tuple[np.ndarray, np.ndarray],
+    change: tuple[np.ndarray, np.ndarray],
     fresh: dict[str, int],
 ) -> None:
-    """Apply the net df change of every term the write touched, to the table and to `state`. Terms seen
-    for the first time are inserted (and join the dictionary). The new df come from the dictionary's own
+    """Apply the net df change (term ids, change) of every term the write touched, to `state` and, for
+    terms seen for the first time (already in the dictionary), to the table: they are inserted with their
+    df; the others' changes wait in `state.pending`. The new df come from the dictionary's own
     copy, not from `UPDATE … RETURNING`: with RETURNING, DuckDB's update of ~350 terms cost 18-20 ms of CPU
     and made the COMMIT take 18-26 ms more; the plain UPDATE costs 4 ms and 1 ms (100k chunks, loaded)."""
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
 
+    ids, by = change
+    state.shift_df(ids, by)
+    known = np.ones(ids.size, bool)
     if fresh:
+        known = ~np.isin(ids, np.fromiter(fresh.values(), np.int64, len(fresh)))
         point_fresh = pa.table(  # noqa: F841 (read by name)
             {
                 "term": pa.array(list(fresh), pa.string()),
                 "tid": pa.array(list(fresh.values()), pa.int32()),
-                "df": pa.array([delta[t] for t in fresh], pa.int64()),
+                "df": pa.array(state.dfs(np.fromiter(fresh.values(), np.int64, len(fresh))), pa.int64()),
             }
         )
         cur.execute("INSERT INTO terms SELECT term, tid, df FROM point_fresh")
-        state.add_terms(fresh, delta)
-    ids, by = known
-    if ids.size:
-        state.pending.add(cur, ids, by)
-        state.shift_df(ids, by)
+    if known.any():
+        state.pending.add(cur, ids[known], by[known])
 
 
 def _insert_chunks(
     cur: duckdb.DuckDBPyConnection, rows: list[tuple[str, int, str]], ids: list[int], lengths: list[int]
-) -> None:
+) -> str:
     """Insert chunk rows (path, chunk_index, text) with their ids and lengths: a few as SQL literals, more
-    (or text holding a NUL, which DuckDB's parser rejects in a literal) from Arrow."""
+    (or text holding a NUL, which DuckDB's parser rejects in a literal) from Arrow. The literal insert is
+    returned, not run: the postings' insert runs it in the same call (one round trip less, ~0.05-0.15 ms
+    of CPU); '' when the rows went in from Arrow."""
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
 
     if not rows:
-        return
+        return ""
     if len(rows) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in rows):
-        cur.execute(chunks_insert_sql(rows, ids, lengths))
-        return
+        return chunks_insert_sql(rows, ids, lengths)  # run with the postings' insert (`_insert`)
     cur.from_arrow(  # the columns in the table's order; no replacement scan (see _insert's postings)
         pa.table(
             {
@@ -336,44 +326,44 @@ def _insert_chunks(
             }
         )
     ).insert_into("chunks")
+    return ""
 
 
 def _insert(
     cur: duckdb.DuckDBPyConnection,
     chunk_ids: list[int],
-    lengths: list[int],
-    new_terms: list[Counter[str]],
+    added: list[Counted],
     state: WriteState,
     chunks: int,
     total_len: int,
-) -> np.ndarray:
-    """Insert the new chunks' postings, weighted with the statistics after this write. The postings'
-    columns are built as arrays (one dictionary lookup per posting, the df read by id from `state`), not
-    as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
+    before: str,
+) -> tuple[np.ndarray, str]:
+    """Insert the new chunks' postings, weighted with the statistics after this write, after the statement
+    `before` in the same call; returns the ids of their terms and `before` if it did not run it (no
+    postings). The postings' columns are built as arrays (each text's term ids and tfs, the df read by
+    id from `state`), not as a list of row tuples: ~1.5 ms less CPU for a 5-chunk file."""
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
 
-    per_chunk = [len(terms) for terms in new_terms]
-    total = sum(per_chunk)
-    if not total:
-        return np.zeros(0, np.int64)
-    tids = state.tids(cur)
-    tid = np.fromiter((tids[t] for terms in new_terms for t in terms), np.int64, total)
-    tf = np.fromiter((n for terms in new_terms for n in terms.values()), np.int64, total)
+    per_chunk = [len(text.tfs) for text in added]
+    if not sum(per_chunk):
+        return np.zeros(0, np.int64), before
+    tid = np.concatenate([text.tids for text in added if text.tids is not None])
+    tf = np.concatenate([text.tfs for text in added])
     chunk_id = np.repeat(np.asarray(chunk_ids, np.int64), per_chunk)
     order = np.lexsort((chunk_id, tid))  # by term, then chunk, as refresh_weights sorts the table
     tid, tf, chunk_id = tid[order], tf[order], chunk_id[order]
-    lengths_of = np.repeat(np.asarray(lengths, np.int64), per_chunk)[order]
+    lengths_of = np.repeat(np.asarray([text.length for text in added], np.int64), per_chunk)[order]
     weights = impacts(tf, lengths_of, state.dfs(tid), float(chunks), average_length(chunks, total_len))
-    # from_arrow, not a replacement scan: the scan's look-up of the name among the callers' frames cost
-    # ~1.3 ms of a one-file update (1M chunks); the weights come from numpy, bit for bit weight_sql's
-    cur.from_arrow(
-        pa.table(
-            {
-                "tid": pa.array(tid.astype(np.int32)),
-                "chunk_id": pa.array(chunk_id),
-                "tf": pa.array(tf.astype(np.int32)),
-                "w": pa.array(weights),
-            }
-        )
-    ).insert_into("postings")
-    return np.unique(tid)
+    # through the view point_rows.py registers: not a replacement scan, whose look-up of the name among
+    # the callers' frames cost ~1.3 ms of a one-file update (1M chunks), nor a relation built per write;
+    # the weights come from numpy, bit for bit weight_sql's
+    table = pa.table(
+        {
+            "tid": pa.array(tid.astype(np.int32)),
+            "chunk_id": pa.array(chunk_id),
+            "tf": pa.array(tf.astype(np.int32)),
+            "w": pa.array(weights),
+        }
+    )
+    state.rows.insert(cur, table, before)
+    return tid[np.flatnonzero(np.diff(tid, prepend=-1))], ""  # sorted: each term once

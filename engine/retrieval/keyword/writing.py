@@ -163,6 +163,10 @@ class KeywordWriting(KeywordBase):
     def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
         """A write transaction; once it has ended, the postings cache forgets the terms it changed."""
         with self._write_lock:  # held until the cache is told, so no other write's terms mix in
+            try:
+                self._state.rows.register(self._writer)  # outside any transaction (point_rows.py)
+            except duckdb.Error as exc:
+                raise store_error(f"{what} ({self.db_path})", exc) from exc
             committed = False
             try:
                 with _Transaction(self, what) as cur:
