@@ -34,8 +34,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import mixed_folder
-
 REPO = Path(__file__).resolve().parents[1]
 POLL_S = 0.2
 BOUND_S = 900.0
@@ -134,6 +132,8 @@ def main() -> None:
     if args.child:
         child(*args.child)
         return
+    import mixed_folder  # here, not at the top: the SenseTree child's clock runs while it imports
+
     recoll = shutil.which("recollindex") is not None and shutil.which("recollq") is not None
     if not recoll:
         print("recollindex/recollq not on PATH (Debian: apt-get install recollcmd): timing SenseTree alone")
