@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import pickle
+import queue
 import signal
 import subprocess
 import sys
@@ -38,9 +39,12 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import IO
+from typing import IO, TYPE_CHECKING, cast
 
 from engine.indexing.extract import Extracted, extract, parsed_in_python
+
+if TYPE_CHECKING:
+    from engine.indexing.first_reads import Answer, ReadFirst
 
 log = logging.getLogger(__name__)
 
@@ -93,11 +97,14 @@ class ExtractionProcess:
     def handles(self, path: str) -> bool:
         return self.enabled and parsed_in_python(path)
 
-    def start(self) -> None:
-        """Start the child now (its imports run while this process does other work); idempotent."""
+    def start(self, first: ReadFirst | None = None) -> None:
+        """Start the child now (its imports run while this process does other work); idempotent. `first`:
+        the roots whose files it reads before it is asked for them (first_reads.py; a first index)."""
         if self.enabled:
             with self._life:
-                self._running()
+                child = self._running()
+                if child is not None and first is not None:
+                    child.read_first(first)
 
     def stop(self) -> None:
         """Let the child leave (the next file it should read starts a new one); returns once it is gone."""
@@ -165,6 +172,13 @@ class _Child:
     def alive(self) -> bool:
         return self.process.poll() is None and self._answers.is_alive()
 
+    def read_first(self, plan: ReadFirst) -> None:
+        """Have the child read these roots' files before it is asked (it answers nothing to this)."""
+        assert self.process.stdin is not None
+        with contextlib.suppress(OSError, ValueError):  # gone: the next request says so
+            pickle.dump(plan, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            self.process.stdin.flush()
+
     def ask(self, path: str, max_chars: int) -> Future[Extracted]:
         answer: Future[Extracted] = Future()
         answer.set_running_or_notify_cancel()
@@ -216,29 +230,56 @@ class _Child:
 
 
 def serve(requests: IO[bytes] | None = None, replies: IO[bytes] | None = None) -> None:
-    """The child: answer `(path, max_chars)` requests with `extract`'s result until the pipe closes.
-    Its stdout carries only the answers: whatever a parser prints goes to stderr."""
+    """The child: answer `(path, max_chars)` requests with `extract`'s result, in order, until the pipe
+    closes; after a `ReadFirst`, read its files whenever no request waits (first_reads.py). Its stdout
+    carries only the answers: whatever a parser prints goes to stderr."""
+    from engine.indexing.first_reads import FirstReads, ReadFirst
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if replies is None:
         replies = os.fdopen(os.dup(1), "wb")
         os.dup2(2, 1)
-    requests = requests or sys.stdin.buffer
+    inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+    receiving = threading.Thread(target=_receive, args=(requests or sys.stdin.buffer, inbox), daemon=True)
+    receiving.start()
     _warm()
+    first: FirstReads | None = None
     while True:
-        try:
-            path, max_chars = pickle.load(requests)
-        except EOFError:
+        if first is not None and first.wanted() and inbox.empty():
+            first.step()
+            continue
+        request = inbox.get()
+        if request is None:
             return
-        try:
-            answer: tuple[str, object] = ("ok", extract(path, max_chars=max_chars))
-        except Exception as exc:  # noqa: BLE001 - sent back as it was raised, as the thread would have
-            answer = ("error", exc)
+        if isinstance(request, ReadFirst):
+            first = FirstReads(request)
+            continue
+        path, max_chars = cast(tuple[str, int], request)
+        answer = (first.take(path, max_chars) if first is not None else None) or _answer(path, max_chars)
         try:
             data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - an exception that does not travel: the parent reads it itself
             data = pickle.dumps(("here", None), protocol=pickle.HIGHEST_PROTOCOL)
         replies.write(data)
         replies.flush()
+
+
+def _answer(path: str, max_chars: int) -> Answer:
+    try:
+        return ("ok", extract(path, max_chars=max_chars))
+    except Exception as exc:  # noqa: BLE001 - sent back as it was raised, as the thread would have
+        return ("error", exc)
+
+
+def _receive(requests: IO[bytes], inbox: queue.SimpleQueue[object]) -> None:
+    """The child's requests, read as they come (so it knows when none waits); None once the pipe closes."""
+    try:
+        while True:
+            inbox.put(pickle.load(requests))
+    except EOFError:
+        pass
+    finally:
+        inbox.put(None)
 
 
 def _warm() -> None:

@@ -43,7 +43,7 @@ from engine.indexing.descriptors import (
 )
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.extract_process import ExtractionProcess
-from engine.indexing.file_hash import file_hash
+from engine.indexing.file_hash import file_hash, stamp
 from engine.indexing.media_phase import MediaStore
 from engine.indexing.ocr_phase import OcrStore, has_picture_text
 from engine.indexing.pathtext import is_text, printable, to_store
@@ -59,7 +59,7 @@ from engine.indexing.prepared import (
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
 from engine.indexing.queue import INTERRUPTED, Job, WorkQueue
-from engine.indexing.read_ahead import Read, ReadAhead, Reader, read_file, stamp
+from engine.indexing.read_ahead import Read, ReadAhead, Reader, read_file
 from engine.indexing.store_sync import StoreSync
 from engine.paths import RootFinder
 
