@@ -52,6 +52,7 @@ Answer = tuple[str, object]  # ("ok", Extracted) or ("error", the exception), as
 
 @dataclass
 class _Held:
+    index: int  # its place in the walk
     stamp: tuple[int, int, int, int]
     answer: Answer
     chars: int
@@ -59,12 +60,19 @@ class _Held:
 
 class FirstReads:
     """The reading process's answers read before they were asked for (module docstring): `step` reads
-    the next file while `wanted`, `take` hands an answer over once."""
+    the next file while `wanted`, `take` hands an answer over once.
+
+    The indexer asks in the walk's order, less the files it reads itself (plain text, and PDFs it reads in
+    its own process while the reading process has enough waiting) or needs not read (a copy of a file
+    already indexed): so a file asked for means every file walked before it will not be, and is let go;
+    and a file asked for before the walk reached it means the walk skips on past it."""
 
     def __init__(self, plan: ReadFirst, read: Callable[..., Extracted] = extract):
         self._plan, self._read = plan, read
-        self._paths = self._walk()
-        self._held: dict[str, _Held] = {}
+        self._paths = enumerate(self._walk())
+        self._held: dict[str, _Held] = {}  # in the walk's order
+        self._unread: dict[str, int] = {}  # walked, not held (changed while read, gone): place in the walk
+        self._skip_to: str | None = None  # asked for before the walk reached it
         self._chars = 0
         self._done = False
 
@@ -73,11 +81,16 @@ class FirstReads:
         return not self._done and len(self._held) < HELD_FILES and self._chars < HELD_CHARS
 
     def step(self) -> None:
-        """Read the next file (one call, one file)."""
-        path = next(self._paths, None)
-        if path is None:
+        """Walk to the next file and read it (one call, at most one file)."""
+        walked = next(self._paths, None)
+        if walked is None:
             self._done = True
             return
+        index, path = walked
+        if self._skip_to is not None:  # the indexer is past this file
+            self._skip_to = None if path == self._skip_to else self._skip_to
+            return
+        self._unread[path] = index
         try:
             before = os.stat(path)
         except OSError:
@@ -94,13 +107,18 @@ class FirstReads:
             return  # changed while it was read: read it when asked
         extracted = answer[1]
         chars = len(extracted.text) if isinstance(extracted, Extracted) else 0
-        self._held[path] = _Held(stamp(after), answer, chars)
+        del self._unread[path]
+        self._held[path] = _Held(index, stamp(after), answer, chars)
         self._chars += chars
 
     def take(self, path: str, max_chars: int) -> Answer | None:
         """The answer read ahead for `path`, if it was read with `max_chars` and the file is unchanged since;
         None: read it now."""
         held = self._held.pop(path, None)
+        unread = self._unread.pop(path, None)
+        if held is None and unread is None:  # not reached yet: everything held comes before it
+            self._skip_to = path
+        self._let_go_before(held.index if held is not None else unread)
         if held is None:
             return None
         self._chars -= held.chars
@@ -111,6 +129,16 @@ class FirstReads:
         except OSError:
             unchanged = False
         return held.answer if unchanged else None
+
+    def _let_go_before(self, index: int | None) -> None:
+        """Forget what was walked before `index` (None: everything walked): it will not be asked for."""
+        while self._held:
+            first = next(iter(self._held.values()))
+            if index is not None and first.index >= index:
+                break
+            self._chars -= self._held.pop(next(iter(self._held))).chars
+        while self._unread and (index is None or next(iter(self._unread.values())) < index):
+            del self._unread[next(iter(self._unread))]
 
     def _walk(self) -> Iterator[str]:
         for root in self._plan.roots:

@@ -35,13 +35,25 @@ def test_files_read_ahead_are_handed_over_once_without_reading_them_again(tmp_pa
     calls: list[str] = []
     reads = FirstReads(ReadFirst((str(tmp_path / "Docs"),), 1_000_000, 10_000_000), counting_reader(calls))
     read_all(reads)
-    assert sorted(calls) == ["breakfast.docx", "coast.pdf", "museum.html"]  # plain text is read here
-    for suffix in (".docx", ".pdf", ".html"):
+    assert calls == ["breakfast.docx", "coast.pdf", "museum.html"]  # the scan's order; text is read here
+    for suffix in (".docx", ".pdf", ".html"):  # asked for in that order
         path = str(files[suffix])
         assert reads.take(path, 1_000_000) == ("ok", extract(path)), suffix
-        assert reads.take(path, 1_000_000) is None  # handed over once: asked again, it is read again
-    assert reads.take(str(files[".txt"]), 1_000_000) is None
+    assert reads.take(str(files[".html"]), 1_000_000) is None  # handed over once: asked again, read again
     assert len(calls) == 3
+
+
+def test_files_the_indexer_went_past_are_let_go_and_not_read(tmp_path):
+    folder = tmp_path / "Docs"
+    files = {p.suffix: p for p in write_mixed(folder)}
+    calls: list[str] = []
+    reads = FirstReads(ReadFirst((str(folder),), 1_000_000, 10_000_000), counting_reader(calls))
+    reads.step()  # breakfast.docx
+    assert reads.take(str(files[".pdf"]), 1_000_000) is None  # asked before the walk reached it
+    read_all(reads)
+    assert calls == ["breakfast.docx", "museum.html"]  # the PDF was read when asked, not again
+    assert reads.take(str(files[".html"]), 1_000_000) == ("ok", extract(str(files[".html"])))
+    assert reads.take(str(files[".docx"]), 1_000_000) is None  # let go when the PDF was asked for
 
 
 def test_an_answer_read_ahead_is_not_used_for_a_changed_file_or_another_limit(tmp_path):
