@@ -21,7 +21,8 @@ after the queue's attempts), and the next file starts a new child.
 When it runs: only with at least two CPUs this process may use (on one core it would only add the round
 trips), not in a frozen app (its executable is the app, not a Python), and only while the keyword phase
 has such files to read: `start()` at a batch that holds one, `stop()` when the keyword phase has nothing
-due, so an idle SenseTree holds no second process and its memory is what it was.
+due, so an idle SenseTree holds no second process and its memory is what it was. Before a first index it
+starts with start-up and is given the roots, whose files it reads before it is asked (first_reads.py).
 """
 
 from __future__ import annotations
