@@ -16,8 +16,10 @@ process before and after as it always did.
 
 What it costs: at most HELD_FILES answers (and HELD_CHARS characters of text) wait at a time; a file over
 the size limit, or of a format read in the indexer's process, is never read here; a file asked for no
-more (a copy of one already indexed is not extracted) holds its place until the reading process leaves,
-which it does when the keyword phase has nothing due.
+more (a copy of one already indexed is not extracted) is let go once a later file is asked for. A parser
+that takes the reading process down while it reads ahead is charged to the file being waited for, which
+is retried later like any file whose reading process stopped (one of its attempts, extract_process.py);
+the reading process started next is given no roots, so the file that did it is then read, and charged, alone.
 """
 
 from __future__ import annotations
