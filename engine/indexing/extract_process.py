@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BACKLOG = 8  # files waiting for the child at most: past that, the caller reads the next one itself
+# …and for a child that reads first (first_reads.py): it answers most from what it read ahead, and the
+# files the caller read itself cost the indexer's process, the bound (docs/search-latency.md, session 7)
+FIRST_READS_BACKLOG = 64
 STOP_WAIT_S = 2.0  # how long a stopping child may take to leave before it is killed
 CHILD = (
     "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
@@ -116,14 +119,15 @@ class ExtractionProcess:
 
     def submit(self, path: str, max_chars: int) -> Future[Extracted] | None:
         """The child's answer for `path`, to come; None where the child does not read it (a plain-text
-        format, one core, a child that could not start, or one with BACKLOG files waiting): the caller
-        reads it itself. That last case shares the work: PDFs alone kept the child busy while the
-        indexer's thread waited for them a third of its time (py-spy, 2,000 mixed documents)."""
+        format, one core, a child that could not start, or one with BACKLOG files waiting,
+        FIRST_READS_BACKLOG for one that reads first): the caller reads it itself. That last case shares
+        the work: PDFs alone kept the child busy while the indexer's thread waited for them a third of its
+        time (py-spy, 2,000 mixed documents)."""
         if not self.handles(path):
             return None
         with self._life:
             child = self._running()
-            if child is None or child.backlog() >= BACKLOG:
+            if child is None or child.backlog() >= child.room:
                 return None
             return child.ask(path, max_chars)
 
@@ -161,6 +165,7 @@ class _Child:
             start_new_session=True,  # a Ctrl-C in the terminal is for SenseTree, which stops it
         )
         self._waiting: deque[Future[Extracted]] = deque()
+        self.room = BACKLOG  # files that may wait for it
         self._lock = threading.Lock()
         self._gone = False
         self._answers = threading.Thread(target=self._hand_out, name="index-extraction", daemon=True)
@@ -176,6 +181,7 @@ class _Child:
     def read_first(self, plan: ReadFirst) -> None:
         """Have the child read these roots' files before it is asked (it answers nothing to this)."""
         assert self.process.stdin is not None
+        self.room = FIRST_READS_BACKLOG
         with contextlib.suppress(OSError, ValueError):  # gone: the next request says so
             pickle.dump(plan, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
             self.process.stdin.flush()
@@ -218,7 +224,7 @@ class _Child:
             answer.set_exception(stopped if n == 0 else ReadHere())
 
     def end(self) -> None:
-        if self.process.stdin is not None:  # BACKLOG small requests never fill the pipe: this never blocks
+        if self.process.stdin is not None:  # small requests, never enough to fill the pipe: never blocks
             with contextlib.suppress(OSError):
                 self.process.stdin.close()  # the child's next read ends: it leaves
         try:

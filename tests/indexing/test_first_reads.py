@@ -14,7 +14,7 @@ from engine.indexing.extract import extract
 from engine.indexing.extract_process import ExtractionProcess
 from engine.indexing.first_reads import FirstReads, ReadFirst
 from tests.indexing.helpers import make_engine
-from tests.indexing.test_extract_process import write_mixed
+from tests.indexing.test_extract_process import assert_room_for, write_mixed
 
 
 def counting_reader(calls: list[str]):
@@ -120,3 +120,14 @@ def test_a_first_index_starts_the_reading_process_with_the_roots_to_read_first(
         engine.running.close()
     indexing = Settings().indexing  # the settings file names the roots only
     assert told[0] == ReadFirst((str(root),), indexing.max_chars, int(indexing.max_file_mb * 1_000_000))
+
+
+def test_a_reading_process_that_reads_first_takes_more_files_before_the_caller_reads_one_itself(tmp_path):
+    """Most of its answers are read already: a file the indexer's process reads itself costs the bound."""
+    pdf = next(p for p in write_mixed(tmp_path / "Docs") if p.suffix == ".pdf")
+    process = ExtractionProcess(enabled=True)
+    try:
+        process.start(first=ReadFirst((str(tmp_path / "Elsewhere"),), 1_000_000, 10_000_000))
+        assert_room_for(process, pdf, extract_process.FIRST_READS_BACKLOG)
+    finally:
+        process.stop()
