@@ -12,10 +12,12 @@ process until a query for the word only the *last* generated file holds returns 
   stores open on their thread, the roots are scanned, the query model loads once the keyword phase
   is idle) and asks the keyword arm (`keyword_search`, the IPC the page calls first) every POLL_S.
 
-Prints both times, Recoll's whole indexing run, and the ratio against the target (≤ 1.0×). This bench
-installs nothing: without `recollindex` on PATH it says so and times SenseTree alone.
+Prints both times, Recoll's whole indexing run, and the ratio against the target (≤ 1.0×); for SenseTree
+also the CPU of its process and of its reading process (engine/indexing/extract_process.py) apart. This
+bench installs nothing: without `recollindex` on PATH it says so and times SenseTree alone, as it does
+with `--no-recoll` (to compare two trees of SenseTree: run it from each, alternated).
 
-    python bench/recoll.py [--files 2000] [--repeats 1]
+    python bench/recoll.py [--files 2000] [--repeats 1] [--no-recoll]
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -33,8 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import mixed_folder
 
 REPO = Path(__file__).resolve().parents[1]
 POLL_S = 0.2
@@ -100,10 +101,11 @@ def sensetree_run(folder: Path, word: str, last: Path, work: Path) -> Race:
     assert child.stdout is not None
     line = child.stdout.readline().strip()
     elapsed = time.perf_counter() - start
+    split = child.stdout.readline().strip()  # its CPU: its own, its reading process's
     cpu = _cpu_of(child)  # the child leaves as soon as it has printed
     if not line.startswith("found"):
         return Race(float("inf"), cpu, note=line or "the child printed nothing")
-    return Race(elapsed, cpu, note=line.partition(" ")[2])
+    return Race(elapsed, cpu, note="; ".join(filter(None, [line.partition(" ")[2], split])))
 
 
 def child(folder: str, word: str, last: str) -> None:
@@ -119,6 +121,11 @@ def child(folder: str, word: str, last: str) -> None:
             # the parent has its time; closing the stores is not part of it, but the CPU of the reading
             # process (PDF, DOCX, HTML: engine/indexing/extract_process.py) is ours: waited for, it counts
             engine.parts.index.indexer.extraction.stop()
+            own, reading = (
+                resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+            )
+            own_s, reading_s = own.ru_utime + own.ru_stime, reading.ru_utime + reading.ru_stime
+            print(f"this process {own_s:.2f} s, its reading process {reading_s:.2f} s", flush=True)
             os._exit(0)
         time.sleep(POLL_S)
     print("not found", flush=True)
@@ -129,13 +136,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument(
+        "--no-recoll", action="store_true", help="time SenseTree alone (to compare two trees)"
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(*args.child)
         return
+    import mixed_folder  # here, not at the top: the SenseTree child's clock runs while it imports
+
     recoll = shutil.which("recollindex") is not None and shutil.which("recollq") is not None
-    if not recoll:
+    if args.no_recoll:
+        recoll = False
+    elif not recoll:
         print("recollindex/recollq not on PATH (Debian: apt-get install recollcmd): timing SenseTree alone")
     ours: list[Race] = []
     theirs: list[Race] = []

@@ -125,12 +125,16 @@ def _open_catalog(ground: Ground, notes: StartupNotes) -> Database:
 def _extraction(ground: Ground, db: Database) -> ExtractionProcess:
     """The second process that reads PDF, DOCX, HTML… beside the indexer (a long-lived engine's: the
     window, the server). Before a first index it starts now, so its imports run on the other core while
-    this thread opens the stores; otherwise at the first such file (engine/indexing/extract_process.py)."""
+    this thread opens the stores, and it reads the roots' files before it is asked for them
+    (engine/indexing/first_reads.py); otherwise it starts at the first such file (extract_process.py)."""
     from engine.indexing.extract_process import ExtractionProcess
+    from engine.indexing.first_reads import ReadFirst
 
     extraction = ExtractionProcess(enabled=None if ground.background else False)
-    if extraction.enabled and ground.roots.paths() and catalog_mod.Catalog(db).empty():
-        extraction.start()
+    roots = ground.roots.paths()
+    if extraction.enabled and roots and catalog_mod.Catalog(db).empty():
+        s = ground.settings.current.indexing
+        extraction.start(first=ReadFirst(tuple(roots), s.max_chars, max_file_bytes(s.max_file_mb)))
     return extraction
 
 
@@ -255,7 +259,7 @@ def index_options(live: LiveSettings) -> IndexOptions:
             return model.text(system, user, effort=s.indexing.qualify_effort)
 
     return IndexOptions(
-        max_file_bytes=int(s.indexing.max_file_mb * 1_000_000),
+        max_file_bytes=max_file_bytes(s.indexing.max_file_mb),
         max_chars=s.indexing.max_chars,
         chunk_chars=s.indexing.chunk_chars,
         chunk_overlap=s.indexing.chunk_overlap,
@@ -263,6 +267,11 @@ def index_options(live: LiveSettings) -> IndexOptions:
         complete=complete,
         media=media_endpoints(s),
     )
+
+
+def max_file_bytes(max_file_mb: float) -> int:
+    """The size past which a file is indexed by its name alone (the settings say it in MB)."""
+    return int(max_file_mb * 1_000_000)
 
 
 def _transactions(ground: Ground, db: Database, index: IndexService) -> TxnService:

@@ -21,7 +21,8 @@ after the queue's attempts), and the next file starts a new child.
 When it runs: only with at least two CPUs this process may use (on one core it would only add the round
 trips), not in a frozen app (its executable is the app, not a Python), and only while the keyword phase
 has such files to read: `start()` at a batch that holds one, `stop()` when the keyword phase has nothing
-due, so an idle SenseTree holds no second process and its memory is what it was.
+due, so an idle SenseTree holds no second process and its memory is what it was. Before a first index it
+starts with start-up and is given the roots, whose files it reads before it is asked (first_reads.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import json
 import logging
 import os
 import pickle
+import queue
 import signal
 import subprocess
 import sys
@@ -38,13 +40,19 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import IO
+from typing import IO, TYPE_CHECKING, cast
 
 from engine.indexing.extract import Extracted, extract, parsed_in_python
+
+if TYPE_CHECKING:
+    from engine.indexing.first_reads import Answer, ReadFirst
 
 log = logging.getLogger(__name__)
 
 BACKLOG = 8  # files waiting for the child at most: past that, the caller reads the next one itself
+# …and for a child that reads first (first_reads.py): it answers most from what it read ahead, and the
+# files the caller read itself cost the indexer's process, the bound (docs/search-latency.md, session 7)
+FIRST_READS_BACKLOG = 64
 STOP_WAIT_S = 2.0  # how long a stopping child may take to leave before it is killed
 CHILD = (
     "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
@@ -93,11 +101,14 @@ class ExtractionProcess:
     def handles(self, path: str) -> bool:
         return self.enabled and parsed_in_python(path)
 
-    def start(self) -> None:
-        """Start the child now (its imports run while this process does other work); idempotent."""
+    def start(self, first: ReadFirst | None = None) -> None:
+        """Start the child now (its imports run while this process does other work); idempotent. `first`:
+        the roots whose files it reads before it is asked for them (first_reads.py; a first index)."""
         if self.enabled:
             with self._life:
-                self._running()
+                child = self._running()
+                if child is not None and first is not None:
+                    child.read_first(first)
 
     def stop(self) -> None:
         """Let the child leave (the next file it should read starts a new one); returns once it is gone."""
@@ -108,14 +119,15 @@ class ExtractionProcess:
 
     def submit(self, path: str, max_chars: int) -> Future[Extracted] | None:
         """The child's answer for `path`, to come; None where the child does not read it (a plain-text
-        format, one core, a child that could not start, or one with BACKLOG files waiting): the caller
-        reads it itself. That last case shares the work: PDFs alone kept the child busy while the
-        indexer's thread waited for them a third of its time (py-spy, 2,000 mixed documents)."""
+        format, one core, a child that could not start, or one with BACKLOG files waiting,
+        FIRST_READS_BACKLOG for one that reads first): the caller reads it itself. That last case shares
+        the work: PDFs alone kept the child busy while the indexer's thread waited for them a third of its
+        time (py-spy, 2,000 mixed documents)."""
         if not self.handles(path):
             return None
         with self._life:
             child = self._running()
-            if child is None or child.backlog() >= BACKLOG:
+            if child is None or child.backlog() >= child.room:
                 return None
             return child.ask(path, max_chars)
 
@@ -153,6 +165,7 @@ class _Child:
             start_new_session=True,  # a Ctrl-C in the terminal is for SenseTree, which stops it
         )
         self._waiting: deque[Future[Extracted]] = deque()
+        self.room = BACKLOG  # files that may wait for it
         self._lock = threading.Lock()
         self._gone = False
         self._answers = threading.Thread(target=self._hand_out, name="index-extraction", daemon=True)
@@ -164,6 +177,14 @@ class _Child:
 
     def alive(self) -> bool:
         return self.process.poll() is None and self._answers.is_alive()
+
+    def read_first(self, plan: ReadFirst) -> None:
+        """Have the child read these roots' files before it is asked (it answers nothing to this)."""
+        assert self.process.stdin is not None
+        self.room = FIRST_READS_BACKLOG
+        with contextlib.suppress(OSError, ValueError):  # gone: the next request says so
+            pickle.dump(plan, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            self.process.stdin.flush()
 
     def ask(self, path: str, max_chars: int) -> Future[Extracted]:
         answer: Future[Extracted] = Future()
@@ -203,7 +224,7 @@ class _Child:
             answer.set_exception(stopped if n == 0 else ReadHere())
 
     def end(self) -> None:
-        if self.process.stdin is not None:  # BACKLOG small requests never fill the pipe: this never blocks
+        if self.process.stdin is not None:  # small requests, never enough to fill the pipe: never blocks
             with contextlib.suppress(OSError):
                 self.process.stdin.close()  # the child's next read ends: it leaves
         try:
@@ -216,29 +237,56 @@ class _Child:
 
 
 def serve(requests: IO[bytes] | None = None, replies: IO[bytes] | None = None) -> None:
-    """The child: answer `(path, max_chars)` requests with `extract`'s result until the pipe closes.
-    Its stdout carries only the answers: whatever a parser prints goes to stderr."""
+    """The child: answer `(path, max_chars)` requests with `extract`'s result, in order, until the pipe
+    closes; after a `ReadFirst`, read its files whenever no request waits (first_reads.py). Its stdout
+    carries only the answers: whatever a parser prints goes to stderr."""
+    from engine.indexing.first_reads import FirstReads, ReadFirst
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if replies is None:
         replies = os.fdopen(os.dup(1), "wb")
         os.dup2(2, 1)
-    requests = requests or sys.stdin.buffer
+    inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+    receiving = threading.Thread(target=_receive, args=(requests or sys.stdin.buffer, inbox), daemon=True)
+    receiving.start()
     _warm()
+    first: FirstReads | None = None
     while True:
-        try:
-            path, max_chars = pickle.load(requests)
-        except EOFError:
+        if first is not None and first.wanted() and inbox.empty():
+            first.step()
+            continue
+        request = inbox.get()
+        if request is None:
             return
-        try:
-            answer: tuple[str, object] = ("ok", extract(path, max_chars=max_chars))
-        except Exception as exc:  # noqa: BLE001 - sent back as it was raised, as the thread would have
-            answer = ("error", exc)
+        if isinstance(request, ReadFirst):
+            first = FirstReads(request)
+            continue
+        path, max_chars = cast(tuple[str, int], request)
+        answer = (first.take(path, max_chars) if first is not None else None) or _answer(path, max_chars)
         try:
             data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - an exception that does not travel: the parent reads it itself
             data = pickle.dumps(("here", None), protocol=pickle.HIGHEST_PROTOCOL)
         replies.write(data)
         replies.flush()
+
+
+def _answer(path: str, max_chars: int) -> Answer:
+    try:
+        return ("ok", extract(path, max_chars=max_chars))
+    except Exception as exc:  # noqa: BLE001 - sent back as it was raised, as the thread would have
+        return ("error", exc)
+
+
+def _receive(requests: IO[bytes], inbox: queue.SimpleQueue[object]) -> None:
+    """The child's requests, read as they come (so it knows when none waits); None once the pipe closes."""
+    try:
+        while True:
+            inbox.put(pickle.load(requests))
+    except EOFError:
+        pass
+    finally:
+        inbox.put(None)
 
 
 def _warm() -> None:

@@ -43,7 +43,7 @@ from engine.indexing.descriptors import (
 )
 from engine.indexing.extract import Extracted, extract
 from engine.indexing.extract_process import ExtractionProcess
-from engine.indexing.file_hash import file_hash
+from engine.indexing.file_hash import file_hash, stamp
 from engine.indexing.media_phase import MediaStore
 from engine.indexing.ocr_phase import OcrStore, has_picture_text
 from engine.indexing.pathtext import is_text, printable, to_store
@@ -59,9 +59,9 @@ from engine.indexing.prepared import (
 from engine.indexing.progress import ProgressTracker
 from engine.indexing.qualify import Complete, qualify
 from engine.indexing.queue import INTERRUPTED, Job, WorkQueue
-from engine.indexing.read_ahead import Read, ReadAhead, Reader, read_file, stamp
+from engine.indexing.read_ahead import Read, ReadAhead, Reader, read_file
 from engine.indexing.store_sync import StoreSync
-from engine.paths import find_root
+from engine.paths import RootFinder
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -149,13 +149,15 @@ class Indexer(StoreSync):
         while pending and not stop():
             with self.lock:
                 began = time.monotonic()
+                # each folder's symlinks resolved once a group: a move or a plan waits for the lock
+                roots = RootFinder()
                 ready: list[Prepared] = []
                 owners: list[int] = []
                 group_s = flush_after(self._write_s)
                 while pending and not stop() and time.monotonic() - began < group_s:
                     at, job = pending.pop(0)
                     self.tracker.working("keyword", printable(job.path))
-                    outcome = self._prepare(job)
+                    outcome = self._prepare(job, roots)
                     if isinstance(outcome, Prepared):
                         ready.append(outcome)
                         owners.append(at)
@@ -206,8 +208,8 @@ class Indexer(StoreSync):
             failed |= self._store_or_isolate([item])
         return failed
 
-    def _prepare(self, job: Job) -> Prepared | str:
-        root = find_root(job.path, self.roots())
+    def _prepare(self, job: Job, roots: RootFinder) -> Prepared | str:
+        root = roots.find_root(job.path, self.roots())
         if root is None or job.action == "delete" or not present(job.path):
             self.deleted(job.path)
             return "deleted"

@@ -31,16 +31,12 @@ from dataclasses import dataclass
 
 from engine.indexing.extract import Extracted
 from engine.indexing.extract_process import ReadHere
+from engine.indexing.file_hash import stamp
 
 log = logging.getLogger(__name__)
 
 # Files read ahead at most: a keyword write (~0.25 s) is ~50 files of reading; memory ≤ 64 × max_chars.
 AHEAD_FILES = 64
-
-
-def stamp(st: os.stat_result) -> tuple[int, int, int, int]:
-    """What identifies one version of a file: a different stamp means different bytes may be there."""
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
 
 
 @dataclass

@@ -10,7 +10,18 @@ import threading
 import time
 from collections.abc import Callable
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
 from watchdog.observers.api import ObservedWatch
 
@@ -21,6 +32,20 @@ from engine.paths import find_root
 log = logging.getLogger(__name__)
 
 MAX_HOLD = 5.0  # flush even during an endless burst, after this many debounce periods
+# The events `_Handler` acts on, and only those: watchdog's default also asks inotify for every open and
+# every close of a file read (IN_OPEN, IN_CLOSE_NOWRITE), so indexing a root woke the watcher's threads
+# twice a file, each event parsed and dispatched in Python beside the indexer (bench/recoll.py).
+# A folder's own "modified" (a file created in it) is left out too: the handler ignores it.
+WATCHED_EVENTS = (
+    FileCreatedEvent,
+    DirCreatedEvent,
+    FileModifiedEvent,
+    FileClosedEvent,
+    FileDeletedEvent,
+    DirDeletedEvent,
+    FileMovedEvent,
+    DirMovedEvent,
+)
 
 
 class RootWatcher:
@@ -63,7 +88,9 @@ class RootWatcher:
         if root in self._watches or not os.path.isdir(root):
             return
         handler = _Handler(self, root)
-        self._watches[root] = self._observer.schedule(handler, root, recursive=True)
+        self._watches[root] = self._observer.schedule(
+            handler, root, recursive=True, event_filter=list(WATCHED_EVENTS)
+        )
 
     def unwatch(self, root: str) -> None:
         watch = self._watches.pop(root, None)

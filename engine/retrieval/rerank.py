@@ -14,12 +14,13 @@ import logging
 import math
 import threading
 from pathlib import Path
-from typing import Any, Protocol
-
-import httpx
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import RerankSettings
 from engine.errors import ConfigError, EndpointError, ModelError
+
+if TYPE_CHECKING:  # httpx (with the CLI modules it imports) loads with an endpoint reranker, not at start-up
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -111,12 +112,16 @@ class EndpointReranker:
         self.url = base_url.rstrip("/") + "/rerank"
         self.model = model
         self.name = f"endpoint:{model or self.url}"
+        import httpx
+
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(timeout=timeout_s, headers=headers, transport=transport)
 
     def score(self, query: str, texts: list[str]) -> list[float]:
         if not texts:
             return []
+        import httpx
+
         payload = {"model": self.model, "query": query, "documents": texts, "top_n": len(texts)}
         try:
             response = self._client.post(self.url, json=payload)

@@ -176,20 +176,26 @@ def test_with_one_cpu_or_in_a_frozen_app_every_file_is_read_in_this_process(monk
     assert not ExtractionProcess().enabled
 
 
+def assert_room_for(process: ExtractionProcess, path: Path, room: int) -> None:
+    """While the child answers nothing, `room` requests for `path` wait for it and the next is left to
+    the caller; once it runs again, every one is answered as this process reads the file."""
+    pid = process.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    answers = [process.submit(str(path), 1_000_000) for _ in range(room)]
+    assert None not in answers
+    assert process.submit(str(path), 1_000_000) is None
+    os.kill(pid, signal.SIGCONT)
+    assert all(answer.result(timeout=30) == extract(str(path)) for answer in answers if answer)
+
+
 def test_a_child_with_a_full_backlog_leaves_the_next_file_to_the_caller(tmp_path):
     """The read-ahead reads a file itself rather than wait behind BACKLOG others: both cores stay busy."""
     pdf = next(p for p in write_mixed(tmp_path / "Docs") if p.suffix == ".pdf")
     process = ExtractionProcess(enabled=True)
     try:
         process.start()
-        pid = process.pid
-        assert pid is not None
-        os.kill(pid, signal.SIGSTOP)  # nothing is answered meanwhile
-        answers = [process.submit(str(pdf), 1_000_000) for _ in range(extract_process.BACKLOG)]
-        assert None not in answers
-        assert process.submit(str(pdf), 1_000_000) is None
-        os.kill(pid, signal.SIGCONT)
-        assert all(answer.result(timeout=30) == extract(str(pdf)) for answer in answers if answer)
+        assert_room_for(process, pdf, extract_process.BACKLOG)
         assert process.submit(str(pdf), 1_000_000) is not None  # room again
     finally:
         process.stop()

@@ -132,9 +132,9 @@ def test_an_interrupted_keyword_batch_leaves_unread_files_queued_without_chargin
         read: list[str] = []
         original = engine.parts.indexer._prepare
 
-        def prepare(job):
+        def prepare(job, *rest):
             read.append(job.path)
-            return original(job)
+            return original(job, *rest)
 
         engine.parts.indexer._prepare = prepare
         ran = engine.parts.index.worker._keyword_batch(jobs, lambda: len(read) >= 1)

@@ -1,8 +1,9 @@
 """What building the Engine imports: only what its start needs, so the window's first bridge answer
 comes sooner (issue 15's "bridge answering" figure, bench/package.py).
 
-The chat SDKs (openai, mcp) and the parser libraries of the office/PDF/markup readers are imported when
-first used: a chat, an MCP server, the first file of that format. These tests fail if a module-level
+The chat SDKs (openai, mcp), the parser libraries of the office/PDF/markup readers and the HTTP client of
+a rerank endpoint (httpx, which brings its command line's modules) are imported when first used: a chat,
+an MCP server, the first file of that format, a reranker that is not off. These tests fail if a module-level
 import brings one of them back into the engine's start.
 """
 
@@ -20,7 +21,10 @@ from engine.indexing.extract import extract
 
 REPO = Path(__file__).resolve().parents[2]
 # Imported on first use, never by the engine's start (each measured with `python -X importtime`).
-DEFERRED = ("openai", "mcp", "pypdf", "docx", "openpyxl", "pptx", "odf", "bs4", "ebooklib", "striprtf")
+DEFERRED = (
+    *("openai", "mcp", "httpx"),
+    *("pypdf", "docx", "openpyxl", "pptx", "odf", "bs4", "ebooklib", "striprtf"),
+)
 PROBE = """
 import json, sys
 from engine.engine import Engine
