@@ -231,10 +231,10 @@ class VectorIndex:
         """The first ANN build, with malloc's free space handed back before it and after it (issue 30).
 
         Why: this build and the compaction after it are the peak of an indexing run. The build allocates
-        about twice the raw vectors (+150 MB at 50,000 384-d rows) and leaves ~70 MB freed but held in
-        malloc's arenas; unreturned, the compaction's own peak (+130 MB: it rewrites the fragments and
-        remaps the new index) stacked on top of it. Handed back in between, the two peaks no longer
-        add up: bench/index_memory.py at 50,000 tiny files, docs/indexing.md."""
+        about twice the raw vectors (+145 MB at 50,000 384-d rows) and leaves ~70 MB of it freed but held
+        in malloc's arenas, which the compaction (+130 MB: it rewrites the fragments and remaps the new
+        index) only partly reuses. Trimmed, maintenance peaked at 354-368 MB instead of 370-372 MB
+        (bench/maintenance_memory.py, docs/indexing.md): a small gain, since the build itself is the peak."""
         native_memory.trim(now=True)  # what the last indexing batches freed, before the build's peak
         self._build_ann(rows)
         native_memory.trim(now=True)  # what the build freed, before the compaction's peak
