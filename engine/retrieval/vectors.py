@@ -50,6 +50,14 @@ log = logging.getLogger(__name__)
 TABLE = "chunks"
 ANN_MIN_ROWS = 20_000  # below this, flat search is fast enough (measured in bench/search_latency.py)
 EXACT_SCOPE_ROWS = 20_000  # a scope this small is searched exactly, bypassing the ANN index
+# The ANN index's pieces (its first build and the delta each later `optimize()` appends for the rows written
+# since: LanceDB's default, which its Python API cannot change) past which maintenance builds it again as
+# one. Every save of a watched file ends in a maintenance, so without a bound the pieces grow for as long
+# as the app runs and each query walks every one (docs/search-latency.md, "The ANN index's pieces").
+MAX_ANN_PIECES = 8
+# Counting them reads the index's statistics, where Lance 0.40 warns on every call unless this is set (and
+# the centroids it would add are not wanted). Set on import, before any thread reads the environment.
+os.environ.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")
 HNSW_M = 20  # graph degree (LanceDB's default)
 HNSW_EF_CONSTRUCTION = 150  # build ~50 s per 100k rows on 2 cores, and recall@10 is already 1.0 at ef 200
 HNSW_EF_MIN = 200  # search breadth at ≤ 250k rows: recall@10 1.000 at 100k real vectors, top-50 in ~6 ms
@@ -225,10 +233,19 @@ class VectorIndex:
             if ("vector",) not in indexed and rows >= ANN_MIN_ROWS:
                 self._build_ann_apart(rows)
             self._table.optimize(cleanup_older_than=timedelta(minutes=5))
+            ann = indexed.get(("vector",))
+            if ann is not None and self._ann_pieces(ann.name) > MAX_ANN_PIECES:
+                self._build_ann_apart(rows)  # replaces the index and its deltas with one graph
             self._forget_shape()
 
+    def _ann_pieces(self, name: str) -> int:
+        """How many pieces the ANN index is in (MAX_ANN_PIECES)."""
+        stats = self._table.index_stats(name)
+        return stats.num_indices if stats is not None else 1
+
     def _build_ann_apart(self, rows: int) -> None:
-        """The first ANN build, with malloc's free space handed back before it and after it (issue 30).
+        """An ANN build (the first, or one over too many pieces: MAX_ANN_PIECES), with malloc's free space
+        handed back before it and after it (issue 30).
 
         Why: this build and the compaction after it are the peak of an indexing run. The build allocates
         about twice the raw vectors (+145 MB at 50,000 384-d rows) and leaves ~70 MB of it freed but held
