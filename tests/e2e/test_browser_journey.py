@@ -114,13 +114,13 @@ def search_for(page, words: str):
 
 
 @contextmanager
-def search_page(browser, tmp_path: Path, docs: Path, *, background: bool = True):
-    """An Engine on the hashing embedder over `docs`, served and indexed, with a page open on the search
-    view: yields (page, errors) and stops the server and the engine after."""
+def search_page(browser, tmp_path: Path, docs: Path, *, background: bool = True, embedder=None):
+    """An Engine on the hashing embedder (or on `embedder`, a test's own) over `docs`, served and indexed,
+    with a page open on the search view: yields (page, errors) and stops the server and the engine after."""
     home = tmp_path / "home"
     home.mkdir()
     (home / "settings.json").write_text(json.dumps({"embedding": {"model": "hashing-384"}}))
-    engine = Engine(home, background=background)
+    engine = Engine(home, embedder=embedder, background=background)
     engine.add_indexed_folder(str(docs))
     server = start_server(Api(engine))
     try:

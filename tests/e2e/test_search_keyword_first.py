@@ -8,11 +8,8 @@ import threading
 
 import numpy as np
 
-from bridge import Api
-from bridge.server import start_server
 from engine.embed import HashingEmbedder
-from engine.engine import Engine
-from tests.e2e.test_browser_journey import WAIT_MS, browser, open_page, playwright_api
+from tests.e2e.test_browser_journey import WAIT_MS, browser, playwright_api, search_page
 
 __all__ = ["browser"]  # the fixture, imported for this module's tests
 
@@ -42,28 +39,21 @@ def test_the_page_shows_keyword_hits_while_the_query_embeds_then_the_fused_list(
     (docs / "harbour-lease.txt").write_text("The harbour lease renews in March; the mooring fee rises.")
     (docs / "orchard.txt").write_text("Pruning the orchard: apples in February, pears after.")
     embedder = HeldQueryEmbedder()
-    engine = Engine(tmp_path / "home", embedder=embedder, background=True)
-    engine.add_indexed_folder(str(docs))
-    server = start_server(Api(engine))
-    try:
-        engine.parts.index.drain()
-        page, errors = open_page(browser, server.url)
-        page.locator(".nav-item[data-view=search]").click()
-        embedder.holding = True
-        page.get_by_test_id("search-input").fill("harbour mooring")
-        page.get_by_test_id("search-input").press("Enter")
-        results = page.get_by_test_id("search-results")
-        assert embedder.asked.wait(BOUND_S)  # the fused search is waiting on the query's embedding...
-        expect(results).to_have_attribute("data-phase", "keyword", timeout=WAIT_MS)  # ...and hits show
-        expect(page.get_by_test_id("search-result").first).to_contain_text("harbour-lease.txt")
-        expect(page.locator("#search-status")).to_contain_text("refining by meaning")
-        assert not embedder.release.is_set()
-        embedder.release.set()
-        expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
-        expect(page.get_by_test_id("search-result").first).to_contain_text("harbour-lease.txt")
-        expect(page.locator("#search-status")).not_to_contain_text("refining")
-        assert errors == []
-    finally:
-        embedder.release.set()
-        server.stop()
-        engine.running.close()
+    with search_page(browser, tmp_path, docs, embedder=embedder) as (page, errors):
+        try:
+            embedder.holding = True
+            page.get_by_test_id("search-input").fill("harbour mooring")
+            page.get_by_test_id("search-input").press("Enter")
+            results = page.get_by_test_id("search-results")
+            assert embedder.asked.wait(BOUND_S)  # the fused search is waiting on the query's embedding...
+            expect(results).to_have_attribute("data-phase", "keyword", timeout=WAIT_MS)  # ...and hits show
+            expect(page.get_by_test_id("search-result").first).to_contain_text("harbour-lease.txt")
+            expect(page.locator("#search-status")).to_contain_text("refining by meaning")
+            assert not embedder.release.is_set()
+            embedder.release.set()
+            expect(results).to_have_attribute("data-phase", "fused", timeout=WAIT_MS)
+            expect(page.get_by_test_id("search-result").first).to_contain_text("harbour-lease.txt")
+            expect(page.locator("#search-status")).not_to_contain_text("refining")
+            assert errors == []
+        finally:
+            embedder.release.set()  # before the server stops: a held query would keep its thread waiting
