@@ -45,7 +45,7 @@ from typing import IO, TYPE_CHECKING, cast
 from engine.indexing.extract import Extracted, extract, parsed_in_python
 
 if TYPE_CHECKING:
-    from engine.indexing.first_reads import Answer, ReadFirst
+    from engine.indexing.first_reads import ReadFirst
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +240,7 @@ def serve(requests: IO[bytes] | None = None, replies: IO[bytes] | None = None) -
     """The child: answer `(path, max_chars)` requests with `extract`'s result, in order, until the pipe
     closes; after a `ReadFirst`, read its files whenever no request waits (first_reads.py). Its stdout
     carries only the answers: whatever a parser prints goes to stderr."""
-    from engine.indexing.first_reads import FirstReads, ReadFirst
+    from engine.indexing.first_reads import FirstReads, ReadFirst, read_answer
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if replies is None:
@@ -262,20 +262,13 @@ def serve(requests: IO[bytes] | None = None, replies: IO[bytes] | None = None) -
             first = FirstReads(request)
             continue
         path, max_chars = cast(tuple[str, int], request)
-        answer = (first.take(path, max_chars) if first is not None else None) or _answer(path, max_chars)
+        answer = (first.take(path, max_chars) if first is not None else None) or read_answer(path, max_chars)
         try:
             data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - an exception that does not travel: the parent reads it itself
             data = pickle.dumps(("here", None), protocol=pickle.HIGHEST_PROTOCOL)
         replies.write(data)
         replies.flush()
-
-
-def _answer(path: str, max_chars: int) -> Answer:
-    try:
-        return ("ok", extract(path, max_chars=max_chars))
-    except Exception as exc:  # noqa: BLE001 - sent back as it was raised, as the thread would have
-        return ("error", exc)
 
 
 def _receive(requests: IO[bytes], inbox: queue.SimpleQueue[object]) -> None:

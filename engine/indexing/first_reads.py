@@ -52,6 +52,14 @@ class ReadFirst:
 Answer = tuple[str, object]  # ("ok", Extracted) or ("error", the exception), as the reading process sends
 
 
+def read_answer(path: str, max_chars: int, read: Callable[..., Extracted] = extract) -> Answer:
+    """`read(path, max_chars=…)` as the reading process sends it, whether asked for now or read ahead."""
+    try:
+        return ("ok", read(path, max_chars=max_chars))
+    except Exception as exc:  # noqa: BLE001 - sent back as it was raised, as the thread would have
+        return ("error", exc)
+
+
 @dataclass
 class _Held:
     index: int  # its place in the walk
@@ -97,10 +105,7 @@ class FirstReads:
             before = os.stat(path)
         except OSError:
             return  # gone since the walk: the indexer will not ask, or reads it when it does
-        try:
-            answer: Answer = ("ok", self._read(path, max_chars=self._plan.max_chars))
-        except Exception as exc:  # noqa: BLE001 - kept as the answer, as `serve` would send it
-            answer = ("error", exc)
+        answer = read_answer(path, self._plan.max_chars, self._read)
         try:
             after = os.stat(path)
         except OSError:
