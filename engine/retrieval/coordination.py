@@ -33,10 +33,14 @@ over 0, raises the calibration seeds' full meaning top-1 61.8 -> 64.4 % (top-3 8
 and on the held-out personal folders (seeds 3 4, the floor in force) full meaning top-1 59.3 -> 62.7 %
 (top-3 81.3 % both), the other kinds unchanged. SciFact's paths are document ids, which no claim names.
 
-The terms a chunk holds are found by the keyword index's own stemmer (terms.TermMatcher, the one the
-snippets use), over the text the keyword arm returned with its hits: no further read of the store. The
-share the keyword arm's best hit holds, which every query of several terms asks, is worked out `ahead`,
-while the vector search runs, and kept by (text, terms): a share depends on nothing else.
+The terms a keyword hit holds are counted where the keyword arm scored it: how many of the query's terms'
+postings list the chunk (KeywordAnswer.held, postings_cache.top_k_held), the index's own tokenization
+of the chunk, in one numpy pass while the vector search runs. Finding them again in the hit's text with
+the index's stemmer (terms.TermMatcher, the one the snippets use) gave the same share for all 19,874
+hits of 400 real-text queries (bench/compare.py's corpus, 100k chunks), but cost 3-8 ms after the vector
+arm for a query whose keyword arm was a coincidence, the tail of the hybrid's p95 (issue 30). That
+reading of the text stays for hits given without counts (bench/coordination_study.py): the share the
+best hit holds is then worked out `ahead`, while the vector search runs, and kept by (text, terms).
 """
 
 from __future__ import annotations
@@ -71,11 +75,13 @@ def coincidental(
     related: float,
     matcher: TermMatcher,
     depth: int = 0,
+    held: Mapping[ChunkKey, int] | None = None,
 ) -> bool:
     """Whether the keyword arm's best hit is a coincidence: it holds only part of the query's terms and
     the dense arm does not find it related: its cosine is at most `related` (the floor's semantic
     threshold). A hit the dense arm did not return has at most the arm's lowest cosine when the arm was
-    cut off at `depth` (fusion.calibrated's rule), else none."""
+    cut off at `depth` (fusion.calibrated's rule), else none. `held`: how many terms each hit holds,
+    where the keyword arm counted them (else its text is read)."""
     if len(terms) < 2 or not hits:
         return False
     best = hits[0]
@@ -83,6 +89,8 @@ def coincidental(
     absent = min(cosines.values()) if depth > 0 and len(dense) >= depth else 0.0
     if cosines.get(best.key, absent) > related:
         return False
+    if held is not None and best.key in held:
+        return held[best.key] < len(terms)
     return _kept_share(texts.get(best.key, ""), terms, matcher) < 1.0
 
 
@@ -110,23 +118,43 @@ def coordinated(
     dense: Sequence[Hit] | None = None,
     related: float = 0.0,
     depth: int = 0,
+    held: Mapping[ChunkKey, int] | None = None,
 ) -> list[Hit]:
     """The keyword hits with each score multiplied by `share_held ** power`, best first; unchanged for a
     power of 0, a query of one term (every hit holds the whole query), or, when the `dense` arm's hits
-    are given, a query whose keyword arm is not `coincidental`."""
+    are given, a query whose keyword arm is not `coincidental`. `held`: how many of the terms each hit
+    holds, as the keyword arm counted them (KeywordAnswer.held); a hit it lacks has its text read."""
     if power <= 0 or len(terms) < 2 or not hits:
         return list(hits)
     matcher = matcher or shared_matcher()
-    if dense is not None and not coincidental(hits, texts, terms, dense, related, matcher, depth):
+    if dense is not None and not coincidental(hits, texts, terms, dense, related, matcher, depth, held):
         return list(hits)
-    matcher.learn((texts.get(hit.key, "") for hit in hits), terms)  # one statement for all the hits
+    counted = held or {}
+    unread = [texts.get(hit.key, "") for hit in hits if hit.key not in counted]
+    if unread:
+        matcher.learn(unread, terms)  # one statement for all the hits
     scaled = [
         Hit(
-            hit.path, hit.chunk_index, hit.score * share_held(texts.get(hit.key, ""), terms, matcher) ** power
+            hit.path,
+            hit.chunk_index,
+            hit.score * _share(hit.key, texts, terms, matcher, counted) ** power,
         )
         for hit in hits
     ]
     return sorted(scaled, key=lambda hit: hit.score, reverse=True)
+
+
+def _share(
+    key: ChunkKey,
+    texts: Mapping[ChunkKey, str],
+    terms: frozenset[str],
+    matcher: TermMatcher,
+    held: Mapping[ChunkKey, int],
+) -> float:
+    """The share of `terms` the hit holds: counted by the keyword arm where it was, else read in its text."""
+    if key in held:
+        return held[key] / len(terms)
+    return share_held(texts.get(key, ""), terms, matcher)
 
 
 def coordinated_names(names: Mapping[str, float], terms: frozenset[str], power: float) -> dict[str, float]:

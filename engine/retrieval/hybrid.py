@@ -214,7 +214,8 @@ class HybridSearch:
             answer = self._keyword_arm(query, candidates, scope, shown)
         terms = answer.terms.terms if answer is not None else frozenset()
         if answer is not None:  # while the vector search runs; kept for below
-            coordination.ahead(answer.hits, answer.texts, terms)
+            if not answer.held:  # the best hit's share, where the keyword arm did not count it
+                coordination.ahead(answer.hits, answer.texts, terms)
             if self.phrase_weight:
                 phrase.ahead(query, answer.texts)
         names = self._names(answer, scope)  # and what needs no vector hit, made now too
@@ -230,8 +231,9 @@ class HybridSearch:
         texts = {**(answer.texts if answer is not None else {}), **texts}
         keyword_only = bool(keyword_hits) and not dense_hits  # the vectors are empty (rebuilding) or failed
         related = (self.floor or RELEVANCE).semantic  # coordination.py: the floor's semantic threshold
+        held = answer.held if answer is not None else None
         ranked = coordinated(
-            keyword_hits, texts, terms, self.coordination, None, dense_hits, related, candidates
+            keyword_hits, texts, terms, self.coordination, None, dense_hits, related, candidates, held
         )
         if keyword_only:
             fused = single_arm(ranked)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 
@@ -76,8 +76,11 @@ class QueryTermCache(GenerationMap[str, QueryTerms]):
 
 @dataclass(frozen=True)
 class KeywordAnswer:
-    """A keyword search's hits (best first) with their text, and the query's terms (KeywordIndex.answer)."""
+    """A keyword search's hits (best first) with their text, and the query's terms (KeywordIndex.answer);
+    for a query of several terms, how many of them each hit holds, from the postings that scored it
+    (coordination.py)."""
 
     hits: list[Hit]
     texts: dict[ChunkKey, str]
     terms: QueryTerms
+    held: dict[ChunkKey, int] = field(default_factory=dict)

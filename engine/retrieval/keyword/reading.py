@@ -21,7 +21,7 @@ from engine.retrieval.keyword.base import KeywordBase
 from engine.retrieval.keyword.change_count import changed_sql
 from engine.retrieval.keyword.chunk_rows import Row
 from engine.retrieval.keyword.damage import store_error
-from engine.retrieval.keyword.postings_cache import compact_ids, split_by_term, top_k
+from engine.retrieval.keyword.postings_cache import compact_ids, split_by_term, top_k, top_k_held
 from engine.retrieval.keyword.query import NO_TERMS, KeywordAnswer, QueryTerms, read_query_terms
 from engine.retrieval.keyword.resident_terms import live_count
 from engine.retrieval.keyword.stop_words import stop_word_hits
@@ -76,11 +76,11 @@ class KeywordReading(KeywordBase):
             terms = self._query_terms(cur, query)
             if not terms.terms:  # stop words alone: found by their text (keyword/stop_words.py)
                 return KeywordAnswer(*stop_word_hits(cur, query, k, scope), terms)
-            hits, texts = self._best(cur, list(terms.tids), k, scope)
+            hits, texts, held = self._best(cur, list(terms.tids), k, scope, len(terms.terms) > 1)
         except duckdb.Error as exc:
             raise store_error(f"search the keyword index for {query[:80]!r}", exc) from exc
         self._keep_postings()
-        return KeywordAnswer(hits, texts, terms)
+        return KeywordAnswer(hits, texts, terms, held)
 
     def _keep_postings(self) -> None:
         """After the first answer since an open or a change of every term, read the rarer terms' postings
@@ -89,24 +89,32 @@ class KeywordReading(KeywordBase):
             self._loading.start(self._root.cursor, self._postings.generation())
 
     def _best(
-        self, cur: duckdb.DuckDBPyConnection, tids: list[int], k: int, scope: str | None
-    ) -> tuple[list[Hit], dict[ChunkKey, str]]:
+        self, cur: duckdb.DuckDBPyConnection, tids: list[int], k: int, scope: str | None, count_held: bool
+    ) -> tuple[list[Hit], dict[ChunkKey, str], dict[ChunkKey, int]]:
+        """The k best chunks with their text, and, when `count_held`, how many of the query's terms each
+        holds (postings_cache.top_k_held)."""
         if not tids or k <= 0:
-            return [], {}
+            return [], {}, {}
         postings = self._term_postings(cur, tids)
         inside = None if scope is None else self._scope_ids(cur, scope)
-        best = top_k(postings, k, self._filter.scope_mask(inside), self._filter.dead)
+        mask, dead = self._filter.scope_mask(inside), self._filter.dead
+        if count_held:
+            best, held_by_id = top_k_held(postings, k, mask, dead)
+        else:
+            best, held_by_id = top_k(postings, k, mask, dead), {}
         if not best:
-            return [], {}
+            return [], {}, {}
         rows = self._kept_winners(cur, [chunk_id for chunk_id, _ in best])
-        hits, texts = [], {}
+        hits, texts, held = [], {}, {}
         for chunk_id, score in best:
             if chunk_id in rows:  # a chunk removed since its postings were read is skipped
                 path, index, text = rows[chunk_id]
                 hit = Hit(path, int(index), score)
                 hits.append(hit)
                 texts[hit.key] = text or ""
-        return hits, texts
+                if chunk_id in held_by_id:
+                    held[hit.key] = held_by_id[chunk_id]
+        return hits, texts, held
 
     def _kept_winners(self, cur: duckdb.DuckDBPyConnection, ids: list[int]) -> dict[int, Row]:
         """`_winners`, from the rows kept since the last write where it can (chunk_rows.py)."""
