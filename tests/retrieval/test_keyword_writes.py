@@ -271,16 +271,19 @@ AWKWARD = [
 
 
 @pytest.mark.parametrize("slice_rows", [4_096, 4])  # one slice; split in slices on several threads
+@pytest.mark.parametrize("block_bytes", [1 << 20, 1, 40])  # one block; a chunk each; cut between chunks
 def test_a_staged_bulk_batch_counts_the_terms_the_sql_pipeline_counts_on_awkward_text(
-    slice_rows, monkeypatch
+    slice_rows, block_bytes, monkeypatch
 ):
     from collections import Counter
 
     import pyarrow as pa
 
     from engine.retrieval.keyword import batch as keyword_batch
+    from engine.retrieval.keyword import batch_words
 
     monkeypatch.setattr(keyword_batch, "SLICE_ROWS", slice_rows)
+    monkeypatch.setattr(batch_words, "BLOCK_BYTES", block_bytes)
     monkeypatch.setattr(keyword_batch, "SORT_ROWS", slice_rows)
     monkeypatch.setattr(keyword_batch.os, "cpu_count", lambda: 3)
 
