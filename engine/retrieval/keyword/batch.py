@@ -101,13 +101,13 @@ def stage(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> StagedBatch:
 
 
 def _local_terms(vocabulary: list[str], numbers: dict[str, int]) -> np.ndarray:
-    """Each word's term number (-1 for a stop word), numbering the terms `numbers` lacks as they come."""
+    """Each word's term number (-1 for a stop word, or a word that folded to nothing), numbering the terms
+    `numbers` lacks as they come."""
     stems = Stemmer.Stemmer(tokenize.STEMMER, 0).stemWords(vocabulary)  # its own: no lock held by queries
     stop = tokenize.STOPWORDS
     pairs = zip(vocabulary, stems, strict=True)
-    return np.fromiter(
-        (-1 if w in stop else numbers.setdefault(s, len(numbers)) for w, s in pairs), np.int32, len(stems)
-    )
+    numbered = (-1 if not w or w in stop else numbers.setdefault(s, len(numbers)) for w, s in pairs)
+    return np.fromiter(numbered, np.int32, len(stems))
 
 
 def _kept_words(piece: SplitWords, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
