@@ -267,24 +267,37 @@ AWKWARD = [
     "''quoted'' ,,, ... -- __ ||| \\\\ runs--of--separators",
     "running runners runs ran analyses analysed; e-mail e_mail e.mail",
     "x",
+    "lone \u0301 marks \u0308\u0301 fold to nothing, e\u0301 to e",
 ]
+# which texts of AWKWARD a batch holds: all (a NUL: the texts are folded whole before the split), none with
+# a NUL (each word that is not ASCII folded alone), and those plus U+037E, which folds to ';' (whole again)
+TEXT_SETS = {
+    "all": AWKWARD,
+    "no NUL": [t for t in AWKWARD if "\x00" not in t],
+    "Greek question mark": [t for t in AWKWARD if "\x00" not in t] + ["why\u037eso é\u037e"],
+}
 
 
 @pytest.mark.parametrize("slice_rows", [4_096, 4])  # one slice; split in slices on several threads
+@pytest.mark.parametrize("block_bytes", [1 << 20, 1, 40])  # one block; a chunk each; cut between chunks
+@pytest.mark.parametrize("text_set", list(TEXT_SETS))
 def test_a_staged_bulk_batch_counts_the_terms_the_sql_pipeline_counts_on_awkward_text(
-    slice_rows, monkeypatch
+    slice_rows, block_bytes, text_set, monkeypatch
 ):
     from collections import Counter
 
     import pyarrow as pa
 
     from engine.retrieval.keyword import batch as keyword_batch
+    from engine.retrieval.keyword import batch_words
 
     monkeypatch.setattr(keyword_batch, "SLICE_ROWS", slice_rows)
+    monkeypatch.setattr(batch_words, "BLOCK_BYTES", block_bytes)
     monkeypatch.setattr(keyword_batch, "SORT_ROWS", slice_rows)
     monkeypatch.setattr(keyword_batch.os, "cpu_count", lambda: 3)
 
-    texts = AWKWARD + [t.upper() for t in AWKWARD] + ["".join(AWKWARD)]
+    awkward = TEXT_SETS[text_set]
+    texts = awkward + [t.upper() for t in awkward] + ["".join(awkward)]
     con = duckdb.connect()
     tokenize.install(con)
     con.register("t", pa.table({"id": list(range(len(texts))), "text": texts}))

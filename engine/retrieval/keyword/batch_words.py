@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 _SPACE = ord(" ")
+# A slice is split in blocks of about this many bytes of text (_blocks says why).
+BLOCK_BYTES = 1 << 20
 
 
 def _byte_table() -> np.ndarray:
@@ -45,6 +47,7 @@ def _byte_table() -> np.ndarray:
 
 
 _BYTES = _byte_table()
+_SEPARATOR_SET = frozenset(SEPARATORS)
 
 
 @dataclass(frozen=True)
@@ -61,16 +64,63 @@ def split_words(cur: duckdb.DuckDBPyConnection, texts: pa.Array, parts: int = 1)
     """The words of `texts` (a string array, one text per chunk) as `tokenize_sql` splits them, before stop
     words are dropped, in `parts` consecutive slices split on as many threads (numpy and Arrow let go of
     the GIL: the split ran 1.0 s of wall per 50k real chunks alone, 0.6 s on two threads); `cur`
-    lower-cases and strips the accents of the texts that are not ASCII, for all slices at once."""
+    lower-cases and strips the accents of the words that are not ASCII (`_folded_words`)."""
     import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+    import pyarrow.compute as pc
 
-    normal = _normalized(cur, texts.cast(pa.large_string()))
-    bounds = slice_bounds(len(normal), parts)
-    slices = [normal.slice(start, stop - start) for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
+    raw = pc.fill_null(texts.cast(pa.large_string()), "")
+    if not _has_nul(raw):  # see _folded_words
+        folded = _folded_words(cur, _split_slices(raw, parts))
+        if folded is not None:
+            return folded
+    return _split_slices(_normalized(cur, raw), parts)
+
+
+def _has_nul(texts: pa.LargeStringArray) -> bool:
+    """Whether any of `texts` holds a NUL: the smallest byte, 2 ms per 50k real chunks (Arrow's
+    `match_substring` took 90)."""
+    data = _buffers(texts)[1]
+    return bool(len(data)) and int(data.min()) == 0
+
+
+def _split_slices(texts: pa.LargeStringArray, parts: int) -> list[SplitWords]:
+    bounds = slice_bounds(len(texts), parts)
+    slices = [texts.slice(start, stop - start) for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
     if len(slices) == 1:
         return [_split(slices[0])]
     with ThreadPoolExecutor(len(slices), thread_name_prefix="keyword-split") as pool:
         return list(pool.map(_split, slices))
+
+
+def _folded_words(cur: duckdb.DuckDBPyConnection, pieces: list[SplitWords]) -> list[SplitWords] | None:
+    """`pieces` with every word that is not ASCII replaced by DuckDB's `lower(strip_accents(word))`, or
+    None where folding would cut a word (a character that folds to a separator: U+037E, the Greek
+    question mark, is canonically ';'), so the texts must be folded before they are split. Nor can a
+    batch with a NUL in its text be folded word by word: `strip_accents` of a text that is not ASCII
+    ends at its first NUL (utf8proc reads it as the end), which `split_words` checks first.
+
+    Folding the words instead of the texts gives the same words: separators are ASCII and both functions
+    map one character at a time, so a word's characters fold to the same characters either way; a word
+    that folds to nothing (combining marks alone) is no word, which `batch._local_terms` drops. Folding
+    the ~9 % of real chunks that are not ASCII, whole, cost 0.12-0.24 CPU-s per 50k (utf8proc's
+    decomposition of every character) and a copy of the batch's text; their distinct words are a few
+    thousand."""
+    import pyarrow as pa
+
+    other = sorted({word for piece in pieces for word in piece.vocabulary if not word.isascii()})
+    if not other:
+        return pieces
+    cur.register("batch_words", pa.table({"w": pa.array(other, pa.large_string())}))
+    try:
+        folded = dict(cur.execute("SELECT w, lower(strip_accents(w)) FROM batch_words").fetchall())
+    finally:
+        cur.unregister("batch_words")
+    if any(not _SEPARATOR_SET.isdisjoint(word) for word in folded.values()):
+        return None
+    return [
+        SplitWords([folded.get(word, word) for word in piece.vocabulary], piece.code, piece.chunk)
+        for piece in pieces
+    ]
 
 
 def slice_bounds(rows: int, parts: int) -> list[int]:
@@ -80,28 +130,60 @@ def slice_bounds(rows: int, parts: int) -> list[int]:
 
 
 def _split(normal: pa.LargeStringArray) -> SplitWords:
+    """The slice's words, split block by block (`_blocks`) and numbered over the whole slice at once."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     offsets, data = _buffers(normal)
-    mapped = _BYTES[data]
+    blocks = [_split_block(data, offsets[first : last + 1]) for first, last in _blocks(offsets)]
+    words = pa.chunked_array([block[0] for block in blocks], pa.large_string())
+    encoded = pc.dictionary_encode(words)  # one dictionary for all blocks
+    per_chunk = np.concatenate([block[1] for block in blocks]) if blocks else np.zeros(0, np.int64)
+    chunk = np.repeat(np.arange(len(normal), dtype=np.int32), per_chunk)
+    code = np.concatenate(
+        [np.asarray(piece.indices.to_numpy(zero_copy_only=False), np.int32) for piece in encoded.chunks]
+        or [np.zeros(0, np.int32)]
+    )
+    dictionary = encoded.chunks[-1].dictionary.to_pylist() if encoded.num_chunks else []
+    return SplitWords(dictionary, code, chunk)
+
+
+def _blocks(offsets: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) chunk of consecutive blocks of about BLOCK_BYTES of text each (a chunk is not cut).
+    Split in blocks, every temporary array is a few MB that the allocator hands out again block after
+    block; split whole, a 50k-chunk batch's arrays were fresh memory each (~0.9 GB, a page fault per
+    page: 0.9-1.3 of the 100k real build's 7.2 CPU-s were the kernel's, statement-timed)."""
+    chunks = len(offsets) - 1
+    if chunks <= 0:
+        return []
+    targets = np.arange(BLOCK_BYTES, int(offsets[-1]), BLOCK_BYTES)
+    cuts = np.unique(np.concatenate(([0], np.searchsorted(offsets, targets), [chunks])))
+    cuts = cuts[(cuts >= 0) & (cuts <= chunks)]
+    return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+
+
+def _split_block(data: np.ndarray, offsets: np.ndarray) -> tuple[pa.LargeStringArray, np.ndarray]:
+    """The words of the chunks whose byte offsets (into `data`, one more than the chunks) are `offsets`,
+    packed without their separators, and how many words each chunk has."""
+    import pyarrow as pa
+
+    begin = int(offsets[0])
+    local = offsets - begin
+    mapped = _BYTES[data[begin : int(offsets[-1])]]
     inside = mapped != _SPACE
-    starts, ends = _word_bounds(inside, offsets)
+    starts, ends = _word_bounds(inside, local)
     packed_offsets = np.zeros(len(starts) + 1, dtype=np.int64)
     np.cumsum(ends - starts, out=packed_offsets[1:])
     words = pa.LargeStringArray.from_buffers(
         len(starts), pa.py_buffer(packed_offsets), pa.py_buffer(mapped[inside])
     )
-    encoded = pc.dictionary_encode(words)
-    per_chunk = np.diff(np.searchsorted(starts, offsets))
-    chunk = np.repeat(np.arange(len(normal), dtype=np.int32), per_chunk)
-    code = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int32)
-    return SplitWords(encoded.dictionary.to_pylist(), code, chunk)
+    return words, np.diff(np.searchsorted(starts, local))
 
 
 def _normalized(cur: duckdb.DuckDBPyConnection, texts: pa.LargeStringArray) -> pa.LargeStringArray:
     """`texts` with every text that is not ASCII replaced by DuckDB's `lower(strip_accents(text))` (the
-    ASCII ones are lower-cased by the byte table); nulls read as empty text."""
+    ASCII ones are lower-cased by the byte table): for a batch whose words cannot be folded one by one
+    (`_folded_words`); nulls read as empty text."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
