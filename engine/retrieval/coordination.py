@@ -34,7 +34,7 @@ and on the held-out personal folders (seeds 3 4, the floor in force) full meanin
 (top-3 81.3 % both), the other kinds unchanged. SciFact's paths are document ids, which no claim names.
 
 The terms a keyword hit holds are counted where the keyword arm scored it: how many of the query's terms'
-postings list the chunk (KeywordAnswer.held, postings_cache.top_k_held), the index's own tokenization
+postings list the chunk (KeywordAnswer.held, postings_cache.held_terms), the index's own tokenization
 of the chunk, in one numpy pass while the vector search runs. Finding them again in the hit's text with
 the index's stemmer (terms.TermMatcher, the one the snippets use) gave the same share for all 19,874
 hits of 400 real-text queries (bench/compare.py's corpus, 100k chunks), but cost 3-8 ms after the vector
@@ -94,11 +94,16 @@ def coincidental(
     return _kept_share(texts.get(best.key, ""), terms, matcher) < 1.0
 
 
-def ahead(hits: Sequence[Hit], texts: Mapping[ChunkKey, str], terms: frozenset[str]) -> None:
+def ahead(
+    hits: Sequence[Hit],
+    texts: Mapping[ChunkKey, str],
+    terms: frozenset[str],
+    held: Mapping[ChunkKey, int] | None = None,
+) -> None:
     """Work out the share of the query the keyword arm's best hit holds now and keep it (hybrid search does
     this while the vector search runs): `coincidental`, after both arms, then finds it (issue 30: the work
-    after the arms, ≤ 1.5 ms at 100k chunks)."""
-    if len(terms) >= 2 and hits:
+    after the arms, ≤ 1.5 ms at 100k chunks). Nothing to do where the keyword arm counted it (`held`)."""
+    if len(terms) >= 2 and hits and hits[0].key not in (held or {}):
         _kept_share(texts.get(hits[0].key, ""), terms, shared_matcher())
 
 

@@ -214,8 +214,7 @@ class HybridSearch:
             answer = self._keyword_arm(query, candidates, scope, shown)
         terms = answer.terms.terms if answer is not None else frozenset()
         if answer is not None:  # while the vector search runs; kept for below
-            if not answer.held:  # the best hit's share, where the keyword arm did not count it
-                coordination.ahead(answer.hits, answer.texts, terms)
+            coordination.ahead(answer.hits, answer.texts, terms, answer.held)
             if self.phrase_weight:
                 phrase.ahead(query, answer.texts)
         names = self._names(answer, scope)  # and what needs no vector hit, made now too

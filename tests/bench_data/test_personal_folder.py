@@ -73,8 +73,17 @@ def test_every_kind_of_query_and_label_is_present_in_the_small_folder(folder: Pe
     kinds = {q.kind for q in folder.queries}
     assert kinds == {"keyword", "known_item", "topic", "meaning", "nonsense"}
     g = folder.garden
-    assert all((g.exact_duplicates, g.near_duplicates, g.versions, g.series, g.unhelpful_names,
-                g.conventional_names, g.misplaced))
+    assert all(
+        (
+            g.exact_duplicates,
+            g.near_duplicates,
+            g.versions,
+            g.series,
+            g.unhelpful_names,
+            g.conventional_names,
+            g.misplaced,
+        )
+    )
     assert 60 <= len(folder.files) <= 100
 
 

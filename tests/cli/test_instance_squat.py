@@ -39,9 +39,7 @@ with open(sys.argv[1], "ab") as heard:
 def squatter(tmp_path) -> Iterator[tuple[subprocess.Popen[str], int, Path]]:
     heard = tmp_path / "heard.bin"
     heard.write_bytes(b"")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SQUATTER, str(heard)], stdout=subprocess.PIPE, text=True
-    )
+    proc = subprocess.Popen([sys.executable, "-c", SQUATTER, str(heard)], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         yield proc, int(proc.stdout.readline()), heard

@@ -90,7 +90,12 @@ def test_file_details_read_like_a_person_wrote_them_and_a_failed_file_offers_ret
                   .map(([status, queued, readings]) => m.statusBadge({ status, queued, readings })[0]); }"""
         )
         assert badges == [
-            "Failed", "Re-indexing", "Indexed", "Name only", "Not indexed yet", "Name and readings"
+            "Failed",
+            "Re-indexing",
+            "Indexed",
+            "Name only",
+            "Not indexed yet",
+            "Name and readings",
         ]
         assert errors == []
     finally:

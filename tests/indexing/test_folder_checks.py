@@ -106,7 +106,9 @@ def test_mount_points_with_spaces_are_read_from_the_mount_table(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX system folders")
-@pytest.mark.parametrize("path", ["/etc", "/etc/ssh", "/usr", "/usr/share/doc", "/bin", "/var", "/var/log", "/"])  # noqa: E501
+@pytest.mark.parametrize(
+    "path", ["/etc", "/etc/ssh", "/usr", "/usr/share/doc", "/bin", "/var", "/var/log", "/"]
+)  # noqa: E501
 def test_the_operating_systems_own_folders_are_refused_with_a_reason(api, path):
     """Issue 31, F12: `/etc` was accepted as an indexed folder."""
     assert_refused(api, path, "operating system")

@@ -1,5 +1,5 @@
 """How many of a query's terms each keyword hit holds, counted where the keyword arm scores it
-(postings_cache.top_k_held, KeywordAnswer.held): the same counts as an exhaustive scan and the same share
+(postings_cache.held_terms, KeywordAnswer.held): the same counts as an exhaustive scan and the same share
 as reading the hit's text with the index's stemmer, so coordination (coordination.py) needs no second
 look at the winners' texts after the vector arm (issue 30: that look was 3-8 ms of the hybrid's p95)."""
 
@@ -11,7 +11,7 @@ from engine.retrieval import coordination as coordination_module
 from engine.retrieval.coordination import share_held
 from engine.retrieval.keyword.chunk_filter import ChunkFilter
 from engine.retrieval.keyword.index import KeywordIndex
-from engine.retrieval.keyword.postings_cache import compact_ids, top_k, top_k_held
+from engine.retrieval.keyword.postings_cache import compact_ids, held_terms, top_k
 from engine.retrieval.terms import shared_matcher
 from tests.retrieval.test_coordination import LEASE, QUERY, _search
 
@@ -21,7 +21,7 @@ def brute_held(postings, winners):
     return {w: sum(int(w in set(ids.tolist())) for ids, _ in postings) for w in winners}
 
 
-def test_top_k_held_gives_top_ks_winners_and_each_ones_term_count_with_scopes_dead_ids_and_both_id_widths():
+def test_held_terms_counts_each_of_top_ks_winners_terms_with_scopes_dead_ids_and_both_id_widths():
     rng = np.random.default_rng(41)
     for trial in range(10):
         chunks = 5_000
@@ -36,17 +36,18 @@ def test_top_k_held_gives_top_ks_winners_and_each_ones_term_count_with_scopes_de
         chunk_filter = ChunkFilter(dead)
         for mask in (None, chunk_filter.scope_mask(inside)):
             for k in (1, 10, 50):
-                best, held = top_k_held(postings, k, mask, chunk_filter.dead)
-                assert best == top_k(postings, k, mask, chunk_filter.dead)
+                best = top_k(postings, k, mask, chunk_filter.dead)
+                held = held_terms(postings, [w for w, _ in best])
                 assert {w: held[w] for w, _ in best} == brute_held(postings, [w for w, _ in best])
                 assert all(1 <= held[w] <= len(postings) for w, _ in best), (trial, k)
 
 
-def test_top_k_held_counts_terms_of_both_id_widths_in_one_query():
+def test_held_terms_counts_terms_of_both_id_widths_in_one_query():
     wide = np.array([5, 9, 2**31 + 7, 2**32], dtype=np.int64)  # past two billion: kept int64
     narrow = compact_ids(np.array([5, 8, 9], dtype=np.int64))  # int32
     postings = [(wide, np.ones(4, np.float32)), (narrow, np.ones(3, np.float32))]
-    best, held = top_k_held(postings, 10)
+    best = top_k(postings, 10)
+    held = held_terms(postings, [w for w, _ in best])
     assert held == brute_held(postings, [w for w, _ in best]) == {5: 2, 9: 2, 8: 1, 2**31 + 7: 1, 2**32: 1}
 
 

@@ -302,9 +302,7 @@ def test_a_staged_bulk_batch_counts_the_terms_the_sql_pipeline_counts_on_awkward
     tokenize.install(con)
     con.register("t", pa.table({"id": list(range(len(texts))), "text": texts}))
     expected = sorted(con.execute(term_counts_sql("t")).fetchall())
-    incoming = pa.table(
-        {"path": ["/p"] * len(texts), "chunk_index": list(range(len(texts))), "text": texts}
-    )
+    incoming = pa.table({"path": ["/p"] * len(texts), "chunk_index": list(range(len(texts))), "text": texts})
     batch = keyword_batch.stage(con, incoming)
     terms = [batch.terms[t] for t in batch.word_term.tolist()]
     counts = Counter(zip(batch.word_chunk.tolist(), terms, strict=True))
@@ -328,9 +326,13 @@ def test_a_bulk_batch_weights_every_posting_as_weight_sql_does(tmp_path, monkeyp
     index = bulk_build(tmp_path / "k.duckdb", files, monkeypatch)
     try:
         n, avgdl = writes.corpus_stats(index._reader())
-        differ = index._reader().execute(f"""
+        differ = (
+            index._reader()
+            .execute(f"""
             SELECT count(*) FROM postings p JOIN chunks c ON c.id = p.chunk_id JOIN terms t USING (tid)
-            WHERE p.w <> {writes.weight_sql("p.tf", "c.len", "t.df", n, avgdl)}""").fetchone()
+            WHERE p.w <> {writes.weight_sql("p.tf", "c.len", "t.df", n, avgdl)}""")
+            .fetchone()
+        )
         assert differ == (0,)
         assert index._reader().execute("SELECT count(*) FROM postings").fetchone()[0] > 1000
     finally:

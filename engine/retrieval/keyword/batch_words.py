@@ -193,9 +193,9 @@ def _normalized(cur: duckdb.DuckDBPyConnection, texts: pa.LargeStringArray) -> p
         return texts
     cur.register("batch_unicode", pa.table({"text": texts.filter(other)}))
     try:
-        lowered = cur.execute(
-            "SELECT lower(strip_accents(text)) FROM batch_unicode"
-        ).to_arrow_table().column(0)
+        lowered = (
+            cur.execute("SELECT lower(strip_accents(text)) FROM batch_unicode").to_arrow_table().column(0)
+        )
     finally:
         cur.unregister("batch_unicode")
     return pc.replace_with_mask(texts, other, lowered.combine_chunks().cast(pa.large_string()))

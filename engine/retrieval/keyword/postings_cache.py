@@ -164,49 +164,28 @@ def top_k(
     `dead` (sorted ids) are never returned. A chunk's score is the sum of its own postings only, so
     dropping a dead chunk after the sum leaves every other score and the order as dropping its postings
     before it did."""
-    return _ranked(postings, k, allowed, dead, count_held=False)[0]
-
-
-def top_k_held(
-    postings: Sequence[Postings],
-    k: int,
-    allowed: Callable[[np.ndarray], np.ndarray] | None = None,
-    dead: np.ndarray | None = None,
-) -> tuple[list[tuple[int, float]], dict[int, int]]:
-    """`top_k`, and how many of the terms each of the k chunks holds: coordination's share of the query
-    (coordination.py), counted in the postings the sum already gathered rather than by stemming each
-    winner's text again after the vector arm (3-8 ms of the hybrid's p95 at 100k real chunks, issue 30).
-    A term lists a chunk at most once, so that is how often the chunk occurs among the postings."""
-    return _ranked(postings, k, allowed, dead, count_held=True)
-
-
-def _ranked(
-    postings: Sequence[Postings],
-    k: int,
-    allowed: Callable[[np.ndarray], np.ndarray] | None,
-    dead: np.ndarray | None,
-    count_held: bool,
-) -> tuple[list[tuple[int, float]], dict[int, int]]:
     if not postings or k <= 0:
-        return [], {}
+        return []
     ids = np.concatenate([p[0] for p in postings])
     weights = np.concatenate([p[1] for p in postings]).astype(np.float64)
     if allowed is not None and len(ids):
         keep = allowed(ids)
         ids, weights = ids[keep], weights[keep]
     if not len(ids):
-        return [], {}
+        return []
     unique, scores = _sums(ids, weights)
     if dead is not None and len(dead):
         scores[_positions(unique, dead)] = -np.inf  # below every live score, so chosen last and dropped
     chosen = _best_k(scores, k) if len(unique) > k else np.arange(len(unique))
     order = np.lexsort((unique[chosen], -scores[chosen]))[:k]
-    best = [(int(unique[i]), float(scores[i])) for i in chosen[order] if scores[i] != -np.inf]
-    return best, (_held(postings, [chunk_id for chunk_id, _ in best]) if count_held and best else {})
+    return [(int(unique[i]), float(scores[i])) for i in chosen[order] if scores[i] != -np.inf]
 
 
-def _held(postings: Sequence[Postings], winners: list[int]) -> dict[int, int]:
-    """Chunk id -> how many of the terms' postings list it, for the (few) `winners`. A term's ids are
+def held_terms(postings: Sequence[Postings], winners: list[int]) -> dict[int, int]:
+    """Chunk id -> how many of the terms' postings list it, for the (few) `winners` of `top_k`:
+    coordination's share of the query (coordination.py), counted in the postings that scored them rather
+    than by stemming each winner's text again after the vector arm (3-8 ms of the hybrid's p95 at 100k real
+    chunks, issue 30). A term lists a chunk at most once, so that is how many terms hold it. A term's ids are
     ascending as written (a chunk id comes from a sequence), so each is a binary search of the winners
     in it, ~0.04 ms for 84k postings where one membership pass over them all took 0.23 (numpy's table
     `isin`); a term whose ids are not in order (checked, one vectorised comparison) takes that pass."""

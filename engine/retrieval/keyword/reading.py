@@ -21,7 +21,7 @@ from engine.retrieval.keyword.base import KeywordBase
 from engine.retrieval.keyword.change_count import changed_sql
 from engine.retrieval.keyword.chunk_rows import Row
 from engine.retrieval.keyword.damage import store_error
-from engine.retrieval.keyword.postings_cache import compact_ids, split_by_term, top_k, top_k_held
+from engine.retrieval.keyword.postings_cache import compact_ids, held_terms, split_by_term, top_k
 from engine.retrieval.keyword.query import NO_TERMS, KeywordAnswer, QueryTerms, read_query_terms
 from engine.retrieval.keyword.resident_terms import live_count
 from engine.retrieval.keyword.stop_words import stop_word_hits
@@ -92,19 +92,17 @@ class KeywordReading(KeywordBase):
         self, cur: duckdb.DuckDBPyConnection, tids: list[int], k: int, scope: str | None, count_held: bool
     ) -> tuple[list[Hit], dict[ChunkKey, str], dict[ChunkKey, int]]:
         """The k best chunks with their text, and, when `count_held`, how many of the query's terms each
-        holds (postings_cache.top_k_held)."""
+        holds (postings_cache.held_terms)."""
         if not tids or k <= 0:
             return [], {}, {}
         postings = self._term_postings(cur, tids)
         inside = None if scope is None else self._scope_ids(cur, scope)
-        mask, dead = self._filter.scope_mask(inside), self._filter.dead
-        if count_held:
-            best, held_by_id = top_k_held(postings, k, mask, dead)
-        else:
-            best, held_by_id = top_k(postings, k, mask, dead), {}
+        best = top_k(postings, k, self._filter.scope_mask(inside), self._filter.dead)
         if not best:
             return [], {}, {}
-        rows = self._kept_winners(cur, [chunk_id for chunk_id, _ in best])
+        winners = [chunk_id for chunk_id, _ in best]
+        held_by_id = held_terms(postings, winners) if count_held else {}
+        rows = self._kept_winners(cur, winners)
         hits, texts, held = [], {}, {}
         for chunk_id, score in best:
             if chunk_id in rows:  # a chunk removed since its postings were read is skipped
