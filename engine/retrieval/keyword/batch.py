@@ -65,8 +65,9 @@ class StagedBatch:
         runs = _in_threads(
             lambda a, b: _sorted_keys(term_ids, self.word_term[a:b], self.word_chunk[a:b]), slices
         )
-        keys = runs[0] if len(runs) == 1 else np.concatenate(runs)
+        keys = runs[0]
         if len(runs) > 1:
+            keys = np.concatenate(runs)
             keys.sort(kind="stable")  # in place
         if not len(keys):
             empty = np.zeros(0, np.int64)

@@ -157,8 +157,7 @@ def _blocks(offsets: np.ndarray) -> list[tuple[int, int]]:
     if chunks <= 0:
         return []
     targets = np.arange(BLOCK_BYTES, int(offsets[-1]), BLOCK_BYTES)
-    cuts = np.unique(np.concatenate(([0], np.searchsorted(offsets, targets), [chunks])))
-    cuts = cuts[(cuts >= 0) & (cuts <= chunks)]
+    cuts = np.unique(np.concatenate(([0], np.searchsorted(offsets, targets), [chunks])))  # targets < the end
     return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
 
 
@@ -183,11 +182,10 @@ def _split_block(data: np.ndarray, offsets: np.ndarray) -> tuple[pa.LargeStringA
 def _normalized(cur: duckdb.DuckDBPyConnection, texts: pa.LargeStringArray) -> pa.LargeStringArray:
     """`texts` with every text that is not ASCII replaced by DuckDB's `lower(strip_accents(text))` (the
     ASCII ones are lower-cased by the byte table): for a batch whose words cannot be folded one by one
-    (`_folded_words`); nulls read as empty text."""
+    (`_folded_words`); `split_words` has read its nulls as empty text."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    texts = pc.fill_null(texts, "")
     other = pc.invert(pc.string_is_ascii(texts))
     if not pc.any(other).as_py():
         return texts
