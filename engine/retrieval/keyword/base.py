@@ -25,6 +25,7 @@ import numpy as np
 from engine.errors import StoreError
 from engine.per_thread import PerThread
 from engine.retrieval.keyword import tokenize
+from engine.retrieval.keyword.checkpoints import BulkCheckpoints
 from engine.retrieval.keyword.chunk_filter import ChunkFilter
 from engine.retrieval.keyword.chunk_rows import ChunkRows
 from engine.retrieval.keyword.damage import is_damage, store_error
@@ -81,6 +82,7 @@ class KeywordBase:
         self._words = TermLookup()  # word -> stem, term -> id and df, without SQL (query_words.py)
         self._state = WriteState()  # corpus statistics and term ids between writes (keyword_point.py)
         self._names = NameIndex(shared_matcher().stems)  # path words, filled by the first search (names.py)
+        self._checkpoints = BulkCheckpoints(self.db_path)  # bulk writes checkpoint once a run
 
     def _reader(self) -> duckdb.DuckDBPyConnection:
         return self._readers.get()

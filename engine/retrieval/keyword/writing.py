@@ -90,7 +90,11 @@ class KeywordWriting(KeywordBase):
             }
         )
         # the batch is split and counted before the transaction begins (keyword_batch.py says why)
-        with self._write_lock, self._all_threads(self._writer, incoming.num_rows):
+        with (
+            self._write_lock,
+            self._all_threads(self._writer, incoming.num_rows),
+            self._checkpoints.deferred(self._writer, incoming.num_rows),
+        ):
             batch = self._stage(incoming) if incoming.num_rows else None
             with self._transaction("update the keyword index") as cur:
                 self._name_change(lambda names: names.replace(replaced, kept))
@@ -138,8 +142,14 @@ class KeywordWriting(KeywordBase):
     def refresh_weights(self) -> None:
         """Recompute df and every weight from the current corpus, and re-sort postings by term. Runs on
         every core (on one it took three times the CPU). The join with `chunks` drops the postings of
-        removed chunks, so they need no DELETE of their own."""
-        with self._transaction("refresh keyword weights") as cur, self._all_threads(cur):
+        removed chunks, so they need no DELETE of their own. It ends a run of bulk writes: one checkpoint
+        after it writes what they and it left (checkpoints.py)."""
+        with (
+            self._write_lock,
+            self._checkpoints.settled(self._writer),
+            self._transaction("refresh keyword weights") as cur,
+            self._all_threads(cur),
+        ):
             self._state.pending.write(cur)  # `dead` complete for the live counts below
             n, avgdl = corpus_stats(cur)
             # before `terms` is rebuilt: see reweighted_postings_sql for the plan that order avoids
