@@ -5,6 +5,7 @@ caption then shows in its Details with the model and address it came from (issue
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,42 @@ def test_the_vision_endpoint_is_tested_saved_and_its_caption_shown_in_details(tm
         finally:
             server.stop()
             engine.running.close()
+
+
+def test_the_settings_forms_take_no_typing_until_the_saved_settings_fill_them(tmp_path, browser):
+    """The settings view reads the saved settings each time it opens and fills its forms with them: an
+    address typed before that read came back was overwritten (the test above, on a loaded machine, sent an
+    empty address). The forms are disabled until the fill, then show the saved values and keep what is
+    typed."""
+    expect = playwright_api.expect
+    engine, _docs = _engine(tmp_path)
+    saved = "http://127.0.0.1:9/v1"
+    engine.set_config(patch={"vision": {"base_url": saved, "model": "llava"}})
+    gate = threading.Event()
+    read = engine.get_config
+
+    def read_when_let(*args: object, **kwargs: object) -> object:
+        gate.wait(WAIT_MS / 1000)
+        return read(*args, **kwargs)
+
+    engine.get_config = read_when_let  # type: ignore[method-assign]
+    server = start_server(Api(engine))
+    try:
+        page, errors = open_page(browser, server.url)
+        page.locator(".nav-item[data-view=settings]").click()
+        address = page.get_by_test_id("vision-base-url")
+        expect(address).to_be_disabled()
+        expect(page.locator("#vision-form button[type=submit]")).to_be_disabled()
+        expect(page.get_by_test_id("reasoning-base-url")).to_be_disabled()
+        gate.set()
+        expect(address).to_have_value(saved, timeout=WAIT_MS)
+        expect(address).to_be_enabled()
+        address.fill("http://127.0.0.1:8/v1")
+        page.get_by_test_id("vision-model").fill("moondream")
+        expect(address).to_have_value("http://127.0.0.1:8/v1")
+        expect(page.get_by_test_id("vision-model")).to_have_value("moondream")
+        assert errors == []
+    finally:
+        gate.set()
+        server.stop()
+        engine.running.close()

@@ -72,7 +72,37 @@ async function renderTrash() {
   } catch (error) { reportError(error, "Could not read the trash"); }
 }
 
+// The forms loadSettings fills from the saved settings.
+const FILLED_FORMS = ["#reasoning-form", "#embedding-form", "#app-form", "#vision-form", "#transcription-form"];
+let reads = 0; // loadSettings calls started: only the latest one's end lets the forms be edited again
+
+/** While the saved settings are read, their forms take no typing and no Save: the fill that follows
+ * would overwrite what was typed meanwhile, and a Save would send the empty fields. Only the fields this
+ * disabled are enabled again. */
+function holdForms(held) {
+  for (const form of FILLED_FORMS.map((id) => $(id))) {
+    form.setAttribute("aria-busy", String(held));
+    for (const el of form.elements) {
+      if (held && !el.disabled) { el.disabled = true; el.dataset.heldForRead = "1"; }
+      else if (!held && el.dataset.heldForRead) { el.disabled = false; delete el.dataset.heldForRead; }
+    }
+  }
+}
+
 export async function loadSettings() {
+  const read = ++reads;
+  holdForms(true);
+  let filled = false;
+  try {
+    filled = await fillSettings();
+  } finally {
+    if (read === reads) holdForms(false);
+  }
+  if (filled) { renderMcp(); renderMemory(); renderHistory(renderTrash); renderTrash(); }
+}
+
+/** Fill the forms from the saved settings; false when they could not be read (the error is shown). */
+async function fillSettings() {
   try {
     config = await call("get_config");
     const defaults = await call("get_default_prompts");
@@ -86,8 +116,8 @@ export async function loadSettings() {
     renderPrompts(defaults);
     call("gpu_available").then((g) => { $("#gpu-info").textContent = g.cuda ? `GPU available: ${g.device_name || "CUDA"}` : "No CUDA GPU found: embeddings run on the CPU."; }).catch(() => {});
     call("app_version").then((v) => { $("#app-version").textContent = `SenseTree ${v}`; }).catch(() => {});
-  } catch (error) { reportError(error, "Could not read the settings"); return; }
-  renderMcp(); renderMemory(); renderHistory(renderTrash); renderTrash();
+    return true;
+  } catch (error) { reportError(error, "Could not read the settings"); return false; }
 }
 
 export function initSettings() {
