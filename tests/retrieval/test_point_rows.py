@@ -10,7 +10,7 @@ from engine.errors import StoreError
 from engine.retrieval.keyword import point_terms
 from engine.retrieval.keyword.index import KeywordIndex
 from engine.retrieval.keyword.point_rows import PointRows
-from tests.retrieval.test_keyword_writes import bulk_build, snapshot
+from tests.retrieval.test_point_write_calls import assert_same_as_rebuilt
 
 
 def test_writes_after_a_first_write_that_rolled_back_still_insert_their_postings(tmp_path, monkeypatch):
@@ -26,12 +26,7 @@ def test_writes_after_a_first_write_that_rolled_back_still_insert_their_postings
         index.upsert("/r/b.txt", ["orchard travel"])
         index.upsert("/r/b.txt", ["orchard travel"])  # unchanged: its chunk goes in without postings
         live = {"/r/a.txt": ["budget review", "harbour meeting"], "/r/b.txt": ["orchard travel"]}
-        rebuilt = bulk_build(tmp_path / "rebuilt.duckdb", live, monkeypatch)
-        try:
-            a, b = snapshot(index), snapshot(rebuilt)
-            assert a["chunks"] == b["chunks"] and a["tf"] == b["tf"] and a["df"] == b["df"]
-        finally:
-            rebuilt.close()
+        assert_same_as_rebuilt(index, live, tmp_path / "rebuilt.duckdb", monkeypatch)
         assert [hit.key for hit in index.search("orchard", 5)] == [("/r/b.txt", 0)]
     finally:
         index.close()
