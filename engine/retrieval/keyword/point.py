@@ -28,6 +28,9 @@ among the callers' frames), so the postings went through `from_arrow(...).insert
 session 7 through a view registered once, outside any transaction (point_rows.py), a few chunks and the
 replaced path into the SQL text (a bound parameter costs the client a failed pandas import). Per one-file
 update at 1M chunks, same-run A/B against session 7's code (docs/keyword-writes.md): p50 28.7 -> 18.7 ms.
+Since session 9 the view is over a bare Arrow C stream (point_rows.py says why), and an edit's few new
+terms and texts to fold (not ASCII) go into the SQL text as well; Arrow and its replacement scan are left
+for big writes and text holding a NUL.
 
 Two things are kept in memory by `WriteState` instead of being read per write: the corpus size and total
 length (what BM25's average length needs), and the term → id dictionary with each term's document
@@ -62,6 +65,8 @@ from engine.retrieval.sql_literal import sql_string
 POINT_ROWS = 2_000
 # Writes of at most this many new chunks write them into the SQL text instead of an Arrow table.
 LITERAL_CHUNKS = 16
+# Writes that bring at most this many new terms write them into the SQL text (`_insert_terms`).
+LITERAL_TERMS = 64
 # Ids drawn from a sequence at a time and handed out from memory (WriteState.take says why that is safe).
 ID_BLOCK = 1024
 
@@ -206,7 +211,9 @@ def write(
     if fresh:
         state.add_terms(dict(zip(fresh, term_ids, strict=True)))
         point_terms.look_up_again(added, tids)
-    _shift_df(cur, state, point_terms.df_change(gone, added), dict(zip(fresh, term_ids, strict=True)))
+    terms_sql = _shift_df(
+        cur, state, point_terms.df_change(gone, added), dict(zip(fresh, term_ids, strict=True))
+    )
     state.pending.bury(cur, removed)
     chunks_sql = _insert_chunks(
         cur,
@@ -214,6 +221,7 @@ def write(
         [row[0] for row in kept] + chunk_ids,
         [int(row[3] or 0) for row in kept] + lengths,
     )
+    chunks_sql = "; ".join(sql for sql in (terms_sql, chunks_sql) if sql)
     changed = np.zeros(0, np.int64)
     if incoming:
         changed, chunks_sql = _insert(cur, chunk_ids, added, state, chunks, total_len, chunks_sql)
@@ -277,29 +285,51 @@ def _shift_df(
     state: WriteState,
     change: tuple[np.ndarray, np.ndarray],
     fresh: dict[str, int],
-) -> None:
+) -> str:
     """Apply the net df change (term ids, change) of every term the write touched, to `state` and, for
     terms seen for the first time (already in the dictionary), to the table: they are inserted with their
     df; the others' changes wait in `state.pending`. The new df come from the dictionary's own
     copy, not from `UPDATE … RETURNING`: with RETURNING, DuckDB's update of ~350 terms cost 18-20 ms of CPU
-    and made the COMMIT take 18-26 ms more; the plain UPDATE costs 4 ms and 1 ms (100k chunks, loaded)."""
-    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+    and made the COMMIT take 18-26 ms more; the plain UPDATE costs 4 ms and 1 ms (100k chunks, loaded).
 
+    The new terms' insert is returned as SQL with their values written in (run with the chunks' insert, in
+    the same call), not run from Arrow: a replacement scan's look-up of the table's name among the callers'
+    frames and pyarrow.dataset's Scanner cost ~1.5 ms of an update that brings a new word (Session 9).
+    Many terms, or terms holding a NUL (DuckDB's parser rejects it in a literal), still go in from Arrow
+    ('' returned)."""
     ids, by = change
     state.shift_df(ids, by)
     known = np.ones(ids.size, bool)
+    terms_sql = ""
     if fresh:
-        known = ~np.isin(ids, np.fromiter(fresh.values(), np.int64, len(fresh)))
-        point_fresh = pa.table(  # noqa: F841 (read by name)
-            {
-                "term": pa.array(list(fresh), pa.string()),
-                "tid": pa.array(list(fresh.values()), pa.int32()),
-                "df": pa.array(state.dfs(np.fromiter(fresh.values(), np.int64, len(fresh))), pa.int64()),
-            }
-        )
-        cur.execute("INSERT INTO terms SELECT term, tid, df FROM point_fresh")
+        tids = np.fromiter(fresh.values(), np.int64, len(fresh))
+        known = ~np.isin(ids, tids)
+        terms_sql = _insert_terms(cur, list(fresh), tids, state.dfs(tids))
     if known.any():
         state.pending.add(cur, ids[known], by[known])
+    return terms_sql
+
+
+def _insert_terms(cur: duckdb.DuckDBPyConnection, terms: list[str], tids: np.ndarray, dfs: np.ndarray) -> str:
+    """`_shift_df`'s insert of new terms with their ids and df: returned as SQL, or run from Arrow (many
+    terms: DuckDB binds a VALUES list row by row, ~11 µs a row, Session 6)."""
+    if len(terms) <= LITERAL_TERMS and not any("\x00" in term for term in terms):
+        values = ", ".join(
+            f"({sql_string(term)}, {tid}, {df})"
+            for term, tid, df in zip(terms, tids.tolist(), dfs.tolist(), strict=True)
+        )
+        return f"INSERT INTO terms (term, tid, df) VALUES {values}"
+    import pyarrow as pa  # loaded by the writes that use it: a keyword peek loads none (issue 30)
+
+    point_fresh = pa.table(  # noqa: F841 (read by name)
+        {
+            "term": pa.array(terms, pa.string()),
+            "tid": pa.array(tids, pa.int32()),
+            "df": pa.array(dfs, pa.int64()),
+        }
+    )
+    cur.execute("INSERT INTO terms SELECT term, tid, df FROM point_fresh")
+    return ""
 
 
 def _insert_chunks(

@@ -23,8 +23,11 @@ import duckdb
 import Stemmer
 
 from engine.retrieval.keyword import tokenize
+from engine.retrieval.sql_literal import sql_string
 
 STEMS_KEPT = 200_000  # distinct words remembered (~20 MB); the memory is cleared when it fills
+# Texts not ASCII that are folded by DuckDB as literals in the SQL text (more go through Arrow: `_folded`).
+FOLDED_LITERALS = 16
 
 
 class Stems:
@@ -93,14 +96,27 @@ def term_counts(cur: duckdb.DuckDBPyConnection, texts: Sequence[str], stems: Ste
             words[i] = found
     if others:
         # Not ASCII: DuckDB lower-cases and strips accents (its Unicode rules, not Python's), Python splits
-        import pyarrow as pa  # only where Arrow is used: a keyword peek loads none (issue 30)
-
-        point_texts = pa.table({"text": pa.array([texts[i] for i in others], pa.string())})  # noqa: F841
-        lowered = cur.execute("SELECT lower(strip_accents(text)) FROM point_texts").fetchall()
-        for i, (low,) in zip(others, lowered, strict=True):
+        for i, low in zip(others, _folded(cur, [texts[i] for i in others]), strict=True):
             words[i] = tokenize.normalized_words(low or "")
     stem = stems.of({w for ws in words.values() for w in ws})
     counts: list[Counter[str]] = [Counter() for _ in texts]
     for i, ws in words.items():
         counts[i].update(stem[w] for w in ws)
     return counts
+
+
+def _folded(cur: duckdb.DuckDBPyConnection, texts: list[str]) -> list[str | None]:
+    """DuckDB's `lower(strip_accents(text))` of each text. A few texts go into the SQL text, one column
+    each (one row: the order is the columns'): read from Arrow by a replacement scan, the statement cost
+    ~1.5 ms more, the client's look-up of the table's name among the callers' frames and pyarrow.dataset's
+    Scanner (docs/keyword-writes.md, Session 9). Text holding a NUL stays on Arrow: DuckDB's parser rejects
+    it in a literal."""
+    if len(texts) <= FOLDED_LITERALS and not any("\x00" in text for text in texts):
+        columns = ", ".join(f"lower(strip_accents({sql_string(text)}))" for text in texts)
+        row = cur.execute(f"SELECT {columns}").fetchone()
+        assert row is not None
+        return list(row)
+    import pyarrow as pa  # only where Arrow is used: a keyword peek loads none (issue 30)
+
+    point_texts = pa.table({"text": pa.array(texts, pa.string())})  # noqa: F841 (read by name)
+    return [low for (low,) in cur.execute("SELECT lower(strip_accents(text)) FROM point_texts").fetchall()]
