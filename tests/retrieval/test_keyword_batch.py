@@ -53,7 +53,7 @@ def test_a_batch_that_cannot_be_staged_raises_a_store_error_and_changes_nothing(
     index = bulk_build(tmp_path / "k.duckdb", files, monkeypatch)
     reference = bulk_build(tmp_path / "reference.duckdb", files, monkeypatch)
 
-    def broken(cur: object, incoming: object) -> None:
+    def broken(cur: object, incoming: object, cores: object = None) -> None:
         raise bm25.duckdb.OutOfMemoryException("no memory for the split")
 
     try:

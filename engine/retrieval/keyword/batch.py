@@ -49,6 +49,7 @@ class StagedBatch:
     word_term: np.ndarray  # int32 per kept word, in order
     word_chunk: np.ndarray  # int32 per kept word (int32 halves the ~6M words' memory of a 50k batch)
     lengths: np.ndarray  # int32 per chunk: its kept words, BM25's length
+    cores: int = 1  # threads its postings may be sorted on
 
     @property
     def rows(self) -> int:
@@ -60,7 +61,7 @@ class StagedBatch:
         stable sort 0.19 s), its slices sorted on one thread each and merged by one more stable sort
         (a merge of sorted runs)."""
         words = len(self.word_term)
-        bounds = slice_bounds(words, min(os.cpu_count() or 1, MAX_SLICES, words // SORT_ROWS))
+        bounds = slice_bounds(words, min(self.cores, MAX_SLICES, words // SORT_ROWS))
         slices = [(start, stop) for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
         runs = _in_threads(
             lambda a, b: _sorted_keys(term_ids, self.word_term[a:b], self.word_chunk[a:b]), slices
@@ -82,12 +83,14 @@ class StagedBatch:
         return distinct, chunk, np.diff(starts, append=len(keys))
 
 
-def stage(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> StagedBatch:
+def stage(cur: duckdb.DuckDBPyConnection, incoming: pa.Table, cores: int | None = None) -> StagedBatch:
     """Stage a batch (path, chunk_index, text) outside any transaction, for `writes.insert_rows` inside the
     one that follows; `cur` is the writer cursor (it lower-cases the texts that are not ASCII). A batch of
-    at least 2 × SLICE_ROWS chunks is split on as many threads as there are cores (at most MAX_SLICES)."""
+    at least 2 × SLICE_ROWS chunks is split on as many threads as `cores` (every core if None; at most
+    MAX_SLICES), and its postings sorted so."""
     rows = incoming.num_rows
-    parts = min(os.cpu_count() or 1, MAX_SLICES, rows // SLICE_ROWS)
+    cores = cores or os.cpu_count() or 1
+    parts = min(cores, MAX_SLICES, rows // SLICE_ROWS)
     pieces = split_words(cur, incoming.column("text").combine_chunks(), parts)
     numbers: dict[str, int] = {}
     local_terms = [_local_terms(piece.vocabulary, numbers) for piece in pieces]
@@ -98,7 +101,7 @@ def stage(cur: duckdb.DuckDBPyConnection, incoming: pa.Table) -> StagedBatch:
         [chunk + np.int32(start) for (_, chunk), start in zip(kept, starts[:-1], strict=True)]
     )
     lengths = np.bincount(word_chunk, minlength=rows).astype(np.int32)
-    return StagedBatch(incoming, list(numbers), word_term, word_chunk, lengths)
+    return StagedBatch(incoming, list(numbers), word_term, word_chunk, lengths, cores)
 
 
 def _local_terms(vocabulary: list[str], numbers: dict[str, int]) -> np.ndarray:

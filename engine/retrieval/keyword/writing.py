@@ -11,7 +11,6 @@ postings cache forgets the terms it changed and the hooks it queued (dead ids, p
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 import duckdb
 import numpy as np
 
+from engine.free_cores import free_cores
 from engine.retrieval.fusion import scope_prefix
 from engine.retrieval.keyword import batch as keyword_batch
 from engine.retrieval.keyword import point as keyword_point
@@ -92,10 +92,10 @@ class KeywordWriting(KeywordBase):
         # the batch is split and counted before the transaction begins (keyword_batch.py says why)
         with (
             self._write_lock,
-            self._all_threads(self._writer, incoming.num_rows),
+            self._all_threads(self._writer, incoming.num_rows) as cores,
             self._checkpoints.deferred(self._writer, incoming.num_rows),
         ):
-            batch = self._stage(incoming) if incoming.num_rows else None
+            batch = self._stage(incoming, cores) if incoming.num_rows else None
             with self._transaction("update the keyword index") as cur:
                 self._name_change(lambda names: names.replace(replaced, kept))
                 if replaced:
@@ -197,21 +197,23 @@ class KeywordWriting(KeywordBase):
                     self._postings.changed(changed)
 
     @contextmanager
-    def _all_threads(self, cur: duckdb.DuckDBPyConnection, rows: int | None = None) -> Iterator[None]:
-        """Every core for a bulk statement (at least BULK_ROWS rows, or always when `rows` is None)."""
+    def _all_threads(self, cur: duckdb.DuckDBPyConnection, rows: int | None = None) -> Iterator[int]:
+        """Every free core for a bulk statement (at least BULK_ROWS rows, or always when `rows` is None),
+        yielding how many: the cores other processes leave free (free_cores.py says why not all)."""
         bulk = rows is None or rows >= BULK_ROWS
+        cores = max(free_cores(), QUERY_THREADS) if bulk else QUERY_THREADS
         if bulk:
-            cur.execute(f"SET threads = {max(os.cpu_count() or 1, QUERY_THREADS)}")
+            cur.execute(f"SET threads = {cores}")
         try:
-            yield
+            yield cores
         finally:
             if bulk:
                 cur.execute(f"SET threads = {QUERY_THREADS}")
 
-    def _stage(self, incoming: pa.Table) -> StagedBatch:
-        """The batch split on the writer cursor outside a transaction (batch.py)."""
+    def _stage(self, incoming: pa.Table, cores: int) -> StagedBatch:
+        """The batch split on the writer cursor outside a transaction, on `cores` threads (batch.py)."""
         try:
-            return keyword_batch.stage(self._writer, incoming)
+            return keyword_batch.stage(self._writer, incoming, cores)
         except duckdb.Error as exc:
             raise store_error(f"prepare a batch for the keyword index ({self.db_path})", exc) from exc
 
