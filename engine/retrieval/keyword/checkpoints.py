@@ -3,9 +3,10 @@
 DuckDB checkpoints at a commit that leaves more than `checkpoint_threshold` (16 MB) of WAL, so each bulk
 batch's commit wrote its rows into the file, and the next batch's checkpoint wrote again the row groups
 the first one left part-filled. A weight refresh then replaces the whole postings table, so the batches'
-postings were compressed and written once only to be dropped. A build of 100k real chunks (two batches
-and a refresh) spent ~0.7 of its 5.1-5.8 CPU-s on that (docs/keyword-writes.md, Session 9), which
-decides its ratio to SQLite FTS5 beside a busy loop.
+postings were compressed and written once only to be dropped. Without that, a build of 100k real chunks
+(two batches and a refresh) took 0.1-0.4 CPU-s less of its ~6 and its file 208 MB, not 220
+(bench/keyword_real_build.py, alternating; docs/keyword-writes.md, Session 9): the build's ratio to SQLite
+FTS5 beside a busy loop sits near its 0.5 line, so it counts.
 
 So a bulk write commits with the automatic checkpoint off (the setting is the database's: it is raised
 for the bulk write's own commit, under the write lock, and put back right after), and owes one; the
