@@ -29,10 +29,11 @@ Sample = tuple[float, float, float]  # (monotonic time, the machine's busy CPU s
 
 
 def usable_cores() -> int:
-    """The cores this process may run on (its affinity where the OS tells it)."""
-    if hasattr(os, "sched_getaffinity"):
+    """The cores this process may run on (its affinity), not the machine's count."""
+    try:
         return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+    except (AttributeError, OSError):  # macOS and Windows have no affinity call
+        return os.cpu_count() or 1
 
 
 def machine_busy_seconds(path: str = STAT) -> float | None:

@@ -42,6 +42,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import IO, TYPE_CHECKING, cast
 
+from engine.free_cores import usable_cores
 from engine.indexing.extract import Extracted, extract, parsed_in_python
 
 if TYPE_CHECKING:
@@ -70,16 +71,8 @@ class ReadHere(Exception):
     the caller reads it in this process, as without a child."""
 
 
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity), not the machine's count."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # macOS and Windows have no affinity call
-        return os.cpu_count() or 1
-
-
 def second_process_helps() -> bool:
-    return usable_cpus() >= 2 and not getattr(sys, "frozen", False)
+    return usable_cores() >= 2 and not getattr(sys, "frozen", False)
 
 
 class ExtractionProcess:
