@@ -59,7 +59,7 @@ from engine.retrieval.keyword.writes import (
     impacts,
     uncount_terms,
 )
-from engine.retrieval.sql_literal import sql_string
+from engine.retrieval.sql_literal import fit_sql_text, sql_string
 
 # Writes of fewer chunks than this (in and out) are planned here; bigger ones take the bulk SQL path.
 POINT_ROWS = 2_000
@@ -313,7 +313,7 @@ def _shift_df(
 def _insert_terms(cur: duckdb.DuckDBPyConnection, terms: list[str], tids: np.ndarray, dfs: np.ndarray) -> str:
     """`_shift_df`'s insert of new terms with their ids and df: returned as SQL, or run from Arrow (many
     terms: DuckDB binds a VALUES list row by row, ~11 µs a row, Session 6)."""
-    if len(terms) <= LITERAL_TERMS and not any("\x00" in term for term in terms):
+    if fit_sql_text(terms, LITERAL_TERMS):
         values = ", ".join(
             f"({sql_string(term)}, {tid}, {df})"
             for term, tid, df in zip(terms, tids.tolist(), dfs.tolist(), strict=True)
@@ -343,7 +343,7 @@ def _insert_chunks(
 
     if not rows:
         return ""
-    if len(rows) <= LITERAL_CHUNKS and not any("\x00" in text for _, _, text in rows):
+    if fit_sql_text((text for _, _, text in rows), LITERAL_CHUNKS):
         return chunks_insert_sql(rows, ids, lengths)  # run with the postings' insert (`_insert`)
     cur.from_arrow(  # the columns in the table's order; no replacement scan (see _insert's postings)
         pa.table(

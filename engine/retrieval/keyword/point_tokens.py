@@ -23,7 +23,7 @@ import duckdb
 import Stemmer
 
 from engine.retrieval.keyword import tokenize
-from engine.retrieval.sql_literal import sql_string
+from engine.retrieval.sql_literal import fit_sql_text, sql_string
 
 STEMS_KEPT = 200_000  # distinct words remembered (~20 MB); the memory is cleared when it fills
 # Texts not ASCII that are folded by DuckDB as literals in the SQL text (more go through Arrow: `_folded`).
@@ -111,7 +111,7 @@ def _folded(cur: duckdb.DuckDBPyConnection, texts: list[str]) -> list[str | None
     ~1.5 ms more, the client's look-up of the table's name among the callers' frames and pyarrow.dataset's
     Scanner (docs/keyword-writes.md, Session 9). Text holding a NUL stays on Arrow: DuckDB's parser rejects
     it in a literal."""
-    if len(texts) <= FOLDED_LITERALS and not any("\x00" in text for text in texts):
+    if fit_sql_text(texts, FOLDED_LITERALS):
         columns = ", ".join(f"lower(strip_accents({sql_string(text)}))" for text in texts)
         row = cur.execute(f"SELECT {columns}").fetchone()
         assert row is not None
